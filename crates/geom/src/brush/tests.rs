@@ -1,0 +1,200 @@
+use glam::DVec3;
+
+use super::*;
+
+fn cube(min: f64, max: f64) -> Brush {
+    Brush::from_aabb(Aabb::new(DVec3::splat(min), DVec3::splat(max))).unwrap()
+}
+
+#[test]
+fn cube_has_eight_vertices_twelve_edges_six_faces() {
+    let b = cube(0.0, 64.0);
+    assert_eq!(b.vertices().len(), 8);
+    assert_eq!(b.edges().len(), 12);
+    assert_eq!(b.faces().len(), 6);
+    assert!((b.volume() - 64.0f64.powi(3)).abs() < 1e-6);
+    assert_eq!(b.bounds(), Aabb::new(DVec3::ZERO, DVec3::splat(64.0)));
+    // Axial faces need no bevels.
+    assert_eq!(b.box_planes().len(), 6);
+    for e in b.edges() {
+        assert_ne!(e.faces[0], e.faces[1], "every edge has two faces");
+    }
+}
+
+#[test]
+fn face_loops_wind_counter_clockwise_from_outside() {
+    let b = cube(-1.0, 1.0);
+    for i in 0..b.faces().len() {
+        let p = b.face_polygon(i);
+        let v = &p.vertices;
+        let n = (v[1] - v[0]).cross(v[2] - v[1]);
+        assert!(n.dot(p.plane.normal()) > 0.0);
+    }
+}
+
+fn plane(n: [f64; 3], d: f64) -> Plane {
+    Plane::new(DVec3::from_array(n), d).unwrap()
+}
+
+#[test]
+fn open_brush_is_refused() {
+    // Four planes of a square tube: open along z.
+    let planes = [
+        plane([1.0, 0.0, 0.0], 1.0),
+        plane([-1.0, 0.0, 0.0], 1.0),
+        plane([0.0, 1.0, 0.0], 1.0),
+        plane([0.0, -1.0, 0.0], 1.0),
+    ];
+    assert_eq!(
+        Brush::from_planes(&planes).unwrap_err(),
+        BrushError::Unbounded
+    );
+}
+
+#[test]
+fn empty_brush_is_refused() {
+    let mut planes = vec![
+        plane([1.0, 0.0, 0.0], 1.0),
+        plane([-1.0, 0.0, 0.0], 1.0),
+        plane([0.0, 1.0, 0.0], 1.0),
+        plane([0.0, -1.0, 0.0], 1.0),
+        plane([0.0, 0.0, 1.0], 1.0),
+    ];
+    // z <= 1 and z >= 2: nothing.
+    planes.push(plane([0.0, 0.0, -1.0], -2.0));
+    assert_eq!(Brush::from_planes(&planes).unwrap_err(), BrushError::Empty);
+    // z <= 1 and z >= 1: zero thickness.
+    planes.pop();
+    planes.push(plane([0.0, 0.0, -1.0], -1.0));
+    assert_eq!(Brush::from_planes(&planes).unwrap_err(), BrushError::Empty);
+}
+
+#[test]
+fn too_few_faces_and_degenerate_planes_are_refused() {
+    let planes = [plane([1.0, 0.0, 0.0], 1.0), plane([-1.0, 0.0, 0.0], 1.0)];
+    assert_eq!(
+        Brush::from_planes(&planes).unwrap_err(),
+        BrushError::TooFewFaces { count: 2 }
+    );
+    let faces = [[DVec3::ZERO, DVec3::X, DVec3::X * 2.0]; 4];
+    assert!(matches!(
+        Brush::from_map_points(&faces).unwrap_err(),
+        BrushError::DegeneratePlane { face: 0, .. }
+    ));
+}
+
+#[test]
+fn duplicate_and_redundant_planes_are_dropped_and_counted() {
+    let mut planes: Vec<Plane> = cube(0.0, 1.0).planes().collect();
+    planes.push(planes[0]);
+    // Outside the cube: does not touch it.
+    planes.push(plane([1.0, 1.0, 1.0], 10.0));
+    // Touches the cube along one edge only.
+    planes.push(plane([1.0, 1.0, 0.0], 2.0));
+    let b = Brush::from_planes(&planes).unwrap();
+    assert_eq!(b.faces().len(), 6);
+    assert_eq!(
+        b.dropped(),
+        DroppedPlanes {
+            duplicate: 1,
+            redundant: 2
+        }
+    );
+}
+
+#[test]
+fn world_limit_is_enforced() {
+    let far = Aabb::new(DVec3::splat(0.0), DVec3::new(2.0e6, 1.0, 1.0));
+    assert!(matches!(
+        Brush::from_aabb(far).unwrap_err(),
+        BrushError::OutOfWorld { .. }
+    ));
+}
+
+#[test]
+fn wedge_gets_edge_bevels_but_no_duplicate_axials() {
+    // A wedge: floor, back wall, two sides, and a 45-degree ramp face.
+    let planes = [
+        plane([0.0, 0.0, -1.0], 0.0),
+        plane([-1.0, 0.0, 0.0], 0.0),
+        plane([0.0, -1.0, 0.0], 0.0),
+        plane([0.0, 1.0, 0.0], 32.0),
+        plane([1.0, 0.0, 1.0], 64.0 / 2.0f64.sqrt()),
+    ];
+    let b = Brush::from_planes(&planes).unwrap();
+    assert_eq!(b.faces().len(), 5);
+    assert_eq!(b.vertices().len(), 6);
+    let box_planes = b.box_planes();
+    // Faces (5) + the missing axial planes +X and +Z (2). The ramp's edges are parallel to y or
+    // lie in axial faces, so their bevels coincide with existing planes.
+    assert_eq!(box_planes.len(), 7, "{box_planes:#?}");
+    for (i, p) in box_planes.iter().enumerate() {
+        for q in &box_planes[i + 1..] {
+            assert!(!p.normal().abs_diff_eq(q.normal(), 1e-9), "duplicate {p:?}");
+        }
+        assert!(
+            (b.support(p.normal()) - p.dist()).abs() < 1e-9,
+            "{p:?} does not support"
+        );
+    }
+}
+
+#[test]
+fn rotated_box_gets_bevels_through_its_edges() {
+    // A cube rotated 30 degrees about z and 20 about x: every edge is oblique.
+    let (sz, cz) = 30f64.to_radians().sin_cos();
+    let (sx, cx) = 20f64.to_radians().sin_cos();
+    let rot = |v: DVec3| {
+        let v = DVec3::new(v.x, v.y * cx - v.z * sx, v.y * sx + v.z * cx);
+        DVec3::new(v.x * cz - v.y * sz, v.x * sz + v.y * cz, v.z)
+    };
+    let planes: Vec<Plane> = [
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ]
+    .into_iter()
+    .map(|n| Plane::new(rot(n), 10.0).unwrap())
+    .collect();
+    let b = Brush::from_planes(&planes).unwrap();
+    assert_eq!(b.vertices().len(), 8);
+    assert!((b.volume() - 8000.0).abs() < 1e-6);
+    let box_planes = b.box_planes();
+    assert!(
+        box_planes.len() > 6 + 6,
+        "faces + axials + bevels: {}",
+        box_planes.len()
+    );
+    for p in box_planes {
+        assert!((b.support(p.normal()) - p.dist()).abs() < 1e-9);
+        // Every bevel passes through at least two vertices (an edge) or is axial at a vertex.
+        let touching = b
+            .vertices()
+            .iter()
+            .filter(|v| (p.signed_distance(**v)).abs() < 1e-9)
+            .count();
+        assert!(touching >= 1);
+    }
+}
+
+#[test]
+fn closest_point_and_plane_distance() {
+    let b = cube(0.0, 10.0);
+    assert_eq!(
+        b.closest_point(DVec3::new(5.0, 5.0, 5.0)),
+        DVec3::new(5.0, 5.0, 5.0)
+    );
+    assert_eq!(
+        b.closest_point(DVec3::new(15.0, 5.0, 5.0)),
+        DVec3::new(10.0, 5.0, 5.0)
+    );
+    assert_eq!(
+        b.closest_point(DVec3::new(15.0, 15.0, 15.0)),
+        DVec3::splat(10.0)
+    );
+    assert_eq!(b.plane_distance(DVec3::new(5.0, 5.0, 12.0)), 2.0);
+    assert_eq!(b.plane_distance(DVec3::new(5.0, 5.0, 9.0)), -1.0);
+}

@@ -1,0 +1,238 @@
+//! The exact reference backend: the shape swept against every brush it may touch.
+//!
+//! Per brush, the parameter interval over which the shape overlaps the brush's interior is
+//! computed exactly:
+//! - boxes and convex hulls: Quake III's brush trace (`CM_TraceThroughBrush`) over the brush's
+//!   planes pushed out by the shape's support, plus the bevels that make the plane set equal to
+//!   the Minkowski sum ([`crate::expand`]);
+//! - spheres and vertical cylinders: the line against the brush rounded by the shape (faces,
+//!   edge cylinders and vertex spheres; for the cylinder, flat caps and sheared edge cylinders),
+//!   see [`rounded`].
+//!
+//! The intervals of all brushes are then merged, so touching brushes form one solid without
+//! seams, and the hit is the first entry from empty space into solid (after the solid region the
+//! move starts in, if any). This is the yardstick every other backend is measured against.
+
+mod planes;
+mod rounded;
+
+use std::sync::Arc;
+
+use glam::DVec3;
+
+use crate::collider::{Collider, Hit, HitSurface, Prepared, UnsupportedShape};
+use crate::plane::Plane;
+use crate::shape::Shape;
+use crate::tolerance::CONTACT;
+use crate::world::{BrushId, World};
+
+/// Where a segment overlaps one brush, in segment parameters (`start + t * (end - start)`, `t`
+/// over the whole line, not clamped).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    /// First `t` at which the shape is deeper than [`CONTACT`] inside the brush.
+    pub enter: f64,
+    /// Last `t` at which it is deeper than [`CONTACT`] inside.
+    pub leave: f64,
+    /// Last `t` at which it is within [`CONTACT`] of the brush (closes seams between touching
+    /// brushes whatever the angle of the move).
+    pub leave_loose: f64,
+    /// Where the shape first touches the brush: the configuration-space plane and the touch time.
+    pub entry: Option<(Plane, f64)>,
+}
+
+/// The exact reference backend over a [`World`].
+#[derive(Debug, Clone)]
+pub struct ExactCollider {
+    world: Arc<World>,
+    rounded_cache: rounded::Cache,
+}
+
+impl ExactCollider {
+    /// The backend for `world`.
+    pub fn new(world: Arc<World>) -> ExactCollider {
+        ExactCollider {
+            world,
+            rounded_cache: rounded::Cache::default(),
+        }
+    }
+
+    /// The world answered for.
+    pub fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
+    /// The span of the line `start + t * (end - start)` over which `shape` overlaps brush `id`.
+    fn span(&mut self, id: BrushId, shape: &Shape, start: DVec3, end: DVec3) -> Option<Span> {
+        let brush = &self.world.brush(id).brush;
+        match shape {
+            Shape::Box(b) => planes::span_box(brush, b, start, end),
+            Shape::Hull(h) => planes::span_hull(brush, h.polyhedron(), start, end),
+            Shape::Sphere { radius } => rounded::span_sphere(brush, *radius, start, end),
+            Shape::Cylinder {
+                radius,
+                half_height,
+            } => {
+                let prism = self.rounded_cache.prism(id, brush, *half_height);
+                rounded::span_cylinder(prism, *radius, start, end)
+            }
+        }
+    }
+
+    /// True when `shape` at `position` is deeper than the contact tolerance inside brush `id`.
+    fn brush_contains(&mut self, id: BrushId, shape: &Shape, position: DVec3) -> bool {
+        // Any line through the point will do: inside means the span around t = 0 is open.
+        let probe = position + DVec3::X;
+        self.span(id, shape, position, probe)
+            .is_some_and(|s| s.enter < 0.0 && s.leave > 0.0)
+    }
+}
+
+impl Collider for ExactCollider {
+    fn name(&self) -> &str {
+        "exact"
+    }
+
+    fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
+        Ok(Prepared::new(shape.clone(), 0))
+    }
+
+    fn trace(&mut self, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        let shape = prepared.shape();
+        if start == end {
+            return if self.is_solid(prepared, start) {
+                Hit::all_solid(start)
+            } else {
+                Hit::miss(end)
+            };
+        }
+        let bounds = shape.bounds().loosened(CONTACT * 16.0 + prepared.skin());
+        let mut ids = Vec::new();
+        self.world
+            .for_each_along(start, end, &bounds, |id| ids.push(id));
+        ids.sort_unstable();
+        let mut spans: Vec<(Span, BrushId)> = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(span) = self.span(id, shape, start, end) {
+                // Keep spans that meet [0, 1].
+                if span.enter < 1.0 && span.leave_loose > 0.0 && span.enter < span.leave {
+                    spans.push((span, id));
+                }
+            }
+        }
+        let skin = prepared.skin();
+        let pull_back = |span: &Span| {
+            span.entry.map_or(f64::INFINITY, |(plane, _)| {
+                crate::collider::skin_fraction(
+                    plane.signed_distance(start),
+                    plane.signed_distance(end),
+                    skin,
+                )
+            })
+        };
+        let Some(first) = first_entry(&mut spans, pull_back) else {
+            return Hit::miss(end);
+        };
+        match first {
+            FirstEntry::AllSolid => Hit::all_solid(start),
+            FirstEntry::Free { start_solid } => Hit {
+                start_solid,
+                ..Hit::miss(end)
+            },
+            FirstEntry::Hit { start_solid, index } => {
+                let (span, id) = spans[index];
+                let (plane, time_of_impact) = span.entry.expect("entry spans have an entry plane");
+                let touch = crate::collider::lerp(start, end, time_of_impact.clamp(0.0, 1.0));
+                let on_shape = touch + shape.support_point(-plane.normal());
+                let point = self.world.brush(id).brush.closest_point(on_shape);
+                let surface = HitSurface {
+                    plane,
+                    point,
+                    brush: id,
+                    time_of_impact: time_of_impact.clamp(0.0, 1.0),
+                };
+                Hit::blocked(start, end, skin, surface, start_solid)
+            }
+        }
+    }
+
+    fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
+        let shape = prepared.shape();
+        let query = shape.bounds().translated(position).loosened(CONTACT);
+        let mut ids = Vec::new();
+        self.world.for_each_overlapping(&query, |id| ids.push(id));
+        ids.sort_unstable();
+        ids.into_iter()
+            .any(|id| self.brush_contains(id, shape, position))
+    }
+}
+
+/// The outcome of merging the spans of every brush along a segment.
+#[derive(Debug, PartialEq)]
+enum FirstEntry {
+    /// The segment never leaves solid.
+    AllSolid,
+    /// No entry from empty space into solid within the segment.
+    Free { start_solid: bool },
+    /// The first entry is `spans[index]`.
+    Hit { start_solid: bool, index: usize },
+}
+
+/// Merges spans (sorted here by entry) into the solid region the segment starts in, and finds the
+/// first entry into solid after it.
+///
+/// A span that starts no later than the loose end of the current region joins it, so a seam
+/// between touching brushes is not empty space. Spans entered at the same instant (an edge or a
+/// corner shared by two brushes) are tied; `pull_back` scores them and the smallest wins, so the
+/// mover ends up clear of all of them.
+fn first_entry(
+    spans: &mut [(Span, BrushId)],
+    pull_back: impl Fn(&Span) -> f64,
+) -> Option<FirstEntry> {
+    if spans.is_empty() {
+        return None;
+    }
+    spans.sort_by(|a, b| a.0.enter.total_cmp(&b.0.enter).then(a.1.cmp(&b.1)));
+    let start_solid = spans.iter().any(|(s, _)| s.enter < 0.0 && s.leave > 0.0);
+    let mut next = 0;
+    if start_solid {
+        let (mut reach, mut reach_loose) = (0.0f64, 0.0f64);
+        while next < spans.len() && spans[next].0.enter <= reach_loose {
+            let s = spans[next].0;
+            reach_loose = reach_loose.max(s.leave_loose);
+            reach = reach.max(s.leave);
+            next += 1;
+        }
+        if reach >= 1.0 {
+            return Some(FirstEntry::AllSolid);
+        }
+    } else {
+        // Spans entered before the start and left by it were only touched at the start.
+        while next < spans.len() && spans[next].0.enter < 0.0 {
+            next += 1;
+        }
+    }
+    if next == spans.len() {
+        return Some(FirstEntry::Free { start_solid });
+    }
+    let first_time = spans[next].0.enter;
+    let mut best = next;
+    let mut best_score = f64::INFINITY;
+    for (i, (span, _)) in spans.iter().enumerate().skip(next) {
+        if span.enter > first_time + 1e-12 {
+            break;
+        }
+        let score = pull_back(span);
+        if score < best_score {
+            best_score = score;
+            best = i;
+        }
+    }
+    Some(FirstEntry::Hit {
+        start_solid,
+        index: best,
+    })
+}
+
+#[cfg(test)]
+mod tests;

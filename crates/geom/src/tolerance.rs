@@ -1,0 +1,46 @@
+//! Named tolerances. Every epsilon in cspace lives here, with its unit and its reason.
+//!
+//! Worlds are in Quake units (1 unit ~ 1 inch) and span at most [`WORLD_HALF_EXTENT`] from the
+//! origin; all tolerances below are absolute distances in those units, chosen for `f64`, whose
+//! rounding error on coordinates of that size is below 1e-11 units.
+
+/// Half the side of the cube every world must fit in, in units: 2^20.
+///
+/// Brush faces are computed by clipping a square of this half size on each plane (Golodetz
+/// Listing 4 uses the same device for leaf cells), so a brush reaching beyond it is reported as
+/// unbounded. Quake's own limit is +-4096 (Q1) or +-65536 (Q3), well inside.
+pub const WORLD_HALF_EXTENT: f64 = 1_048_576.0;
+
+/// Plane thickness, in units: a point closer than this to a plane is *on* it.
+///
+/// Used when classifying vertices and polygons against planes while building brushes and
+/// compiling trees (qbsp's `ON_EPSILON`, which is 0.1 for `float`). For `f64` geometry within
+/// [`WORLD_HALF_EXTENT`] the vertices of brushes with nearly parallel faces (the 362-sided disc of
+/// `ericw_qbsp_many_sided_face.map`) carry errors near 1e-8, so the thickness is kept two orders
+/// above that.
+pub const PLANE_THICKNESS: f64 = 1e-6;
+
+/// Contact tolerance, in units: how deep a point must be inside an expanded brush to count as in
+/// solid. Touching, grazing and sliding along a surface are free.
+///
+/// It is far below [`PLANE_THICKNESS`] so that a point 1e-6 inside a face is solid, and far above
+/// the rounding error of a plane evaluation (about 1e-12 at world scale), so that a point placed
+/// exactly on a face is reliably free in every backend.
+pub const CONTACT: f64 = 1e-9;
+
+/// Default skin, in units: 1/32, Quake's `DIST_EPSILON`.
+///
+/// After a hit the mover is pulled back along the segment until it is this far from the hit
+/// plane (measured along the plane's normal), so that the next trace never starts in solid.
+pub const DEFAULT_SKIN: f64 = 1.0 / 32.0;
+
+/// Two unit normals closer than this (in the maximum of their component differences) are the same
+/// direction: used to merge duplicate planes and to keep bevel planes from duplicating face or
+/// axial planes (the Source engine's duplicate-bevel bug).
+pub const NORMAL_EQUAL: f64 = 1e-9;
+
+/// Vertices closer than this, in units, are welded into one when a brush's boundary is built;
+/// faces narrower than about twice this are edges. Brush vertices are exact plane crossings
+/// whose copies on different faces differ by rounding only (below 1e-8 even for nearly parallel
+/// faces), and no real brush feature is this small.
+pub const VERTEX_WELD: f64 = 1e-6;

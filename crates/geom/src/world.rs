@@ -1,0 +1,145 @@
+//! The static world: brushes with ids, where they came from, and a spatial index.
+
+use std::fmt;
+use std::sync::Arc;
+
+use glam::DVec3;
+
+use crate::aabb::Aabb;
+use crate::aabb_tree::AabbTree;
+use crate::brush::Brush;
+
+/// The index of a brush in its [`World`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BrushId(pub u32);
+
+impl fmt::Display for BrushId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// What an agent collides with in a brush.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Contents {
+    /// Ordinary solid: walls, floors, sky, detail, closed doors.
+    Solid,
+    /// Invisible clip: blocks agents only (Quake's `clip`, Quake III's `common/playerclip`).
+    Clip,
+}
+
+/// Where a brush came from, for error messages and reports.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BrushSource {
+    /// The file it was read from, when there is one.
+    pub file: Option<Arc<str>>,
+    /// The 1-based line where the brush starts (0 when unknown).
+    pub line: u32,
+    /// The index of its entity in the file (0 is worldspawn).
+    pub entity: u32,
+    /// The index of the brush within its entity.
+    pub brush: u32,
+}
+
+impl fmt::Display for BrushSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}:{}: ", self.line)?;
+        }
+        write!(f, "entity {} brush {}", self.entity, self.brush)
+    }
+}
+
+/// A brush of the world with its provenance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldBrush {
+    /// The geometry.
+    pub brush: Brush,
+    /// What it blocks.
+    pub contents: Contents,
+    /// Where it came from.
+    pub source: BrushSource,
+}
+
+/// The static, brush-built world every backend answers for.
+///
+/// Brushes keep their order; [`BrushId`] is the index. All brushes block agents (non-solid
+/// brushes never enter a `World`).
+#[derive(Debug, Clone, Default)]
+pub struct World {
+    brushes: Vec<WorldBrush>,
+    index: AabbTree,
+}
+
+impl World {
+    /// A world from its brushes.
+    pub fn new(brushes: Vec<WorldBrush>) -> World {
+        let boxes: Vec<Aabb> = brushes.iter().map(|b| b.brush.bounds()).collect();
+        World {
+            index: AabbTree::new(&boxes),
+            brushes,
+        }
+    }
+
+    /// A world of bare brushes, solid, with no provenance (handy in tests and benchmarks).
+    pub fn from_brushes(brushes: impl IntoIterator<Item = Brush>) -> World {
+        World::new(
+            brushes
+                .into_iter()
+                .enumerate()
+                .map(|(i, brush)| WorldBrush {
+                    brush,
+                    contents: Contents::Solid,
+                    source: BrushSource {
+                        brush: i as u32,
+                        ..BrushSource::default()
+                    },
+                })
+                .collect(),
+        )
+    }
+
+    /// All brushes, in id order.
+    pub fn brushes(&self) -> &[WorldBrush] {
+        &self.brushes
+    }
+
+    /// The brush with this id.
+    pub fn brush(&self, id: BrushId) -> &WorldBrush {
+        &self.brushes[id.0 as usize]
+    }
+
+    /// The number of brushes.
+    pub fn len(&self) -> usize {
+        self.brushes.len()
+    }
+
+    /// True when there is no brush.
+    pub fn is_empty(&self) -> bool {
+        self.brushes.is_empty()
+    }
+
+    /// The bounds of all brushes (empty for an empty world).
+    pub fn bounds(&self) -> Aabb {
+        self.index.bounds()
+    }
+
+    /// Calls `visit` with every brush whose bounds intersect `query`.
+    pub fn for_each_overlapping(&self, query: &Aabb, mut visit: impl FnMut(BrushId)) {
+        self.index
+            .for_each_overlapping(query, |i| visit(BrushId(i)));
+    }
+
+    /// Calls `visit` with every brush whose bounds a shape with bounds `shape_bounds` (relative
+    /// to its origin) may touch while its origin moves from `start` to `end`.
+    pub fn for_each_along(
+        &self,
+        start: DVec3,
+        end: DVec3,
+        shape_bounds: &Aabb,
+        mut visit: impl FnMut(BrushId),
+    ) {
+        self.index
+            .for_each_along(start, end, shape_bounds, |i| visit(BrushId(i)));
+    }
+}
