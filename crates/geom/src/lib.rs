@@ -35,6 +35,7 @@ pub mod brush;
 pub mod collider;
 pub mod exact;
 pub mod expand;
+pub mod generate;
 pub mod plane;
 pub mod polygon;
 pub mod shape;

@@ -105,7 +105,7 @@ impl Polygon {
     }
 
     fn part(&self, vertices: Vec<DVec3>) -> Option<Polygon> {
-        (vertices.len() >= 3).then(|| Polygon {
+        (vertices.len() >= 3).then_some(Polygon {
             vertices,
             plane: self.plane,
         })

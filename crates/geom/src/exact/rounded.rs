@@ -280,10 +280,10 @@ fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Cros
         }
     }
     for &v in prism.vertices() {
-        if let Some(t) = flat_t(v.z) {
-            if (s + d * t).truncate().distance(v.truncate()) <= rho + slack {
-                crossing.add(t, flat_normal);
-            }
+        if let Some(t) = flat_t(v.z)
+            && (s + d * t).truncate().distance(v.truncate()) <= rho + slack
+        {
+            crossing.add(t, flat_normal);
         }
     }
     crossing.finish()
@@ -321,11 +321,14 @@ pub(crate) fn prism(brush: &Brush, half_height: f64) -> Brush {
     Brush::from_planes(&planes).expect("the prism of a valid brush is a valid brush")
 }
 
+/// The prisms of one brush for `h - CONTACT`, `h` and `h + CONTACT`.
+type Prisms = Box<[Brush; 3]>;
+
 /// Prisms per brush for the cylinder half-heights in use (a few at a time).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cache {
-    /// (half-height bits, prisms per brush id).
-    entries: Vec<(u64, Vec<Option<Box<[Brush; 3]>>>)>,
+    /// (half-height bits, prisms per brush id, built on first use).
+    entries: Vec<(u64, Vec<Option<Prisms>>)>,
 }
 
 impl Cache {

@@ -1,0 +1,5 @@
+//! Integration tests of cspace-geom: the exact backend checked by independent means.
+
+mod gjk;
+mod overlap;
+mod sweeps;
