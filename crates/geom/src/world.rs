@@ -8,6 +8,7 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::aabb_tree::AabbTree;
 use crate::brush::Brush;
+use crate::shape::Shape;
 
 /// The index of a brush in its [`World`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -141,5 +142,43 @@ impl World {
     ) {
         self.index
             .for_each_along(start, end, shape_bounds, |i| visit(BrushId(i)));
+    }
+
+    /// Which brush a shape touches, and where, given the shape's position at the time of impact
+    /// and the configuration-space normal of the hit plane (pointing towards the shape).
+    ///
+    /// For backends that find the hit plane without knowing the brush (the onion and Melax
+    /// trees). Among the brushes that reach the world plane the shape touches (their support
+    /// along `normal` equals the plane's distance within `tolerance` units), the one closest to
+    /// the shape's touching point wins; ties go to the lower id. Returns the brush and the contact
+    /// point on its surface (as [`crate::ExactCollider`] reports it).
+    pub fn find_contact(
+        &self,
+        shape: &Shape,
+        position: DVec3,
+        normal: DVec3,
+        tolerance: f64,
+    ) -> Option<(BrushId, DVec3)> {
+        // The world plane the shape touches: n . x = n . position - offset.
+        let world_dist = normal.dot(position) - shape.plane_offset(normal);
+        let on_shape = position + shape.support_point(-normal);
+        let query = shape
+            .bounds()
+            .translated(position)
+            .loosened(tolerance + 1e-3);
+        let mut best: Option<(f64, BrushId, DVec3)> = None;
+        self.for_each_overlapping(&query, |id| {
+            let brush = &self.brush(id).brush;
+            // The brush reaches the plane from behind: its support along the normal is the plane.
+            if (brush.support(normal) - world_dist).abs() > tolerance {
+                return;
+            }
+            let point = brush.closest_point(on_shape);
+            let distance = point.distance(on_shape);
+            if best.is_none_or(|(d, b, _)| distance < d || (distance == d && id < b)) {
+                best = Some((distance, id, point));
+            }
+        });
+        best.map(|(_, id, point)| (id, point))
     }
 }

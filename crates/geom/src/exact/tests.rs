@@ -366,3 +366,25 @@ fn hull_agrees_with_box_for_a_box_hull() {
         assert!(hb.end.abs_diff_eq(hh.end, 1e-7), "{} vs {}", hb.end, hh.end);
     }
 }
+
+#[test]
+fn find_contact_names_the_brush_the_exact_backend_hit() {
+    let mut c = world(vec![
+        boxed([64.0, -512.0, -512.0], [80.0, 0.0, 512.0]),
+        boxed([64.0, 0.0, -512.0], [80.0, 512.0, 512.0]),
+        boxed([-80.0, -512.0, -512.0], [-64.0, 512.0, 512.0]),
+    ]);
+    let shape = player();
+    for (y, expected) in [(-100.0, 0), (100.0, 1)] {
+        let hit = trace(&mut c, &shape, [0.0, y, 0.0], [100.0, y, 0.0]);
+        let s = hit.surface.unwrap();
+        assert_eq!(s.brush.0, expected);
+        let at = DVec3::new(0.0, y, 0.0) + DVec3::new(100.0, 0.0, 0.0) * s.time_of_impact;
+        let (brush, point) = c
+            .world()
+            .find_contact(&shape, at, s.plane.normal(), 1e-6)
+            .unwrap();
+        assert_eq!(brush, s.brush);
+        assert!(point.abs_diff_eq(s.point, 1e-9));
+    }
+}
