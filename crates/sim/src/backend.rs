@@ -1,0 +1,49 @@
+//! The collision backends a run can choose, by name.
+
+use std::sync::Arc;
+
+use cspace_geom::{Collider, ExactCollider, World};
+
+/// A collision backend, as `--backend` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum BackendKind {
+    /// The exact reference: the shape swept against every brush (`cspace-geom`).
+    Exact,
+}
+
+impl BackendKind {
+    /// Every backend, in a fixed order.
+    pub const ALL: &'static [BackendKind] = &[BackendKind::Exact];
+
+    /// The name the command line and traces use.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Exact => "exact",
+        }
+    }
+
+    /// The backend of this kind for `world`.
+    pub fn build(self, world: &Arc<World>) -> anyhow::Result<Box<dyn Collider>> {
+        Ok(match self {
+            BackendKind::Exact => Box::new(ExactCollider::new(world.clone())),
+        })
+    }
+}
+
+impl std::str::FromStr for BackendKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BackendKind::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = BackendKind::ALL.iter().map(|b| b.name()).collect();
+                format!(
+                    "unknown backend {s:?}; expected one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}

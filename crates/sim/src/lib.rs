@@ -1,0 +1,14 @@
+//! The cspace simulator and its command line, `sim`.
+//!
+//! This crate is the only one that knows files, TOML, the command line and (later) hecs and
+//! plotting. Its parts:
+//! - [`world_file`]: worlds from `.map` files and TOML worlds of inline brushes;
+//! - [`backend`]: the collision backends a run can choose by name;
+//! - [`segments`]: `sim trace`, segments in, one JSON hit per line out;
+//! - [`shape_arg`] and [`location`]: command-line shapes, and errors located in files.
+
+pub mod backend;
+pub mod location;
+pub mod segments;
+pub mod shape_arg;
+pub mod world_file;

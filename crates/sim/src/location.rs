@@ -1,0 +1,79 @@
+//! Positions in text files: byte offsets to 1-based line and column, and errors that carry them.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A 1-based line and column (in characters) of a byte offset in `text`.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before, |i| &before[i + 1..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
+/// An error at a place in a file: `file:line:column: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocatedError {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong, naming the field or thing.
+    pub message: String,
+}
+
+impl LocatedError {
+    /// An error at byte `offset` of `text`, read from `file`.
+    pub fn at(file: &Path, text: &str, offset: usize, message: impl Into<String>) -> LocatedError {
+        let (line, column) = line_column(text, offset);
+        LocatedError {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// An error for a TOML syntax or type error, located by its span.
+    pub fn from_toml(file: &Path, text: &str, error: &toml::de::Error) -> LocatedError {
+        let offset = error.span().map_or(0, |s| s.start);
+        LocatedError::at(file, text, offset, error.message().trim().to_string())
+    }
+}
+
+impl fmt::Display for LocatedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for LocatedError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_become_lines_and_columns() {
+        let text = "a = 1\nbb = 2\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 6), (2, 1));
+        assert_eq!(line_column(text, 9), (2, 4));
+        assert_eq!(line_column(text, 100), (3, 1));
+    }
+}

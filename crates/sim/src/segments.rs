@@ -1,0 +1,106 @@
+//! `sim trace`: segments in (`x0 y0 z0 x1 y1 z1` per line), one JSON hit per line out.
+
+use std::io::{BufRead, Write};
+
+use cspace_geom::{Collider, DVec3, Hit, Prepared};
+use serde_json::{Value, json};
+
+/// A hit as one JSON object: `fraction`, `end`, `normal`, `plane_distance`, `point`, `brush`,
+/// `time_of_impact`, `start_solid`, `all_solid` (the surface fields are null on a miss).
+pub fn hit_json(hit: &Hit) -> Value {
+    let v = |p: DVec3| json!([p.x, p.y, p.z]);
+    let surface = hit.surface.as_ref();
+    json!({
+        "fraction": hit.fraction,
+        "end": v(hit.end),
+        "normal": surface.map(|s| v(s.plane.normal())),
+        "plane_distance": surface.map(|s| s.plane.dist()),
+        "point": surface.map(|s| v(s.point)),
+        "brush": surface.map(|s| s.brush.0),
+        "time_of_impact": surface.map(|s| s.time_of_impact),
+        "start_solid": hit.start_solid,
+        "all_solid": hit.all_solid,
+    })
+}
+
+/// Parses one segment line: six finite numbers separated by white space. Blank lines and lines
+/// starting with `#` are skipped (`Ok(None)`).
+pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() != 6 {
+        return Err(format!(
+            "expected 6 numbers (x0 y0 z0 x1 y1 z1), found {}",
+            fields.len()
+        ));
+    }
+    let mut v = [0.0; 6];
+    for (slot, field) in v.iter_mut().zip(&fields) {
+        let x: f64 = field
+            .parse()
+            .map_err(|_| format!("{field:?} is not a number"))?;
+        if !x.is_finite() {
+            return Err(format!("{field:?} is not finite"));
+        }
+        *slot = x;
+    }
+    Ok(Some((
+        DVec3::new(v[0], v[1], v[2]),
+        DVec3::new(v[3], v[4], v[5]),
+    )))
+}
+
+/// Traces every segment read from `input` and writes one JSON line per segment to `output`.
+/// A malformed line stops with an error naming `input_name:line`.
+pub fn trace_lines(
+    collider: &mut dyn Collider,
+    shape: &Prepared,
+    input: impl BufRead,
+    input_name: &str,
+    mut output: impl Write,
+) -> anyhow::Result<usize> {
+    let mut count = 0;
+    for (index, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| anyhow::anyhow!("{input_name}:{}: {e}", index + 1))?;
+        let Some((start, end)) =
+            parse_segment(&line).map_err(|e| anyhow::anyhow!("{input_name}:{}: {e}", index + 1))?
+        else {
+            continue;
+        };
+        let hit = collider.trace(shape, start, end);
+        writeln!(output, "{}", hit_json(&hit))?;
+        count += 1;
+    }
+    output.flush()?;
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_lines() {
+        assert_eq!(
+            parse_segment("0 0 0 1 2 3").unwrap(),
+            Some((DVec3::ZERO, DVec3::new(1.0, 2.0, 3.0)))
+        );
+        assert_eq!(parse_segment("  # comment").unwrap(), None);
+        assert_eq!(parse_segment("").unwrap(), None);
+        assert_eq!(
+            parse_segment("0 0 0 1 2").unwrap_err(),
+            "expected 6 numbers (x0 y0 z0 x1 y1 z1), found 5"
+        );
+        assert_eq!(
+            parse_segment("0 0 0 1 2 z").unwrap_err(),
+            "\"z\" is not a number"
+        );
+        assert_eq!(
+            parse_segment("0 0 0 1 2 NaN").unwrap_err(),
+            "\"NaN\" is not finite"
+        );
+    }
+}

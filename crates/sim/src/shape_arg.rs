@@ -1,0 +1,135 @@
+//! Shapes as the command line writes them.
+
+use cspace_geom::{DVec3, Shape};
+
+/// Parses `box:MINX,MINY,MINZ,MAXX,MAXY,MAXZ`, `sphere:R`, `cylinder:R,HALFHEIGHT`, `point`, or
+/// `hull:X,Y,Z,X,Y,Z,...` (at least four points).
+pub fn parse_shape(text: &str) -> Result<Shape, String> {
+    let (kind, args) = text.split_once(':').unwrap_or((text, ""));
+    let numbers = || -> Result<Vec<f64>, String> {
+        if args.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        args.split(',')
+            .map(|n| {
+                let v: f64 = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("{n:?} is not a number in shape {text:?}"))?;
+                if v.is_finite() {
+                    Ok(v)
+                } else {
+                    Err(format!("{n:?} is not finite in shape {text:?}"))
+                }
+            })
+            .collect()
+    };
+    let expect = |n: usize, v: &[f64]| {
+        if v.len() == n {
+            Ok(())
+        } else {
+            Err(format!(
+                "shape {text:?}: {kind} takes {n} numbers, got {}",
+                v.len()
+            ))
+        }
+    };
+    let shape = match kind {
+        "point" => {
+            expect(0, &numbers()?)?;
+            Ok(Shape::POINT)
+        }
+        "box" => {
+            let v = numbers()?;
+            expect(6, &v)?;
+            Shape::new_box(DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]))
+        }
+        "sphere" => {
+            let v = numbers()?;
+            expect(1, &v)?;
+            Shape::new_sphere(v[0])
+        }
+        "cylinder" => {
+            let v = numbers()?;
+            expect(2, &v)?;
+            Shape::new_cylinder(v[0], v[1])
+        }
+        "hull" => {
+            let v = numbers()?;
+            if v.len() < 12 || v.len() % 3 != 0 {
+                return Err(format!(
+                    "shape {text:?}: hull takes x,y,z triples of at least four points, got {} numbers",
+                    v.len()
+                ));
+            }
+            let points: Vec<DVec3> = v.chunks(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect();
+            Shape::new_hull(&points)
+        }
+        _ => {
+            return Err(format!(
+                "unknown shape {kind:?} in {text:?}: expected box:MINX,MINY,MINZ,MAXX,MAXY,MAXZ, sphere:R, cylinder:R,HALFHEIGHT, point, or hull:X,Y,Z,..."
+            ));
+        }
+    };
+    shape.map_err(|e| format!("shape {text:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_kind() {
+        assert_eq!(
+            parse_shape("box:-16,-16,-24,16,16,32").unwrap(),
+            Shape::new_box(
+                DVec3::new(-16.0, -16.0, -24.0),
+                DVec3::new(16.0, 16.0, 32.0)
+            )
+            .unwrap()
+        );
+        assert_eq!(
+            parse_shape("sphere:8").unwrap(),
+            Shape::new_sphere(8.0).unwrap()
+        );
+        assert_eq!(
+            parse_shape("cylinder:16,28").unwrap(),
+            Shape::new_cylinder(16.0, 28.0).unwrap()
+        );
+        assert_eq!(parse_shape("point").unwrap(), Shape::POINT);
+        assert!(matches!(
+            parse_shape("hull:0,0,0,1,0,0,0,1,0,0,0,1").unwrap(),
+            Shape::Hull(_)
+        ));
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert_eq!(
+            parse_shape("box:1,2,3").unwrap_err(),
+            "shape \"box:1,2,3\": box takes 6 numbers, got 3"
+        );
+        assert!(
+            parse_shape("cone:1")
+                .unwrap_err()
+                .starts_with("unknown shape \"cone\"")
+        );
+        assert_eq!(
+            parse_shape("sphere:x").unwrap_err(),
+            "\"x\" is not a number in shape \"sphere:x\""
+        );
+        assert_eq!(
+            parse_shape("sphere:inf").unwrap_err(),
+            "\"inf\" is not finite in shape \"sphere:inf\""
+        );
+        assert_eq!(
+            parse_shape("sphere:-1").unwrap_err(),
+            "shape \"sphere:-1\": radius must be positive, got -1"
+        );
+        assert!(
+            parse_shape("box:1,1,1,0,0,0")
+                .unwrap_err()
+                .contains("exceed maxs")
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! The `sim` binary, run as a user runs it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `sim` with `args`, feeding `stdin`.
+pub fn sim(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sim starts");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    child.wait_with_output().expect("sim finishes")
+}
+
+/// A scratch file with `text`, unique to the test.
+pub fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cspace-sim-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const WALL: &str = r#"
+# A wall 16 units thick at x = 64.
+[[brush]]
+box = { min = [64, -512, -512], max = [80, 512, 512] }
+"#;
+
+#[test]
+fn trace_answers_one_json_line_per_segment() {
+    let world = scratch("wall.toml", WALL);
+    let out = sim(
+        &[
+            "trace",
+            world.to_str().unwrap(),
+            "--backend",
+            "exact",
+            "--shape",
+            "box:-16,-16,-24,16,16,32",
+        ],
+        "0 0 0 100 0 0\n# a comment\n\n0 0 0 -100 0 0\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["normal"], serde_json::json!([-1.0, 0.0, 0.0]));
+    assert_eq!(lines[0]["brush"], 0);
+    assert_eq!(lines[0]["end"][0].as_f64().unwrap(), 48.0 - 1.0 / 32.0);
+    assert_eq!(lines[0]["start_solid"], false);
+    assert_eq!(lines[1]["fraction"], 1.0);
+    assert!(
+        lines[1]["normal"].is_null() && lines[1]["point"].is_null() && lines[1]["brush"].is_null()
+    );
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_with_exit_code_2() {
+    let world = scratch("wall2.toml", WALL);
+    let w = world.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            vec!["trace", w, "--shape", "sphere:8"],
+            "0 0 0 1 1\n",
+            "stdin:1: expected 6 numbers",
+        ),
+        (
+            vec!["trace", w, "--shape", "cone:1"],
+            "",
+            "unknown shape \"cone\"",
+        ),
+        (
+            vec!["trace", "/no/such/world.toml", "--shape", "point"],
+            "",
+            "cannot read world",
+        ),
+        (
+            vec!["trace", w, "--shape", "point", "--skin=-1"],
+            "",
+            "--skin must be",
+        ),
+    ];
+    for (args, stdin, expected) in cases {
+        let out = sim(&args, stdin);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: expected {expected:?} in {stderr}"
+        );
+    }
+    // clap's own errors (unknown backend) also exit with 2.
+    let out = sim(&["trace", w, "--shape", "point", "--backend", "nope"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn malformed_toml_worlds_name_file_line_and_column() {
+    let cases = [
+        (
+            "[[brush]]\nbox = { min = [0, 0, 0], max = [1, 1] }\n",
+            ":2:",
+            "expected",
+        ),
+        (
+            "[[brush]]\nbox = { min = [0, 0, 0], max = [1, 1, 1] }\nplanes = []\n",
+            ":1:1:",
+            "either `box` or `planes`",
+        ),
+        (
+            "[[brush]]\nbox = { min = [0, 0, 0], max = [1, 1, 0] }\n",
+            ":2:",
+            "must exceed min",
+        ),
+        (
+            "[[brush]]\nbox = { min = [0, 0, nan], max = [1, 1, 1] }\n",
+            ":2:",
+            "non-finite",
+        ),
+        (
+            "[[brush]]\nplanes = [ { normal = [1, 0, 0], dist = 1 }, { normal = [-1, 0, 0], dist = 1 }, { normal = [0, 1, 0], dist = 1 }, { normal = [0, -1, 0], dist = 1 } ]\n",
+            ":1:1:",
+            "brush 0: brush is open",
+        ),
+        (
+            "[[brush]]\nplanes = [ { normal = [0, 0, 0], dist = 1 } ]\n",
+            ":2:",
+            "plane 0: plane normal is zero",
+        ),
+        (
+            "[[brush]]\nbox = { min = [0, 0, 0], max = [1, 1, 1] }\ncolour = 3\n",
+            ":3:1:",
+            "unknown field `colour`",
+        ),
+        ("# nothing\n", ":1:1:", "world has no brushes"),
+        ("map = \"missing.map\"\n", ":1:7:", "cannot read"),
+    ];
+    for (i, (text, location, message)) in cases.into_iter().enumerate() {
+        let world = scratch(&format!("bad{i}.toml"), text);
+        let out = sim(&["trace", world.to_str().unwrap(), "--shape", "point"], "");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "case {i}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "case {i}: one line: {stderr}");
+        let expected_prefix = format!("error: {}{location}", world.display());
+        assert!(
+            stderr.starts_with(&expected_prefix),
+            "case {i}: expected {expected_prefix:?} in {stderr}"
+        );
+        assert!(
+            stderr.contains(message),
+            "case {i}: expected {message:?} in {stderr}"
+        );
+    }
+}

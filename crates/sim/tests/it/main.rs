@@ -1,0 +1,3 @@
+//! Integration tests of the `sim` binary and the simulator library.
+
+mod cli;
