@@ -66,7 +66,19 @@ fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let loaded = world_file::load_world(&args.world)?;
-    let mut collider = args.backend.build(&loaded.world)?;
+    let mut collider = args
+        .backend
+        .build_for(&loaded.world, std::slice::from_ref(&args.shape))?
+        .map_or_else(
+            || {
+                Err(anyhow::anyhow!(
+                    "the {} backend cannot trace {}",
+                    args.backend.name(),
+                    args.shape.describe()
+                ))
+            },
+            Ok,
+        )?;
     let shape = collider
         .prepare(&args.shape)
         .context("preparing the shape")?

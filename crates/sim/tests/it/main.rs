@@ -1,3 +1,5 @@
 //! Integration tests of the `sim` binary and the simulator library.
 
 mod cli;
+mod movement;
+mod stepping;
