@@ -22,6 +22,13 @@ impl BackendKind {
         }
     }
 
+    /// Whether this backend can answer for every shape (without building it for a world).
+    pub fn supports_all(self, shapes: &[Shape]) -> bool {
+        match self {
+            BackendKind::Exact => shapes.iter().all(|_| true),
+        }
+    }
+
     /// The backend of this kind for `world`, ready for `shapes` (a tree-based backend compiles
     /// what they need). `None` when the backend cannot answer for one of them.
     pub fn build_for(

@@ -223,6 +223,10 @@ impl Sim {
             candidates: Vec::new(),
         };
         sim.settle();
+        // Settling is not part of the run's totals.
+        for totals in sim.world.query_mut::<&mut Totals>() {
+            *totals = Totals::default();
+        }
         sim.sample();
         Ok(sim)
     }

@@ -66,6 +66,7 @@ pub(crate) fn ground_check(
     p: &MoveParams,
     log: &mut MoveLog,
 ) {
+    let was_airborne = st.ground == Ground::Air;
     let below = st.position - DVec3::new(0.0, 0.0, p.ground_probe);
     let mut hit = tr.trace(st.pose, st.position, below);
     if hit.start_solid {
@@ -89,6 +90,10 @@ pub(crate) fn ground_check(
             Ground::Walkable(n)
         }
     };
+    // Landing is a contact, whether the last move of the fall hit the ground or the probe found it.
+    if was_airborne && st.ground != Ground::Air {
+        log.hits.push(hit);
+    }
 }
 
 /// Quake III's `PM_CorrectAllSolid`, then Blow's emergency routine: the 27 positions within
@@ -215,13 +220,15 @@ pub(crate) fn walk_or_fall(
             // Project the wish onto the ground plane so slopes are walked at full speed.
             let dir = clip_velocity(dir, normal, p.overclip).normalize_or_zero();
             accelerate(st, dir, speed, p.accelerate, dt);
-            // Slide along the ground keeping the horizontal speed, so slopes are walked as fast
-            // as flat ground. Quake III rescales the whole velocity instead, which turns the
-            // speed of a landing into an upward bounce (its "overbounce" bug); here the vertical
-            // part is dropped on walkable ground.
-            let horizontal = DVec3::new(st.velocity.x, st.velocity.y, 0.0);
-            let speed = horizontal.length();
-            st.velocity = clip_velocity(horizontal, normal, p.overclip).normalize_or_zero() * speed;
+            // Slide along the ground keeping the speed along it, so slopes are walked as fast
+            // as flat ground (Quake III's "don't decrease velocity when going up or down a
+            // slope"). Quake III keeps the whole speed, into the plane included, which turns the
+            // speed of a landing into an upward bounce (its "overbounce" bug); here the part
+            // into the plane is dropped.
+            let along = st.velocity - normal * st.velocity.dot(normal);
+            let speed = along.length();
+            st.velocity =
+                clip_velocity(st.velocity, normal, p.overclip).normalize_or_zero() * speed;
             if st.velocity.x == 0.0 && st.velocity.y == 0.0 {
                 return;
             }
