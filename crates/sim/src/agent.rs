@@ -173,11 +173,14 @@ pub struct Totals {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Touching(pub Vec<TouchKey>);
 
-/// A contact target, comparable: a world brush or an agent.
+/// A contact target, comparable: a world surface or an agent.
+///
+/// World contacts are keyed by their plane (normal to 1e-4, distance to 1e-3 units), not by
+/// brush: sliding across the seam between two touching brushes stays one contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TouchKey {
-    /// A world brush.
-    Brush(u32),
+    /// A world surface: quantised normal and distance of its configuration-space plane.
+    Surface([i64; 4]),
     /// An agent.
     Agent(u32),
 }
@@ -186,7 +189,11 @@ impl TouchKey {
     /// The key of a contact target.
     pub fn of(target: &ContactTarget) -> TouchKey {
         match target {
-            ContactTarget::World { brush, .. } => TouchKey::Brush(brush.0),
+            ContactTarget::World { plane, .. } => {
+                let n = plane.normal();
+                let q = |x: f64, scale: f64| (x * scale).round() as i64;
+                TouchKey::Surface([q(n.x, 1e4), q(n.y, 1e4), q(n.z, 1e4), q(plane.dist(), 1e3)])
+            }
             ContactTarget::Agent(id) => TouchKey::Agent(id.0),
         }
     }

@@ -223,10 +223,14 @@ impl Sim {
             candidates: Vec::new(),
         };
         sim.settle();
-        // Settling is not part of the run's totals.
+        // Settling is not part of the run: its totals are cleared, and finding the ground under
+        // an agent placed on it is not a contact (unsticking is still recorded).
         for totals in sim.world.query_mut::<&mut Totals>() {
             *totals = Totals::default();
         }
+        sim.recorder
+            .events
+            .retain(|e| !matches!(e.kind, EventKind::Contact(_)));
         sim.sample();
         Ok(sim)
     }

@@ -2,4 +2,6 @@
 
 mod cli;
 mod movement;
+mod scenario_errors;
+mod scenarios;
 mod stepping;
