@@ -2,4 +2,5 @@
 //! format and pitfall, every error path, invalid brushes, and corrupted input.
 
 mod corpus;
+mod errors;
 mod support;
