@@ -11,8 +11,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use cspace_geom::brush::DroppedPlanes;
-use cspace_geom::{Aabb, Brush, BrushError, BrushId, BrushSource, Contents, World, WorldBrush};
-use glam::DVec3;
+use cspace_geom::{
+    Aabb, Brush, BrushError, BrushId, BrushSource, Contents, Plane, PlaneError, World, WorldBrush,
+};
 
 pub use solidity::{ClassSolidity, FaceContents, class_solidity, face_contents, is_spawn_class};
 pub use spawn::SpawnPoint;
@@ -313,6 +314,27 @@ fn face_verdict(brush: &MapBrush) -> FaceVerdict {
     FaceVerdict { contents, mixed }
 }
 
+/// The face planes of a brush, as [`Brush::from_map_points`] makes them, but refusing a plane
+/// with a non-finite normal or distance: `Plane::from_map_points` returns a NaN plane for finite
+/// points whose difference overflows `f64` (coordinates near `1e308`), where it should report
+/// [`PlaneError::NonFinite`].
+fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushError> {
+    for (face, f) in brush.faces.iter().enumerate() {
+        let [p0, p1, p2] = f.points;
+        let plane = Plane::from_map_points(p0, p1, p2)
+            .and_then(|p| {
+                if p.normal().is_finite() && p.dist().is_finite() {
+                    Ok(p)
+                } else {
+                    Err(PlaneError::NonFinite)
+                }
+            })
+            .map_err(|error| BrushError::DegeneratePlane { face, error })?;
+        planes.push(plane);
+    }
+    Ok(())
+}
+
 /// Builds the collision world of a parsed map.
 ///
 /// Each brush's fate is decided in this order:
@@ -333,7 +355,7 @@ fn face_verdict(brush: &MapBrush) -> FaceVerdict {
 ///    order-free and errs towards blocking, which is the safe side for collision: an agent
 ///    stopped by a half-textured water brush is a visible oddity, an agent falling through a wall
 ///    is a broken world. Such brushes are flagged [`BrushRecord::mixed_contents`] and counted.
-/// 5. Solid and clip brushes are built from their planes ([`Brush::from_map_points`]); one that is
+/// 5. Solid and clip brushes are built from their planes (as [`Brush::from_map_points`] does); one that is
 ///    not a valid convex volume (open, empty, degenerate face, out of the world) is reported as
 ///    [`BrushFate::Invalid`] with its source and skipped, and the rest of the map still loads.
 ///    Brushes that do not enter the world are not built, hence not validated.
@@ -350,7 +372,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
     let mut spawn_points = Vec::new();
     let mut warnings = Vec::new();
     let mut dropped_planes = DroppedPlanes::default();
-    let mut points: Vec<[DVec3; 3]> = Vec::new();
+    let mut planes: Vec<Plane> = Vec::new();
 
     for (e, entity) in map.entities.iter().enumerate() {
         let index = e as u32;
@@ -382,9 +404,10 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
             let fate = match contents {
                 Err(fate) => fate,
                 Ok(contents) => {
-                    points.clear();
-                    points.extend(brush.faces.iter().map(|f| f.points));
-                    match Brush::from_map_points(&points) {
+                    planes.clear();
+                    let built =
+                        face_planes(brush, &mut planes).and_then(|()| Brush::from_planes(&planes));
+                    match built {
                         Ok(built) => {
                             let dropped = built.dropped();
                             dropped_planes.duplicate += dropped.duplicate;

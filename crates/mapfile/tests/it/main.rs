@@ -2,5 +2,7 @@
 //! format and pitfall, every error path, invalid brushes, and corrupted input.
 
 mod corpus;
+mod corrupt;
 mod errors;
+mod invalid_brush;
 mod support;
