@@ -231,10 +231,16 @@ impl Parser<'_> {
     /// A number token: finite, written in decimal (Rust's `f64` syntax: sign, digits, point,
     /// exponent).
     fn number_of(&self, token: &Token, expected: &'static str) -> Result<f64, MapError> {
-        let value = std::str::from_utf8(self.lexer.bytes(token))
-            .ok()
-            .filter(|_| token.kind == TokenKind::Word)
-            .and_then(|s| s.parse::<f64>().ok())
+        let bytes = self.lexer.bytes(token);
+        let value = (token.kind == TokenKind::Word)
+            .then(|| {
+                simple_decimal(bytes).or_else(|| {
+                    std::str::from_utf8(bytes)
+                        .ok()
+                        .and_then(|s| s.parse::<f64>().ok())
+                })
+            })
+            .flatten()
             .ok_or_else(|| MapError::InvalidNumber {
                 at: self.lexer.location(token),
                 expected,
@@ -290,4 +296,54 @@ impl Parser<'_> {
             Ok(token)
         }
     }
+}
+
+/// Exact powers of ten: every one up to `1e22` is an `f64` without rounding.
+const POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The value of a plain decimal (`-12`, `0.707107`, `1.000000`) with at most 15 significant
+/// digits, or `None` for anything else (exponents, more digits, `inf`, junk), which is left to
+/// `str::parse`.
+///
+/// Most numbers in a map are plain decimals, and this fast path gives the same, correctly rounded
+/// result as `str::parse` (Clinger's fast path): the digits form an integer below 2^53, which is
+/// exact in `f64`, as is the power of ten it is divided by, so the one division rounds once.
+fn simple_decimal(bytes: &[u8]) -> Option<f64> {
+    let (negative, digits) = match bytes.first()? {
+        b'-' => (true, &bytes[1..]),
+        b'+' => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    let mut mantissa: u64 = 0;
+    let mut significant = 0;
+    let mut fraction_digits = 0;
+    let mut seen_point = false;
+    let mut seen_digit = false;
+    for &b in digits {
+        match b {
+            b'0'..=b'9' => {
+                seen_digit = true;
+                if mantissa != 0 || b != b'0' {
+                    significant += 1;
+                }
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                if significant > 15 {
+                    return None;
+                }
+                if seen_point {
+                    fraction_digits += 1;
+                }
+            }
+            b'.' if !seen_point => seen_point = true,
+            _ => return None,
+        }
+    }
+    if !seen_digit || fraction_digits >= POWERS_OF_TEN.len() {
+        return None;
+    }
+    let value = mantissa as f64 / POWERS_OF_TEN[fraction_digits];
+    Some(if negative { -value } else { value })
 }

@@ -251,3 +251,80 @@ fn keys_and_brushes_may_interleave() {
     assert_eq!(map.entities[0].get("angle"), Some("-1"));
     assert_eq!(map.brush_count(), 2);
 }
+
+#[test]
+fn the_decimal_fast_path_agrees_with_str_parse() {
+    use super::simple_decimal;
+    let plain = [
+        "0",
+        "-0",
+        "+7",
+        "-12",
+        "1.000000",
+        "-1.000000",
+        "0.707107",
+        ".5",
+        "5.",
+        "-0.0976562",
+        "448",
+        "-63.98050498001612",
+        "123456789012345",
+        "0.000000000000000000001",
+        "99999999999999.9",
+        "1.0000000000000000000000",
+    ];
+    for text in plain {
+        let expected: f64 = text.parse().unwrap();
+        match simple_decimal(text.as_bytes()) {
+            Some(v) => assert_eq!(v.to_bits(), expected.to_bits(), "{text}"),
+            // Too many significant digits: left to str::parse.
+            None => assert!(
+                ["-63.98050498001612", "1.0000000000000000000000"].contains(&text),
+                "{text}"
+            ),
+        }
+    }
+    for other in [
+        "",
+        "-",
+        ".",
+        "1e5",
+        "-2.22045e-16",
+        "inf",
+        "nan",
+        "1.2.3",
+        "0x10",
+        "1_0",
+        "--1",
+        "1-",
+        "1234567890123456",
+    ] {
+        assert_eq!(simple_decimal(other.as_bytes()), None, "{other}");
+    }
+}
+
+#[test]
+fn the_decimal_fast_path_agrees_with_str_parse_on_random_decimals() {
+    use super::simple_decimal;
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..100_000 {
+        let digits = 1 + (next() % 15) as usize;
+        let mut text: String = (0..digits)
+            .map(|_| char::from(b'0' + (next() % 10) as u8))
+            .collect();
+        let point = (next() % (digits as u64 + 1)) as usize;
+        text.insert(point, '.');
+        if next() % 2 == 0 {
+            text.insert(0, '-');
+        }
+        let expected: f64 = text.parse().unwrap();
+        let fast = simple_decimal(text.as_bytes()).unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(fast.to_bits(), expected.to_bits(), "{text}");
+    }
+}
