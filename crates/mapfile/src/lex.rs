@@ -46,13 +46,20 @@ pub(crate) struct Lexer<'a> {
 }
 
 impl<'a> Lexer<'a> {
+    /// A lexer at the start of `src`, past a UTF-8 byte order mark if there is one (columns of
+    /// the first line then count from after it).
     pub fn new(src: &'a [u8], file: Arc<str>) -> Lexer<'a> {
+        let start = if src.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
         Lexer {
             src,
             file,
-            pos: 0,
+            pos: start,
             line: 1,
-            line_start: 0,
+            line_start: start,
         }
     }
 
@@ -255,6 +262,14 @@ mod tests {
                 ("\"b\"", 2, 4),
             ]
             .map(|(a, b, c)| (a.to_owned(), b, c))
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert_eq!(
+            words("\u{feff}{ }"),
+            [("'{'", 1, 1), ("'}'", 1, 3)].map(|(a, b, c)| (a.to_owned(), b, c))
         );
     }
 

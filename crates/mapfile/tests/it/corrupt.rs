@@ -246,3 +246,25 @@ fn extreme_numbers_never_panic() {
     }
     assert!(attempts > 500, "{attempts}");
 }
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Rng(0xb17e5);
+    for attempt in 0..3000 {
+        let len = rng.below(400);
+        // Half the buffers draw from the map alphabet, so that some get past the first token.
+        let alphabet = attempt % 2 == 0;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                if alphabet {
+                    INTERESTING[rng.below(INTERESTING.len())]
+                } else {
+                    rng.next() as u8
+                }
+            })
+            .collect();
+        survives(&bytes, "random.map", &|| {
+            format!("random buffer {attempt}: {bytes:?}")
+        });
+    }
+}
