@@ -159,8 +159,9 @@ impl BrushTally {
         self.marker + self.origin
     }
 
-    fn add(&mut self, fate: &BrushFate) {
+    fn add(&mut self, fate: &BrushFate, mixed_contents: bool) {
         self.total += 1;
+        self.mixed_contents += usize::from(mixed_contents);
         *match fate {
             BrushFate::Solid(_) => &mut self.solid,
             BrushFate::Clip(_) => &mut self.clip,
@@ -232,9 +233,7 @@ pub struct MapWorld {
     pub world: World,
     /// The display name of the file.
     pub file: Arc<str>,
-    /// The formats of the face lines, in [`FaceFormat`] order.
-    pub formats: Vec<FaceFormat>,
-    /// Face lines counted by format.
+    /// Face lines counted by format (see [`MapWorld::formats`]).
     pub face_formats: FormatCounts,
     /// Every brush of the file, in file order.
     pub brushes: Vec<BrushRecord>,
@@ -257,6 +256,11 @@ pub struct MapWorld {
 }
 
 impl MapWorld {
+    /// The formats of the face lines, in [`FaceFormat`] order, each listed once.
+    pub fn formats(&self) -> Vec<FaceFormat> {
+        self.face_formats.formats()
+    }
+
     /// The brushes skipped as invalid.
     pub fn invalid_brushes(&self) -> impl Iterator<Item = &BrushRecord> {
         self.brushes
@@ -314,6 +318,73 @@ fn face_verdict(brush: &MapBrush) -> FaceVerdict {
     FaceVerdict { contents, mixed }
 }
 
+/// The contents a brush enters the world with, or its fate when it does not enter it (steps 1 to
+/// 4 of [`build_world`]).
+fn world_contents(
+    faces: FaceContents,
+    solidity: ClassSolidity,
+    options: &BuildOptions,
+) -> Result<Contents, BrushFate> {
+    match faces {
+        FaceContents::Origin => Err(BrushFate::Dropped(DropReason::Origin)),
+        FaceContents::Marker => Err(BrushFate::Dropped(DropReason::Marker)),
+        _ if solidity == ClassSolidity::NonSolid => {
+            Err(BrushFate::NonSolid(NonSolidReason::EntityClass))
+        }
+        _ if solidity == ClassSolidity::Unknown && !options.unknown_classes_solid => {
+            Err(BrushFate::NonSolid(NonSolidReason::UnknownEntityClass))
+        }
+        FaceContents::Liquid => Err(BrushFate::NonSolid(NonSolidReason::Liquid)),
+        FaceContents::NonSolid => Err(BrushFate::NonSolid(NonSolidReason::NonSolidTexture)),
+        FaceContents::Clip => Ok(Contents::Clip),
+        FaceContents::Solid => Ok(Contents::Solid),
+    }
+}
+
+/// The brushes of the world being built (step 5 of [`build_world`]).
+#[derive(Default)]
+struct WorldBuilder {
+    brushes: Vec<WorldBrush>,
+    dropped_planes: DroppedPlanes,
+    /// Scratch space for one brush's planes.
+    planes: Vec<Plane>,
+}
+
+impl WorldBuilder {
+    /// Builds `brush` and adds it to the world, or reports why it is invalid.
+    fn add(&mut self, brush: &MapBrush, contents: Contents, source: &BrushSource) -> BrushFate {
+        self.planes.clear();
+        let built =
+            face_planes(brush, &mut self.planes).and_then(|()| Brush::from_planes(&self.planes));
+        match built {
+            Ok(built) => {
+                let dropped = built.dropped();
+                self.dropped_planes.duplicate += dropped.duplicate;
+                self.dropped_planes.redundant += dropped.redundant;
+                let id = BrushId(self.brushes.len() as u32);
+                self.brushes.push(WorldBrush {
+                    brush: built,
+                    contents,
+                    source: source.clone(),
+                });
+                match contents {
+                    Contents::Clip => BrushFate::Clip(id),
+                    Contents::Solid => BrushFate::Solid(id),
+                }
+            }
+            Err(error) => {
+                let line = match &error {
+                    BrushError::DegeneratePlane { face, .. } => {
+                        brush.faces.get(*face).map_or(brush.line, |f| f.line)
+                    }
+                    _ => brush.line,
+                };
+                BrushFate::Invalid { error, line }
+            }
+        }
+    }
+}
+
 /// The face planes of a brush, as [`Brush::from_map_points`] makes them, but refusing a plane
 /// with a non-finite normal or distance: `Plane::from_map_points` returns a NaN plane for finite
 /// points whose difference overflows `f64` (coordinates near `1e308`), where it should report
@@ -364,15 +435,13 @@ fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushErr
 /// their start). Brush sources carry the file name, the brush's line, the entity index and the
 /// brush index within the entity.
 pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
-    let mut world_brushes: Vec<WorldBrush> = Vec::new();
+    let mut builder = WorldBuilder::default();
     let mut records: Vec<BrushRecord> = Vec::with_capacity(map.brush_count());
     let mut tally = BrushTally::default();
     let mut entities = Vec::with_capacity(map.entities.len());
     let mut unknown: BTreeMap<String, ClassCount> = BTreeMap::new();
     let mut spawn_points = Vec::new();
     let mut warnings = Vec::new();
-    let mut dropped_planes = DroppedPlanes::default();
-    let mut planes: Vec<Plane> = Vec::new();
 
     for (e, entity) in map.entities.iter().enumerate() {
         let index = e as u32;
@@ -387,60 +456,12 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
                 brush: b as u32,
             };
             let verdict = face_verdict(brush);
-            let contents = match verdict.contents {
-                FaceContents::Origin => Err(BrushFate::Dropped(DropReason::Origin)),
-                FaceContents::Marker => Err(BrushFate::Dropped(DropReason::Marker)),
-                _ if solidity == ClassSolidity::NonSolid => {
-                    Err(BrushFate::NonSolid(NonSolidReason::EntityClass))
-                }
-                _ if solidity == ClassSolidity::Unknown && !options.unknown_classes_solid => {
-                    Err(BrushFate::NonSolid(NonSolidReason::UnknownEntityClass))
-                }
-                FaceContents::Liquid => Err(BrushFate::NonSolid(NonSolidReason::Liquid)),
-                FaceContents::NonSolid => Err(BrushFate::NonSolid(NonSolidReason::NonSolidTexture)),
-                FaceContents::Clip => Ok(Contents::Clip),
-                FaceContents::Solid => Ok(Contents::Solid),
-            };
-            let fate = match contents {
+            let fate = match world_contents(verdict.contents, solidity, options) {
+                Ok(contents) => builder.add(brush, contents, &source),
                 Err(fate) => fate,
-                Ok(contents) => {
-                    planes.clear();
-                    let built =
-                        face_planes(brush, &mut planes).and_then(|()| Brush::from_planes(&planes));
-                    match built {
-                        Ok(built) => {
-                            let dropped = built.dropped();
-                            dropped_planes.duplicate += dropped.duplicate;
-                            dropped_planes.redundant += dropped.redundant;
-                            let id = BrushId(world_brushes.len() as u32);
-                            world_brushes.push(WorldBrush {
-                                brush: built,
-                                contents,
-                                source: source.clone(),
-                            });
-                            match contents {
-                                Contents::Clip => BrushFate::Clip(id),
-                                Contents::Solid => BrushFate::Solid(id),
-                            }
-                        }
-                        Err(error) => {
-                            let line = match &error {
-                                BrushError::DegeneratePlane { face, .. } => {
-                                    brush.faces.get(*face).map_or(brush.line, |f| f.line)
-                                }
-                                _ => brush.line,
-                            };
-                            BrushFate::Invalid { error, line }
-                        }
-                    }
-                }
             };
-            tally.add(&fate);
-            entity_tally.add(&fate);
-            if verdict.mixed {
-                tally.mixed_contents += 1;
-                entity_tally.mixed_contents += 1;
-            }
+            tally.add(&fate, verdict.mixed);
+            entity_tally.add(&fate, verdict.mixed);
             records.push(BrushRecord {
                 source,
                 fate,
@@ -471,12 +492,11 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         });
     }
 
-    let world = World::new(world_brushes);
+    let world = World::new(builder.brushes);
     MapWorld {
         bounds: world.bounds(),
         world,
         file: map.file.clone(),
-        formats: map.formats(),
         face_formats: map.face_formats,
         brushes: records,
         tally,
@@ -484,7 +504,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         unknown_classes: unknown.into_values().collect(),
         spawn_points,
         patches: map.patch_count(),
-        dropped_planes,
+        dropped_planes: builder.dropped_planes,
         warnings,
     }
 }
