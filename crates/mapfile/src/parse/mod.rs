@@ -157,13 +157,20 @@ impl Parser<'_> {
             let token =
                 self.expect("a quoted key, '{' to open a brush or '}' to close the entity")?;
             if token.kind == TokenKind::Quoted {
-                let key = self.lexer.text(&token);
-                let expected = format!("a quoted value for key {}", self.lexer.quote(&token));
-                let value = self.expect(&expected)?;
-                if value.kind != TokenKind::Quoted {
-                    return Err(self.unexpected(&value, &expected));
+                match self.next()? {
+                    Some(value) if value.kind == TokenKind::Quoted => {
+                        let pair = (self.lexer.text(&token), self.lexer.text(&value));
+                        entity.properties.push(pair);
+                    }
+                    other => {
+                        let expected =
+                            format!("a quoted value for key {}", self.lexer.quote(&token));
+                        return Err(match other {
+                            Some(value) => self.unexpected(&value, &expected),
+                            None => self.eof(&expected),
+                        });
+                    }
                 }
-                entity.properties.push((key, self.lexer.text(&value)));
             } else if self.lexer.is_word(&token, "}") {
                 break;
             } else if self.lexer.is_word(&token, "{") {
