@@ -1,5 +1,6 @@
-//! Integration tests of cspace-mapfile: the corpus (through `CSPACE_MAPS`), inline maps of every
-//! format and pitfall, every error path, invalid brushes, and corrupted input.
+//! Integration tests of cspace-mapfile: the corpus against the SOURCES.md table (through
+//! `CSPACE_MAPS`), every syntax error path, invalid brushes, and corrupted input. The formats and
+//! lexical pitfalls are unit-tested beside the parser (`src/parse/tests.rs`).
 
 mod corpus;
 mod corrupt;
