@@ -10,6 +10,7 @@
 pub mod agent;
 pub mod backend;
 pub mod location;
+pub mod map_report;
 pub mod params;
 pub mod record;
 pub mod run;

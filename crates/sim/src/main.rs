@@ -33,6 +33,17 @@ enum Command {
     Check(CheckArgs),
     /// Sweep a shape along segments read from standard input; one JSON hit per line out.
     Trace(TraceArgs),
+    /// Report what the import of a .map file found.
+    Map(MapArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct MapArgs {
+    /// The .map file.
+    file: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -102,6 +113,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare(args),
         Command::Check(args) => check(args),
         Command::Trace(args) => trace(args),
+        Command::Map(args) => map(args),
     }
 }
 
@@ -279,6 +291,22 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read(&args.file)
+        .with_context(|| format!("{}: cannot read", args.file.display()))?;
+    let name = args.file.display().to_string();
+    let map = cspace_mapfile::load_world(&text, &name, &cspace_mapfile::BuildOptions::default())?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&cspace_sim::map_report::json(&map))?
+        );
+    } else {
+        print!("{}", cspace_sim::map_report::text(&map));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {

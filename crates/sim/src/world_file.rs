@@ -255,7 +255,21 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> anyhow::Result<Lo
     })
 }
 
-/// Loads the world of a `.map` file's text.
-fn load_map_text(path: &Path, _text: &str) -> anyhow::Result<LoadedWorld> {
-    anyhow::bail!("{}: .map import is not wired in yet", path.display())
+/// Loads the world of a `.map` file's text (with `cspace-mapfile`'s solidity rules).
+fn load_map_text(path: &Path, text: &str) -> anyhow::Result<LoadedWorld> {
+    let map = load_map(path, text)?;
+    Ok(LoadedWorld {
+        spawns: map.spawn_points.iter().map(|s| s.origin).collect(),
+        world: Arc::new(map.world),
+    })
+}
+
+/// Parses and builds a `.map` file's text, keeping the full import report.
+pub fn load_map(path: &Path, text: &str) -> anyhow::Result<cspace_mapfile::MapWorld> {
+    let name = path.display().to_string();
+    Ok(cspace_mapfile::load_world(
+        text,
+        &name,
+        &cspace_mapfile::BuildOptions::default(),
+    )?)
 }

@@ -324,6 +324,12 @@ impl Sim {
         for _ in 0..substeps {
             self.move_agents(sub_dt);
         }
+        // Time on ground, per step (asleep agents rest on ground too).
+        for (ground, totals) in self.world.query_mut::<(&Ground, &mut Totals)>() {
+            if ground.walkable().is_some() {
+                totals.steps_on_ground += 1;
+            }
+        }
         self.counters.steps += 1;
         self.counters.nanos += clock.elapsed().as_nanos() as u64;
         if self.step.is_multiple_of(self.recorder.sample_every) {
@@ -476,9 +482,6 @@ impl Sim {
             *ground = after.ground;
             *intent = after.intent;
             totals.distance += after.position.distance(before.position);
-            if after.ground.walkable().is_some() {
-                totals.steps_on_ground += 1;
-            }
             // Contacts are recorded when they begin.
             let mut now: Vec<TouchKey> = Vec::new();
             for hit in &log.hits {

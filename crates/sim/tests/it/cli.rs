@@ -170,3 +170,98 @@ fn malformed_toml_worlds_name_file_line_and_column() {
         );
     }
 }
+
+/// The map corpus directory, when `CSPACE_MAPS` is set (a set but unreadable path fails).
+pub fn corpus(test: &str) -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
+        eprintln!("skipped {test}: CSPACE_MAPS is not set");
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    assert!(
+        dir.join("SOURCES.md").is_file(),
+        "CSPACE_MAPS={} is set but holds no SOURCES.md",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// The brush totals of the corpus table in SOURCES.md: (file, total brushes, patches).
+fn sources_table(dir: &std::path::Path) -> Vec<(String, usize, usize)> {
+    let text = std::fs::read_to_string(dir.join("SOURCES.md")).unwrap();
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // | `file.map` | tier | repo | path | license | format | brushes total / ws / axial | patches | ...
+        if cells.len() > 9 && cells[1].starts_with('`') && cells[1].ends_with(".map`") {
+            let file = cells[1].trim_matches('`').to_string();
+            let total = cells[7]
+                .split('/')
+                .next()
+                .unwrap()
+                .trim()
+                .replace(',', "")
+                .parse()
+                .unwrap();
+            let patches = cells[8].replace(',', "").parse().unwrap();
+            rows.push((file, total, patches));
+        }
+    }
+    rows
+}
+
+#[test]
+fn sim_map_counts_match_the_corpus_table() {
+    let Some(dir) = corpus("sim_map_counts_match_the_corpus_table") else {
+        return;
+    };
+    let rows = sources_table(&dir);
+    assert_eq!(rows.len(), 17, "the table lists 17 maps");
+    for (file, total, patches) in rows {
+        let out = sim(&["map", dir.join(&file).to_str().unwrap(), "--json"], "");
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["brushes"]["total"], total, "{file}");
+        assert_eq!(report["patches"], patches, "{file}");
+        let b = &report["brushes"];
+        let parts =
+            ["solid", "clip", "non_solid", "dropped", "invalid"].map(|k| b[k].as_u64().unwrap());
+        assert_eq!(
+            parts.iter().sum::<u64>(),
+            total as u64,
+            "{file}: every brush accounted for"
+        );
+        eprintln!("{file}: {b}");
+    }
+}
+
+#[test]
+fn sim_map_reports_our_own_map_and_refuses_broken_ones() {
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/rooms.map");
+    let out = sim(&["map", rooms, "--json"], "");
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["brushes"]["solid"], 9);
+    assert_eq!(report["spawn_points"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        report["bounds"]["min"],
+        serde_json::json!([-16.0, -16.0, -16.0])
+    );
+    // An entity missing its opening brace (as in DeepMind Lab's nav_maze_random_goal_02.map).
+    let broken = scratch(
+        "broken.map",
+        "{\n\"classname\" \"worldspawn\"\n}\n\"classname\" \"info_player_start\"\n}\n",
+    );
+    let out = sim(&["map", broken.to_str().unwrap()], "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("broken.map:4:1:") && stderr.contains("expected '{'"),
+        "{stderr}"
+    );
+}
