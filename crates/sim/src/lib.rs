@@ -12,6 +12,7 @@ pub mod backend;
 pub mod location;
 pub mod map_report;
 pub mod params;
+pub mod plot;
 pub mod record;
 pub mod run;
 pub mod scenario;
