@@ -18,8 +18,9 @@ use crate::directions::Directions;
 use crate::geometry::Point;
 use crate::polytope::{polygon_area, polygon_perimeter, symmetric_difference_area};
 use crate::udop::Udop;
+use crate::vector::Vector;
 
-/// Points in each scene.
+/// Points in each scene of the committed table.
 pub const POINTS_PER_SCENE: usize = 40;
 
 /// The cap radius of every k-UDOP of the experiment (the points lie mostly within 2 of the
@@ -68,26 +69,26 @@ fn normal(rng: &mut Rng) -> DVec2 {
     DVec2::new(r * c, r * s)
 }
 
-/// `count` scenes from `seed` (scene `s` uses distribution `s mod 4`).
-pub fn scenes(count: usize, seed: u64) -> Vec<Scene> {
+/// `count` scenes of `points` points each from `seed` (scene `s` uses distribution `s mod 4`).
+pub fn scenes(count: usize, points: usize, seed: u64) -> Vec<Scene> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|s| {
             let distribution = Distribution::ALL[s % 4];
             let points = match distribution {
-                Distribution::Uniform => (0..POINTS_PER_SCENE)
+                Distribution::Uniform => (0..points)
                     .map(|_| DVec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)))
                     .collect(),
-                Distribution::Gaussian => (0..POINTS_PER_SCENE).map(|_| normal(&mut rng)).collect(),
+                Distribution::Gaussian => (0..points).map(|_| normal(&mut rng)).collect(),
                 Distribution::Clusters => {
                     let centres: Vec<DVec2> = (0..4)
                         .map(|_| DVec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)))
                         .collect();
-                    (0..POINTS_PER_SCENE)
+                    (0..points)
                         .map(|i| centres[i % 4] + normal(&mut rng) * 0.3)
                         .collect()
                 }
-                Distribution::Ring => (0..POINTS_PER_SCENE)
+                Distribution::Ring => (0..points)
                     .map(|_| {
                         let r = rng.range(0.5, 2.0);
                         let (s, c) = rng.range(0.0, std::f64::consts::TAU).sin_cos();
@@ -103,12 +104,10 @@ pub fn scenes(count: usize, seed: u64) -> Vec<Scene> {
         .collect()
 }
 
-/// The 2D k-UDOP of a scene with `k` evenly spread directions, capped (Algorithm 1 over the
-/// points in their order).
-pub fn scene_udop(scene: &Scene, k: usize) -> Udop<DVec2> {
-    let directions = Arc::new(
-        Directions::<DVec2>::evenly_spread(k).expect("k >= 3 evenly spread directions span"),
-    );
+/// The 2D k-UDOP of a scene over `directions`, capped (Algorithm 1 over the points in their
+/// order).
+pub fn scene_udop(scene: &Scene, directions: &Arc<Directions<DVec2>>) -> Udop<DVec2> {
+    let directions = directions.clone();
     let mut udop = Udop::capped(directions, DVec2::ZERO, CAP_RADIUS);
     for p in &scene.points {
         udop.insert(&Point(*p));
@@ -129,6 +128,10 @@ pub struct TableRow {
     pub sides: f64,
     /// `sides / k`.
     pub sides_over_k: f64,
+    /// Mean number of directions whose side Algorithm 1 moved at least once (a side can be
+    /// moved and later made redundant by others, so this is at least `sides` when the cap does
+    /// not show).
+    pub cut: f64,
     /// Scenes whose polygon still touches the cap.
     pub capped: usize,
 }
@@ -160,24 +163,37 @@ pub fn run(scenes: &[Scene], ks: std::ops::RangeInclusive<usize>) -> Experiment 
     let mut convergence = vec![Vec::new(); scenes.len()];
     let mut previous: Vec<Vec<DVec2>> = Vec::new();
     for k in ks {
-        let (mut perimeter, mut area, mut sides, mut capped) = (0.0, 0.0, 0.0, 0);
+        let directions = Arc::new(
+            Directions::<DVec2>::evenly_spread(k).expect("k >= 3 evenly spread directions span"),
+        );
+        let (mut perimeter, mut area, mut sides, mut cut, mut capped) = (0.0, 0.0, 0.0, 0.0, 0);
         let mut polygons = Vec::with_capacity(scenes.len());
         for scene in scenes {
-            let udop = scene_udop(scene, k);
+            let udop = scene_udop(scene, &directions);
             let polygon = udop
                 .polygon()
                 .expect("a capped k-UDOP around a free centre");
             perimeter += polygon_perimeter(&polygon);
             area += polygon_area(&polygon);
             sides += polygon.len() as f64;
-            let initial = udop
-                .directions()
+            // The cap shows when a side still at its initial distance touches the polygon.
+            let touches_cap = directions
                 .vectors()
                 .iter()
-                .map(|v| CAP_RADIUS * crate::vector::Vector::norm_l1(*v));
-            if udop.distances().iter().zip(initial).any(|(h, h0)| *h == h0) {
-                capped += 1;
-            }
+                .zip(udop.distances())
+                .any(|(v, h)| {
+                    *h == CAP_RADIUS * v.norm_l1()
+                        && polygon
+                            .iter()
+                            .any(|p| (h - p.dot(*v)).abs() <= 1e-9 * CAP_RADIUS)
+                });
+            capped += usize::from(touches_cap);
+            cut += directions
+                .vectors()
+                .iter()
+                .zip(udop.distances())
+                .filter(|(v, h)| **h != CAP_RADIUS * v.norm_l1())
+                .count() as f64;
             polygons.push(polygon);
         }
         if !previous.is_empty() {
@@ -192,6 +208,7 @@ pub fn run(scenes: &[Scene], ks: std::ops::RangeInclusive<usize>) -> Experiment 
             area: area / n,
             sides: sides / n,
             sides_over_k: sides / n / k as f64,
+            cut: cut / n,
             capped,
         });
         previous = polygons;

@@ -7,4 +7,3 @@ mod broadphase;
 mod cache;
 mod common;
 mod conservative;
-mod corpus;
