@@ -3,10 +3,12 @@
 //! - `build/k`: one k-UDOP (k = 14, 18, 26, cap radius 128) in `RandomBoxes::BENCHMARK`, at
 //!   free centres visited in turn;
 //! - `contains`: Algorithm 3 for a player box's swept k-DOP against a 26-UDOP;
-//! - `walk/exact` and `walk/udop+exact`: one step of 256 agents moving 5 units per step in
-//!   straight lines with random turns (5% per step) through `RandomBoxes::BENCHMARK`, stopping
-//!   and turning where they hit; both backends see the same moves (the cache never changes an
-//!   answer). The cache's skip rate on 200 steps is printed first.
+//! - `walk-box/*` and `walk-cylinder/*`: one step of 256 agents (the player box, or a cylinder of
+//!   radius 16 and half-height 28) moving 5 units per step in straight lines with random turns
+//!   (5% per step) through `RandomBoxes::BENCHMARK`, stopping and turning where they hit, on the
+//!   bare exact backend and through the cache with cap radius 64 and 128; every backend sees the
+//!   same moves (the cache never changes an answer). The cache's counters over a fixed 200 steps
+//!   are printed before each measurement.
 //!
 //! `cargo bench -p cspace-udop --bench udop`
 
@@ -112,44 +114,51 @@ fn benches(c: &mut Criterion) {
         })
     });
 
-    // Skip rate of the walking workload.
+    // The walking workload, for the player box and for a cylinder (whose exact traces, through
+    // rounded edges, cost more), and for two cap radii.
     let agents = 256;
-    {
-        let mut cache = UdopCache::new(
-            Box::new(ExactCollider::new(world.clone())),
-            world.clone(),
-            CacheConfig::default(),
-        )
-        .unwrap();
+    let cylinder = Shape::new_cylinder(16.0, 28.0).unwrap();
+    for (label, shape) in [("box", &shape), ("cylinder", &cylinder)] {
+        let mut group = c.benchmark_group(format!("walk-{label}"));
+        let mut exact = ExactCollider::new(world.clone());
         let prepared: Vec<Prepared> = (0..agents)
-            .map(|i| cache.prepare(&shape).unwrap().with_mover(i as u64))
+            .map(|i| exact.prepare(shape).unwrap().with_mover(i as u64))
             .collect();
         let mut walkers = Walkers::new(&world, agents);
-        for _ in 0..200 {
-            walkers.step(&mut cache, &prepared);
+        group.bench_function("exact", |b| b.iter(|| walkers.step(&mut exact, &prepared)));
+        for radius in [64.0, 128.0] {
+            let config = CacheConfig {
+                radius,
+                ..CacheConfig::default()
+            };
+            // Skip rate over a fixed 200 steps first.
+            let mut cache = UdopCache::new(
+                Box::new(ExactCollider::new(world.clone())),
+                world.clone(),
+                config.clone(),
+            )
+            .unwrap();
+            let mut walkers = Walkers::new(&world, agents);
+            for _ in 0..200 {
+                walkers.step(&mut cache, &prepared);
+            }
+            eprintln!(
+                "walk-{label}, radius {radius}, 256 agents x 200 steps: {}",
+                cache.counters()
+            );
+            let mut cache = UdopCache::new(
+                Box::new(ExactCollider::new(world.clone())),
+                world.clone(),
+                config,
+            )
+            .unwrap();
+            let mut walkers = Walkers::new(&world, agents);
+            group.bench_function(format!("udop+exact-r{radius}"), |b| {
+                b.iter(|| walkers.step(&mut cache, &prepared))
+            });
         }
-        eprintln!("walk, 256 agents x 200 steps: {}", cache.counters());
+        group.finish();
     }
-
-    let mut group = c.benchmark_group("walk");
-    let mut exact = ExactCollider::new(world.clone());
-    let prepared: Vec<Prepared> = (0..agents)
-        .map(|i| exact.prepare(&shape).unwrap().with_mover(i as u64))
-        .collect();
-    let mut walkers = Walkers::new(&world, agents);
-    group.bench_function("exact", |b| b.iter(|| walkers.step(&mut exact, &prepared)));
-    let mut cache = UdopCache::new(
-        Box::new(ExactCollider::new(world.clone())),
-        world.clone(),
-        CacheConfig::default(),
-    )
-    .unwrap();
-    let mut walkers = Walkers::new(&world, agents);
-    group.bench_function("udop+exact", |b| {
-        b.iter(|| walkers.step(&mut cache, &prepared))
-    });
-    group.finish();
-    eprintln!("walk (during the benchmark): {}", cache.counters());
 }
 
 criterion_group! {
