@@ -215,3 +215,24 @@ pub fn run(scenes: &[Scene], ks: std::ops::RangeInclusive<usize>) -> Experiment 
     }
     Experiment { rows, convergence }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_experiment_has_a_row_per_k_and_a_curve_per_scene() {
+        let scenes = scenes(4, 20, 1);
+        assert!(scenes.iter().all(|s| s.points.len() == 20));
+        let experiment = run(&scenes, 3..=10);
+        assert_eq!(experiment.rows.len(), 8);
+        assert_eq!(experiment.convergence.len(), 4);
+        assert!(experiment.convergence.iter().all(|c| c.len() == 7));
+        for row in &experiment.rows {
+            assert!(row.sides >= 3.0 && row.sides <= row.k as f64);
+            assert!(row.area > 0.0 && row.perimeter > 0.0);
+        }
+        assert_eq!(experiment.rows[0].sides_over_k, 1.0);
+        assert_eq!(experiment.mean_convergence().len(), 7);
+    }
+}
