@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use cspace_geom::{Collider, ExactCollider, World};
+use cspace_geom::{Collider, ExactCollider, Shape, World};
 
 /// A collision backend, as `--backend` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
@@ -22,11 +22,27 @@ impl BackendKind {
         }
     }
 
-    /// The backend of this kind for `world`.
-    pub fn build(self, world: &Arc<World>) -> anyhow::Result<Box<dyn Collider>> {
-        Ok(match self {
+    /// Whether this backend can answer for every shape (without building it for a world).
+    pub fn supports_all(self, shapes: &[Shape]) -> bool {
+        match self {
+            BackendKind::Exact => shapes.iter().all(|_| true),
+        }
+    }
+
+    /// The backend of this kind for `world`, ready for `shapes` (a tree-based backend compiles
+    /// what they need). `None` when the backend cannot answer for one of them.
+    pub fn build_for(
+        self,
+        world: &Arc<World>,
+        shapes: &[Shape],
+    ) -> anyhow::Result<Option<Box<dyn Collider>>> {
+        let collider: Box<dyn Collider> = match self {
             BackendKind::Exact => Box::new(ExactCollider::new(world.clone())),
-        })
+        };
+        Ok(shapes
+            .iter()
+            .all(|s| collider.prepare(s).is_ok())
+            .then_some(collider))
     }
 }
 

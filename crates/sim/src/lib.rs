@@ -7,8 +7,16 @@
 //! - [`segments`]: `sim trace`, segments in, one JSON hit per line out;
 //! - [`shape_arg`] and [`location`]: command-line shapes, and errors located in files.
 
+pub mod agent;
 pub mod backend;
 pub mod location;
+pub mod params;
+pub mod record;
+pub mod run;
+pub mod scenario;
 pub mod segments;
 pub mod shape_arg;
+pub mod sim;
+pub mod summary;
+pub mod trace;
 pub mod world_file;

@@ -1,13 +1,17 @@
 //! `sim`: the cspace command line.
 
-use std::io::{BufReader, BufWriter};
-use std::path::PathBuf;
+use std::io::{BufReader, BufWriter, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use cspace_sim::backend::BackendKind;
-use cspace_sim::{segments, shape_arg, world_file};
+use cspace_sim::run::{RunOutcome, run_scenario};
+use cspace_sim::scenario::Scenario;
+use cspace_sim::sim::SimOptions;
+use cspace_sim::{segments, shape_arg, summary, world_file};
 
 /// cspace: agents moving through brush-built worlds, with interchangeable collision backends.
 ///
@@ -21,8 +25,48 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Simulate a scenario, check its expectations, print a summary and write the trace.
+    Run(RunArgs),
+    /// Run a scenario on every applicable backend and report the largest divergence.
+    Compare(CompareArgs),
+    /// Validate scenarios, TOML worlds and .map files without running them.
+    Check(CheckArgs),
     /// Sweep a shape along segments read from standard input; one JSON hit per line out.
     Trace(TraceArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// The scenario (.toml).
+    scenario: PathBuf,
+    /// Run only this backend (default: every backend the scenario names or supports).
+    #[arg(long, value_enum)]
+    backend: Option<BackendKind>,
+    /// Write the trace here (with several backends, `NAME.BACKEND.EXT`).
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct CompareArgs {
+    /// The scenario (.toml).
+    scenario: PathBuf,
+    /// The backends to compare (default: every one the scenario names or supports).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    backends: Vec<BackendKind>,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Scenario files, TOML worlds or .map files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -54,8 +98,187 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Run(args) => run_command(args),
+        Command::Compare(args) => compare(args),
+        Command::Check(args) => check(args),
         Command::Trace(args) => trace(args),
     }
+}
+
+/// The backends to run: the ones asked for (each must be applicable), or the scenario's.
+fn backends(scenario: &Scenario, asked: &[BackendKind]) -> anyhow::Result<Vec<BackendKind>> {
+    if asked.is_empty() {
+        return Ok(scenario.backends.clone());
+    }
+    let shapes = scenario.shapes();
+    for b in asked {
+        if !b.supports_all(&shapes) {
+            anyhow::bail!(
+                "the {} backend cannot trace every agent shape of {}",
+                b.name(),
+                scenario.path.display()
+            );
+        }
+    }
+    Ok(asked.to_vec())
+}
+
+/// Runs with a progress bar on stderr when it is a terminal and the run lasts over a second.
+fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Result<RunOutcome> {
+    let started = Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let terminal = std::io::stderr().is_terminal();
+    let outcome = run_scenario(scenario, backend, SimOptions::default(), |step| {
+        if terminal && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+            let b = indicatif::ProgressBar::new(scenario.steps).with_message(format!(
+                "{} on {}",
+                scenario.name,
+                backend.name()
+            ));
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {pos}/{len} steps ({eta})",
+                )
+                .expect("the template is valid"),
+            );
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_position(step);
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(outcome)
+}
+
+fn trace_path(base: &Path, backend: BackendKind, several: bool) -> PathBuf {
+    if !several {
+        return base.to_path_buf();
+    }
+    let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("trace");
+    let name = match base.extension().and_then(|e| e.to_str()) {
+        Some(ext) => format!("{stem}.{}.{ext}", backend.name()),
+        None => format!("{stem}.{}", backend.name()),
+    };
+    base.with_file_name(name)
+}
+
+fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let scenario = Scenario::load(&args.scenario)?;
+    let kinds = backends(&scenario, args.backend.as_slice())?;
+    let mut passed = true;
+    let mut json = Vec::new();
+    for &kind in &kinds {
+        let outcome = run_with_progress(&scenario, kind)?;
+        passed &= outcome.passed();
+        if let Some(path) = &args.trace {
+            let path = trace_path(path, kind, kinds.len() > 1);
+            std::fs::write(&path, &outcome.trace)
+                .with_context(|| format!("writing the trace to {}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+        if args.json {
+            json.push(summary::run_json(&scenario, &outcome));
+        } else {
+            println!("{}", summary::run_text(&scenario, &outcome));
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    }
+    Ok(if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
+    let scenario = Scenario::load(&args.scenario)?;
+    let kinds = backends(&scenario, &args.backends)?;
+    if kinds.len() < 2 {
+        anyhow::bail!(
+            "{}: only {} applicable backend ({}); nothing to compare",
+            scenario.path.display(),
+            kinds.len(),
+            kinds
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let outcomes = kinds
+        .iter()
+        .map(|&k| run_with_progress(&scenario, k))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let reports = summary::pairs(&scenario, &outcomes);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary::compare_json(&scenario, &reports))?
+        );
+    } else {
+        print!("{}", summary::compare_text(&scenario, &reports));
+    }
+    Ok(if reports.iter().all(|r| r.agrees()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let mut bad = 0;
+    for file in &args.files {
+        let result = match file.extension().and_then(|e| e.to_str()) {
+            Some("map") => {
+                world_file::load_world(file).map(|w| format!("{} brushes", w.world.len()))
+            }
+            Some("toml") => {
+                let text = std::fs::read_to_string(file)
+                    .with_context(|| format!("{}: cannot read", file.display()))?;
+                // A scenario has agents; anything else is read as a world.
+                if text.lines().any(|l| {
+                    l.trim_start().starts_with("[[agent]]")
+                        || l.trim_start().starts_with("[[crowd]]")
+                }) {
+                    Scenario::parse(file, &text).map(|s| {
+                        format!(
+                            "scenario {:?}: {} agents, backends {}",
+                            s.name,
+                            s.agents.len(),
+                            s.backends
+                                .iter()
+                                .map(|b| b.name())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    })
+                } else {
+                    world_file::load_world(file).map(|w| format!("{} brushes", w.world.len()))
+                }
+            }
+            _ => Err(anyhow::anyhow!(
+                "{}: expected a .toml scenario or world, or a .map file",
+                file.display()
+            )),
+        };
+        match result {
+            Ok(what) => println!("ok {}: {what}", file.display()),
+            Err(e) => {
+                bad += 1;
+                eprintln!("error: {e:#}");
+            }
+        }
+    }
+    Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
@@ -66,7 +289,16 @@ fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let loaded = world_file::load_world(&args.world)?;
-    let mut collider = args.backend.build(&loaded.world)?;
+    let mut collider = args
+        .backend
+        .build_for(&loaded.world, std::slice::from_ref(&args.shape))?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "the {} backend cannot trace {}",
+                args.backend.name(),
+                args.shape.describe()
+            )
+        })?;
     let shape = collider
         .prepare(&args.shape)
         .context("preparing the shape")?

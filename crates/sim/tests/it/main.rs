@@ -1,3 +1,7 @@
 //! Integration tests of the `sim` binary and the simulator library.
 
 mod cli;
+mod movement;
+mod scenario_errors;
+mod scenarios;
+mod stepping;

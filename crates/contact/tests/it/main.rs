@@ -1,0 +1,3 @@
+//! Integration tests of cspace-contact.
+
+mod world_contacts;

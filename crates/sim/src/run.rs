@@ -1,0 +1,311 @@
+//! Running a scenario on a backend: the trace, the expectations, and the figures of a summary.
+
+use std::time::Instant;
+
+use cspace_contact::{AgentId, ContactTarget, FilterStats};
+use cspace_geom::DVec3;
+
+use crate::agent::{Pose, Totals};
+use crate::backend::BackendKind;
+use crate::record::{AgentState, EventKind, Recorder};
+use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
+use crate::sim::{Sim, SimCounters, SimOptions};
+use crate::trace;
+
+/// Runs of more agent-steps than this keep positions only at sampled steps for comparison.
+const PER_STEP_LIMIT: u64 = 20_000_000;
+
+/// An expectation and whether the run met it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckResult {
+    /// The expectation.
+    pub expectation: Expectation,
+    /// `None` when met, otherwise why not.
+    pub failure: Option<String>,
+}
+
+/// Everything a run produced.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// The backend.
+    pub backend: BackendKind,
+    /// The recorded events and samples.
+    pub recorder: Recorder,
+    /// Final states, in id order.
+    pub finals: Vec<AgentState>,
+    /// Per-agent totals.
+    pub totals: Vec<Totals>,
+    /// The run's counters.
+    pub counters: SimCounters,
+    /// Blow's filter table for the run.
+    pub filters: FilterStats,
+    /// The expectations and their results.
+    pub checks: Vec<CheckResult>,
+    /// Positions of every agent at every step (or every sampled step for very large runs),
+    /// with the step: for comparisons.
+    pub positions: Vec<(u64, Vec<DVec3>)>,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+    /// The trace text.
+    pub trace: String,
+}
+
+impl RunOutcome {
+    /// True when every expectation was met.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.failure.is_none())
+    }
+}
+
+/// Tracks expectations as the run goes.
+struct Tracker {
+    reached: Vec<Option<u64>>,
+    entered: Vec<Option<u64>>,
+    uncrouched: Vec<Option<u64>>,
+}
+
+/// Runs `scenario` on `backend`, calling `progress(step)` after every step.
+pub fn run_scenario(
+    scenario: &Scenario,
+    backend: BackendKind,
+    options: SimOptions,
+    mut progress: impl FnMut(u64),
+) -> anyhow::Result<RunOutcome> {
+    let collider = backend
+        .build_for(&scenario.world.world, &scenario.shapes())?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "the {} backend cannot trace every agent shape of {}",
+                backend.name(),
+                scenario.name
+            )
+        })?;
+    let options = SimOptions {
+        sample_every: scenario.sample_every,
+        ..options
+    };
+    let mut sim = Sim::new(
+        collider,
+        scenario.params,
+        scenario.dt,
+        scenario.agents.clone(),
+        options,
+    )?;
+    let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
+    let n = scenario.expectations.len();
+    let mut tracker = Tracker {
+        reached: vec![None; n],
+        entered: vec![None; n],
+        uncrouched: vec![None; n],
+    };
+    let mut positions = Vec::new();
+    let clock = Instant::now();
+    let initial = sim.states();
+    track(scenario, &mut tracker, 0, &initial);
+    positions.push((0, initial.iter().map(|s| s.position).collect()));
+    for step in 1..=scenario.steps {
+        sim.step();
+        let states = sim.states();
+        track(scenario, &mut tracker, step, &states);
+        if per_step || step % scenario.sample_every == 0 || step == scenario.steps {
+            positions.push((step, states.iter().map(|s| s.position).collect()));
+        }
+        progress(step);
+    }
+    sim.sample();
+    let seconds = clock.elapsed().as_secs_f64();
+    let finals = sim.states();
+    let totals = sim.totals();
+    let checks = judge(scenario, &tracker, sim.recorder(), &finals);
+    let header = trace::Header {
+        scenario: scenario.name.clone(),
+        backend: backend.name().to_string(),
+        steps: scenario.steps,
+        time_step: scenario.dt,
+        agents: scenario.agents.len(),
+        sample_every: scenario.sample_every,
+    };
+    let text = trace::write(&header, sim.recorder(), &totals, &finals);
+    Ok(RunOutcome {
+        backend,
+        recorder: sim.recorder().clone(),
+        finals,
+        totals,
+        counters: *sim.counters(),
+        filters: *sim.filter_stats(),
+        checks,
+        positions,
+        seconds,
+        trace: text,
+    })
+}
+
+fn track(scenario: &Scenario, t: &mut Tracker, step: u64, states: &[AgentState]) {
+    let time = step as f64 * scenario.dt;
+    for (i, e) in scenario.expectations.iter().enumerate() {
+        let s = &states[e.agent.0 as usize];
+        match &e.check {
+            Check::Reaches { region, .. }
+                if t.reached[i].is_none() && region.contains_point(s.position) =>
+            {
+                t.reached[i] = Some(step);
+            }
+            Check::NeverReaches { region }
+                if t.entered[i].is_none() && region.contains_point(s.position) =>
+            {
+                t.entered[i] = Some(step);
+            }
+            Check::StaysCrouched { from }
+                if time >= *from - 1e-9
+                    && t.uncrouched[i].is_none()
+                    && s.pose != Pose::Crouching =>
+            {
+                t.uncrouched[i] = Some(step);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn judge(
+    scenario: &Scenario,
+    t: &Tracker,
+    recorder: &Recorder,
+    finals: &[AgentState],
+) -> Vec<CheckResult> {
+    let dt = scenario.dt;
+    scenario
+        .expectations
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let agent = e.agent;
+            let failure = match &e.check {
+                Check::Reaches { by, .. } => match t.reached[i] {
+                    Some(step) if step as f64 * dt <= by + 1e-9 => None,
+                    Some(step) => Some(format!(
+                        "reached the region at {:.3} s, after {by} s",
+                        step as f64 * dt
+                    )),
+                    None => Some(format!(
+                        "never reached the region (ended at {})",
+                        finals[agent.0 as usize].position
+                    )),
+                },
+                Check::NeverReaches { .. } => t.entered[i]
+                    .map(|step| format!("entered the region at {:.3} s", step as f64 * dt)),
+                Check::EndsOnGround => (!finals[agent.0 as usize].on_ground)
+                    .then(|| format!("ended in the air at {}", finals[agent.0 as usize].position)),
+                Check::StaysCrouched { from } => t.uncrouched[i].map(|step| {
+                    format!(
+                        "stood up at {:.3} s (expected crouched from {from} s)",
+                        step as f64 * dt
+                    )
+                }),
+                Check::NoContactsWith(filter) => recorder
+                    .events
+                    .iter()
+                    .filter(|ev| ev.agent == agent)
+                    .find_map(|ev| match ev.kind {
+                        EventKind::Contact(c) if matches_filter(*filter, c.other) => {
+                            Some(format!("contact at step {} with {:?}", ev.step, c.other))
+                        }
+                        _ => None,
+                    }),
+            };
+            CheckResult {
+                expectation: e.clone(),
+                failure,
+            }
+        })
+        .collect()
+}
+
+fn matches_filter(filter: ContactFilter, target: ContactTarget) -> bool {
+    match (filter, target) {
+        (ContactFilter::World, ContactTarget::World { .. }) => true,
+        (ContactFilter::Agents, ContactTarget::Agent(_)) => true,
+        (ContactFilter::Agent(a), ContactTarget::Agent(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// How two runs of one scenario differ.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Divergence {
+    /// Per agent: the largest position difference (units) and the step where it happens.
+    pub per_agent: Vec<(f64, u64)>,
+    /// The first place where the contact sequences differ: (index in the sequence, what each
+    /// side has there), or `None` when they are the same.
+    pub contacts: Option<(usize, String, String)>,
+}
+
+impl Divergence {
+    /// The largest position difference of any agent, with the agent and the step.
+    pub fn largest(&self) -> (f64, AgentId, u64) {
+        self.per_agent
+            .iter()
+            .enumerate()
+            .map(|(i, (d, s))| (*d, AgentId(i as u32), *s))
+            .fold(
+                (0.0, AgentId(0), 0),
+                |best, x| if x.0 > best.0 { x } else { best },
+            )
+    }
+}
+
+/// The contact sequence of a run: (step, agent, target) in order.
+pub fn contact_sequence(recorder: &Recorder) -> Vec<(u64, AgentId, String)> {
+    recorder
+        .events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Contact(c) => Some((
+                e.step,
+                e.agent,
+                match c.other {
+                    ContactTarget::World { brush, .. } => format!("world brush {brush}"),
+                    ContactTarget::Agent(a) => format!("agent {a}"),
+                },
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Compares two runs of the same scenario.
+pub fn diverge(a: &RunOutcome, b: &RunOutcome) -> Divergence {
+    let agents = a.finals.len();
+    let mut per_agent = vec![(0.0f64, 0u64); agents];
+    let mut j = 0;
+    for (step, pa) in &a.positions {
+        while j < b.positions.len() && b.positions[j].0 < *step {
+            j += 1;
+        }
+        let Some((sb, pb)) = b.positions.get(j) else {
+            break;
+        };
+        if sb != step {
+            continue;
+        }
+        for (k, (x, y)) in pa.iter().zip(pb).enumerate() {
+            let d = x.distance(*y);
+            if d > per_agent[k].0 {
+                per_agent[k] = (d, *step);
+            }
+        }
+    }
+    let (ca, cb) = (contact_sequence(&a.recorder), contact_sequence(&b.recorder));
+    let show = |c: Option<&(u64, AgentId, String)>| {
+        c.map_or("nothing".to_string(), |(s, g, t)| {
+            format!("step {s} agent {g} {t}")
+        })
+    };
+    let contacts = (0..ca.len().max(cb.len()))
+        .find(|&i| ca.get(i) != cb.get(i))
+        .map(|i| (i, show(ca.get(i)), show(cb.get(i))));
+    Divergence {
+        per_agent,
+        contacts,
+    }
+}

@@ -1,0 +1,609 @@
+//! The stepping simulator on hecs.
+//!
+//! [`Sim`] holds the hecs `World` of agents beside the collision backend, Blow's filter stack,
+//! the counters, the recorder and the step index (the hecs README's advice for spatial indexes).
+//! [`Sim::step`] calls plain system functions in a fixed order; agents are moved one at a time in
+//! id order, each seeing the others where they are now. Time is `step * dt`, never accumulated.
+
+mod movement;
+mod tracer;
+
+use std::time::Instant;
+
+use cspace_contact::{AgentId, ContactTarget, FilterStack, FilterStats};
+use cspace_geom::{Collider, DVec3, Shape, UnsupportedShape};
+
+use crate::agent::{
+    Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, TouchKey,
+    Touching, Velocity,
+};
+use crate::params::MoveParams;
+use crate::record::{AgentState, Event, EventKind, Recorder, Sample};
+use movement::{MoveLog, MoverState};
+use tracer::{Body, Tracer};
+
+/// Why a simulation cannot be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// A movement constant is out of range.
+    #[error("movement parameters: {0}")]
+    Params(String),
+    /// The time step is not a positive finite number.
+    #[error("time step must be a positive number of seconds, got {0}")]
+    TimeStep(f64),
+    /// Agent ids must be 0, 1, 2, ... in order.
+    #[error("agent ids must be 0, 1, 2, ... in order; agent {index} has id {id}")]
+    AgentIds {
+        /// Position in the list.
+        index: usize,
+        /// The id found there.
+        id: AgentId,
+    },
+    /// Agents are boxes, spheres or vertical cylinders.
+    #[error(
+        "agent {agent}: {shape} is not an agent shape (boxes, spheres and vertical cylinders are)"
+    )]
+    AgentShape {
+        /// The agent.
+        agent: AgentId,
+        /// The shape.
+        shape: String,
+    },
+    /// The backend cannot trace an agent's shape.
+    #[error("agent {agent}: {error}")]
+    Unsupported {
+        /// The agent.
+        agent: AgentId,
+        /// The backend's refusal.
+        error: UnsupportedShape,
+    },
+}
+
+/// Counters of a run (plain numbers, printed with `Display`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SimCounters {
+    /// Steps taken.
+    pub steps: u64,
+    /// Agent updates (agents times steps, asleep ones not counted).
+    pub agent_steps: u64,
+    /// Backend traces.
+    pub traces: u64,
+    /// Nanoseconds spent stepping.
+    pub nanos: u64,
+}
+
+impl std::fmt::Display for SimCounters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let per_second = if self.nanos > 0 {
+            self.agent_steps as f64 / (self.nanos as f64 * 1e-9)
+        } else {
+            0.0
+        };
+        write!(
+            f,
+            "{} steps, {} agent steps, {} traces, {:.0} agent steps/s",
+            self.steps, self.agent_steps, self.traces, per_second
+        )
+    }
+}
+
+/// Options that do not change the physics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimOptions {
+    /// Sample every agent's state every this many steps.
+    pub sample_every: u64,
+    /// Time each filter of the stack (costs a clock read per filter and pair).
+    pub time_filters: bool,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            sample_every: 1,
+            time_filters: false,
+        }
+    }
+}
+
+/// A simulation: agents on hecs, a collision backend, and the step.
+pub struct Sim {
+    world: hecs::World,
+    collider: Box<dyn Collider>,
+    params: MoveParams,
+    dt: f64,
+    step: u64,
+    /// Entities in agent id order (id == index).
+    agents: Vec<hecs::Entity>,
+    filters: FilterStack,
+    recorder: Recorder,
+    counters: SimCounters,
+    /// Reused buffers.
+    bodies: Vec<Body>,
+    candidates: Vec<AgentId>,
+}
+
+impl std::fmt::Debug for Sim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sim")
+            .field("backend", &self.collider.name())
+            .field("step", &self.step)
+            .field("agents", &self.agents.len())
+            .finish()
+    }
+}
+
+fn is_agent_shape(shape: &Shape) -> bool {
+    !matches!(shape, Shape::Hull(_))
+}
+
+impl Sim {
+    /// A simulation of `agents` in the world `collider` answers for, stepping `dt` seconds.
+    pub fn new(
+        collider: Box<dyn Collider>,
+        params: MoveParams,
+        dt: f64,
+        agents: Vec<AgentSpec>,
+        options: SimOptions,
+    ) -> Result<Sim, SimError> {
+        params.validate().map_err(SimError::Params)?;
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(SimError::TimeStep(dt));
+        }
+        let mut world = hecs::World::new();
+        let mut entities = Vec::with_capacity(agents.len());
+        let mut filters = FilterStack::new(params.grid_cell, options.time_filters);
+        for (index, spec) in agents.into_iter().enumerate() {
+            if spec.id.0 as usize != index {
+                return Err(SimError::AgentIds { index, id: spec.id });
+            }
+            for shape in std::iter::once(&spec.standing).chain(spec.crouching.as_ref()) {
+                if !is_agent_shape(shape) {
+                    return Err(SimError::AgentShape {
+                        agent: spec.id,
+                        shape: shape.describe(),
+                    });
+                }
+            }
+            let prepare = |shape: &Shape| {
+                collider
+                    .prepare(shape)
+                    .map(|p| p.with_skin(params.skin).with_mover(spec.id.0 as u64))
+                    .map_err(|error| SimError::Unsupported {
+                        agent: spec.id,
+                        error,
+                    })
+            };
+            let poses = PoseSet {
+                standing: prepare(&spec.standing)?,
+                crouching: spec.crouching.as_ref().map(prepare).transpose()?,
+            };
+            let pose = if spec.start_crouched && poses.crouching.is_some() {
+                Pose::Crouching
+            } else {
+                Pose::Standing
+            };
+            filters.insert(
+                spec.id,
+                &poses.get(pose).shape().bounds().translated(spec.start),
+            );
+            let mut script = spec.script;
+            script.sort_by(|a, b| a.at.total_cmp(&b.at));
+            entities.push(world.spawn((
+                spec.id,
+                poses,
+                pose,
+                Position(spec.start),
+                Velocity(spec.velocity),
+                Intent {
+                    crouch: pose == Pose::Crouching,
+                    ..Intent::default()
+                },
+                Script {
+                    events: script,
+                    next: 0,
+                },
+                Ground::Air,
+                Rest::default(),
+                Totals::default(),
+                Touching::default(),
+            )));
+        }
+        let mut sim = Sim {
+            world,
+            collider,
+            params,
+            dt,
+            step: 0,
+            agents: entities,
+            filters,
+            recorder: Recorder::new(options.sample_every),
+            counters: SimCounters::default(),
+            bodies: Vec::new(),
+            candidates: Vec::new(),
+        };
+        sim.settle();
+        // Settling is not part of the run: its totals are cleared, and finding the ground under
+        // an agent placed on it is not a contact (unsticking is still recorded).
+        for totals in sim.world.query_mut::<&mut Totals>() {
+            *totals = Totals::default();
+        }
+        sim.recorder
+            .events
+            .retain(|e| !matches!(e.kind, EventKind::Contact(_)));
+        sim.sample();
+        Ok(sim)
+    }
+
+    /// The step index (steps taken so far).
+    pub fn step_index(&self) -> u64 {
+        self.step
+    }
+
+    /// The simulated time, seconds: `step * dt`.
+    pub fn time(&self) -> f64 {
+        self.step as f64 * self.dt
+    }
+
+    /// The backend's name.
+    pub fn backend(&self) -> &str {
+        self.collider.name()
+    }
+
+    /// The recorder.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// The filter stack's counters (Blow's table).
+    pub fn filter_stats(&self) -> &FilterStats {
+        self.filters.stats()
+    }
+
+    /// The run's counters.
+    pub fn counters(&self) -> &SimCounters {
+        &self.counters
+    }
+
+    /// The movement constants.
+    pub fn params(&self) -> &MoveParams {
+        &self.params
+    }
+
+    /// Per-agent totals, in id order.
+    pub fn totals(&self) -> Vec<Totals> {
+        self.agents
+            .iter()
+            .map(|&e| *self.world.get::<&Totals>(e).expect("agents have totals"))
+            .collect()
+    }
+
+    /// Every agent's state, in id order.
+    pub fn states(&self) -> Vec<AgentState> {
+        self.agents
+            .iter()
+            .map(|&e| {
+                let mut q = self
+                    .world
+                    .query_one::<(&AgentId, &Position, &Velocity, &Pose, &Ground, &Rest)>(e);
+                let (id, p, v, pose, ground, rest) = q.get().expect("agents have every component");
+                AgentState {
+                    id: *id,
+                    position: p.0,
+                    velocity: v.0,
+                    pose: *pose,
+                    on_ground: ground.walkable().is_some(),
+                    asleep: rest.asleep,
+                }
+            })
+            .collect()
+    }
+
+    /// Runs `steps` steps.
+    pub fn run(&mut self, steps: u64) {
+        for _ in 0..steps {
+            self.step();
+        }
+    }
+
+    /// One step of `dt` seconds, split into equal sub-steps of at most `max_substep`.
+    pub fn step(&mut self) {
+        let clock = Instant::now();
+        let substeps = (self.dt / self.params.max_substep).ceil().max(1.0) as u32;
+        let sub_dt = self.dt / substeps as f64;
+        // The step from t to t + dt applies the script events due by t.
+        let time = self.time();
+        self.step += 1;
+        apply_scripts(
+            &mut self.world,
+            &self.agents,
+            time,
+            self.step,
+            &mut self.recorder,
+        );
+        for _ in 0..substeps {
+            self.move_agents(sub_dt);
+        }
+        self.counters.steps += 1;
+        self.counters.nanos += clock.elapsed().as_nanos() as u64;
+        if self.step.is_multiple_of(self.recorder.sample_every) {
+            self.sample();
+        }
+    }
+
+    /// Records the current states as a sample (the end of a run calls it for the last step).
+    pub fn sample(&mut self) {
+        if self
+            .recorder
+            .samples
+            .last()
+            .is_some_and(|s| s.step == self.step)
+        {
+            return;
+        }
+        let states = self.states();
+        self.recorder.samples.push(Sample {
+            step: self.step,
+            states,
+        });
+    }
+
+    /// The bodies movers collide with, refreshed from the components.
+    fn refresh_bodies(&mut self) {
+        self.bodies.clear();
+        for &e in &self.agents {
+            let mut q = self.world.query_one::<(&PoseSet, &Pose, &Position)>(e);
+            let (poses, pose, position) = q.get().expect("agents have every component");
+            self.bodies.push(Body {
+                shape: poses.get(*pose).shape().clone(),
+                position: position.0,
+            });
+        }
+    }
+
+    /// Finds the ground under every agent and frees agents that start in solid.
+    fn settle(&mut self) {
+        self.refresh_bodies();
+        for index in 0..self.agents.len() {
+            self.update_agent(index, |st, tr, p, log| {
+                movement::unstick(st, tr, log);
+                movement::ground_check(st, tr, p, log);
+            });
+        }
+    }
+
+    /// Moves every awake agent once, in id order.
+    fn move_agents(&mut self, dt: f64) {
+        self.refresh_bodies();
+        for index in 0..self.agents.len() {
+            let asleep = self
+                .world
+                .get::<&Rest>(self.agents[index])
+                .expect("agents rest")
+                .asleep;
+            if asleep {
+                continue;
+            }
+            self.counters.agent_steps += 1;
+            self.update_agent(index, |st, tr, p, log| {
+                movement::crouch_or_stand(st, tr, log);
+                movement::walk_or_fall(st, tr, p, dt, log);
+                movement::ground_check(st, tr, p, log);
+            });
+        }
+    }
+
+    /// Copies agent `index` out of its components, runs `update` on it, writes it back, and
+    /// records what happened.
+    fn update_agent(
+        &mut self,
+        index: usize,
+        update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
+    ) {
+        let entity = self.agents[index];
+        let id = AgentId(index as u32);
+        let (mut state, poses) = {
+            let mut q = self
+                .world
+                .query_one::<(&PoseSet, &Pose, &Position, &Velocity, &Ground, &Intent)>(entity);
+            let (poses, pose, position, velocity, ground, intent) =
+                q.get().expect("agents have every component");
+            (
+                MoverState {
+                    position: position.0,
+                    velocity: velocity.0,
+                    pose: *pose,
+                    ground: *ground,
+                    intent: *intent,
+                    can_crouch: poses.crouching.is_some(),
+                },
+                poses.clone(),
+            )
+        };
+        let before = state;
+        let mut log = MoveLog::default();
+        {
+            let mut tracer = Tracer {
+                collider: self.collider.as_mut(),
+                filters: &mut self.filters,
+                bodies: &self.bodies,
+                me: id,
+                poses: &poses,
+                step: self.step,
+                candidates: &mut self.candidates,
+                traces: &mut self.counters.traces,
+            };
+            update(&mut state, &mut tracer, &self.params, &mut log);
+        }
+        // Write back, and keep the grid and the bodies current for the agents that follow.
+        let old_bounds = poses
+            .get(before.pose)
+            .shape()
+            .bounds()
+            .translated(before.position);
+        let new_shape = poses.get(state.pose).shape();
+        let new_bounds = new_shape.bounds().translated(state.position);
+        self.filters.update(id, &old_bounds, &new_bounds);
+        self.bodies[index] = Body {
+            shape: new_shape.clone(),
+            position: state.position,
+        };
+        self.record(index, &before, &state, log);
+    }
+
+    fn record(&mut self, index: usize, before: &MoverState, after: &MoverState, log: MoveLog) {
+        let entity = self.agents[index];
+        let id = AgentId(index as u32);
+        let step = self.step;
+        let mut woken = Vec::new();
+        {
+            let (position, velocity, pose, ground, intent, rest, totals, touching) = self
+                .world
+                .query_one_mut::<(
+                    &mut Position,
+                    &mut Velocity,
+                    &mut Pose,
+                    &mut Ground,
+                    &mut Intent,
+                    &mut Rest,
+                    &mut Totals,
+                    &mut Touching,
+                )>(entity)
+                .expect("agents have every component");
+            position.0 = after.position;
+            velocity.0 = after.velocity;
+            *pose = after.pose;
+            *ground = after.ground;
+            *intent = after.intent;
+            totals.distance += after.position.distance(before.position);
+            if after.ground.walkable().is_some() {
+                totals.steps_on_ground += 1;
+            }
+            // Contacts are recorded when they begin.
+            let mut now: Vec<TouchKey> = Vec::new();
+            for hit in &log.hits {
+                let Some(contact) = hit.contact else { continue };
+                let key = TouchKey::of(&contact.other);
+                if !now.contains(&key) {
+                    now.push(key);
+                    if !touching.0.contains(&key) {
+                        totals.contacts += 1;
+                        self.recorder.events.push(Event {
+                            step,
+                            agent: id,
+                            kind: EventKind::Contact(contact),
+                        });
+                    }
+                }
+                if let ContactTarget::Agent(other) = contact.other {
+                    woken.push(other);
+                }
+            }
+            now.sort_unstable();
+            touching.0 = now;
+            for kind in &log.events {
+                // A refused stand is recorded once per refusal streak.
+                if *kind == EventKind::StandRefused
+                    && self
+                        .recorder
+                        .events
+                        .iter()
+                        .rev()
+                        .find(|e| e.agent == id)
+                        .is_some_and(|e| e.kind == EventKind::StandRefused)
+                {
+                    continue;
+                }
+                self.recorder.events.push(Event {
+                    step,
+                    agent: id,
+                    kind: *kind,
+                });
+            }
+            // Rest and sleep.
+            let resting = after.ground.walkable().is_some()
+                && after.velocity == DVec3::ZERO
+                && after.intent.direction == DVec3::ZERO
+                && !after.intent.jump
+                && (after.pose == Pose::Standing) != after.intent.crouch
+                && log.hits.is_empty()
+                && log.events.is_empty();
+            rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
+            if rest.still_steps >= self.params.sleep_after_steps
+                && !rest.asleep
+                && self.params.sleep_after_steps > 0
+            {
+                rest.asleep = true;
+                self.recorder.events.push(Event {
+                    step,
+                    agent: id,
+                    kind: EventKind::Slept,
+                });
+            }
+        }
+        for other in woken {
+            self.wake(other);
+        }
+    }
+
+    fn wake(&mut self, id: AgentId) {
+        let entity = self.agents[id.0 as usize];
+        let mut rest = self.world.get::<&mut Rest>(entity).expect("agents rest");
+        rest.still_steps = 0;
+        if rest.asleep {
+            rest.asleep = false;
+            self.recorder.events.push(Event {
+                step: self.step,
+                agent: id,
+                kind: EventKind::Woke,
+            });
+        }
+    }
+}
+
+/// Applies every script event due by `time`: the first system of the step.
+fn apply_scripts(
+    world: &mut hecs::World,
+    agents: &[hecs::Entity],
+    time: f64,
+    step: u64,
+    recorder: &mut Recorder,
+) {
+    // A small slack so an event at exactly k * dt fires at step k despite rounding of k * dt.
+    let due = time + 1e-9;
+    for (index, &entity) in agents.iter().enumerate() {
+        let (script, intent, rest) = world
+            .query_one_mut::<(&mut Script, &mut Intent, &mut Rest)>(entity)
+            .expect("agents have scripts");
+        let mut fired = false;
+        while let Some(event) = script.events.get(script.next).filter(|e| e.at <= due) {
+            fired = true;
+            match event.action {
+                Action::Move { direction, speed } => {
+                    intent.direction =
+                        DVec3::new(direction.x, direction.y, 0.0).normalize_or_zero();
+                    intent.speed = speed;
+                }
+                Action::Stop => {
+                    intent.direction = DVec3::ZERO;
+                    intent.speed = 0.0;
+                }
+                Action::Jump => intent.jump = true,
+                Action::Crouch => intent.crouch = true,
+                Action::Stand => intent.crouch = false,
+            }
+            script.next += 1;
+        }
+        if fired {
+            rest.still_steps = 0;
+            if rest.asleep {
+                rest.asleep = false;
+                recorder.events.push(Event {
+                    step,
+                    agent: AgentId(index as u32),
+                    kind: EventKind::Woke,
+                });
+            }
+        }
+    }
+}

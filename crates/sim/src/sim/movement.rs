@@ -1,0 +1,552 @@
+//! The movement model: Quake III's `bg_pmove.c` (friction, acceleration, jump, crouch, ground
+//! trace, slide move), with Quake II's step-up rule (keep the farther of the stepped and
+//! unstepped moves) and Quake III's all-solid correction followed by a wider search.
+
+use cspace_geom::DVec3;
+
+use super::tracer::{MoveHit, Tracer};
+use crate::agent::{Ground, Intent, Pose};
+use crate::params::MoveParams;
+use crate::record::EventKind;
+
+/// The state of the agent being moved (copied out of its components and written back).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MoverState {
+    pub position: DVec3,
+    pub velocity: DVec3,
+    pub pose: Pose,
+    pub ground: Ground,
+    pub intent: Intent,
+    pub can_crouch: bool,
+}
+
+/// What a move produced besides the new state.
+#[derive(Debug, Default)]
+pub(crate) struct MoveLog {
+    /// Every trace that hit something, in order.
+    pub hits: Vec<MoveHit>,
+    /// Events other than contacts.
+    pub events: Vec<EventKind>,
+}
+
+/// Quake III's `PM_ClipVelocity`: removes the part of `v` into the plane, over-bouncing slightly.
+pub(crate) fn clip_velocity(v: DVec3, normal: DVec3, overclip: f64) -> DVec3 {
+    let backoff = v.dot(normal);
+    let backoff = if backoff < 0.0 {
+        backoff * overclip
+    } else {
+        backoff / overclip
+    };
+    v - normal * backoff
+}
+
+/// Crouching and standing (`PM_CheckDuck`): crouching always fits (the pose is smaller);
+/// standing only where the whole standing shape is free.
+pub(crate) fn crouch_or_stand(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
+    if !st.can_crouch {
+        return;
+    }
+    match (st.intent.crouch, st.pose) {
+        (true, Pose::Standing) => st.pose = Pose::Crouching,
+        (false, Pose::Crouching) => {
+            if tr.is_free(Pose::Standing, st.position) {
+                st.pose = Pose::Standing;
+            } else {
+                log.events.push(EventKind::StandRefused);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `PM_GroundTrace`: what is under the agent, found by a short downward trace.
+pub(crate) fn ground_check(
+    st: &mut MoverState,
+    tr: &mut Tracer,
+    p: &MoveParams,
+    log: &mut MoveLog,
+) {
+    let was_airborne = st.ground == Ground::Air;
+    let below = st.position - DVec3::new(0.0, 0.0, p.ground_probe);
+    let mut hit = tr.trace(st.pose, st.position, below);
+    if hit.start_solid {
+        unstick(st, tr, log);
+        let below = st.position - DVec3::new(0.0, 0.0, p.ground_probe);
+        hit = tr.trace(st.pose, st.position, below);
+    }
+    st.ground = match hit.normal {
+        None => Ground::Air,
+        // Moving up and away from the plane: a jump or a launch, not a landing.
+        Some(n) if st.velocity.z > 0.0 && st.velocity.dot(n) > 10.0 => Ground::Air,
+        Some(n) if n.z < p.min_walk_normal => Ground::Steep(n),
+        Some(n) => {
+            // Settle onto walkable ground (a skin above it), so the resting height does not
+            // depend on where in its last step a fall ended. Quake III floats up to the probe
+            // length above the ground instead.
+            if hit.fraction > 0.0 {
+                st.position = hit.end;
+            }
+            st.velocity.z = st.velocity.z.max(0.0);
+            Ground::Walkable(n)
+        }
+    };
+    // Landing is a contact, whether the last move of the fall hit the ground or the probe found it.
+    if was_airborne && st.ground != Ground::Air {
+        log.hits.push(hit);
+    }
+}
+
+/// Quake III's `PM_CorrectAllSolid`, then Blow's emergency routine: the 27 positions within
+/// +-1 unit, then the nearest free position on growing shells; the event is recorded.
+pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
+    let from = st.position;
+    if tr.is_free(st.pose, from) {
+        return;
+    }
+    // The 26 unit offsets within +-1, nearest first (straight up before sideways), then in a
+    // fixed order.
+    for offset in nudges() {
+        let to = from + offset;
+        if tr.is_free(st.pose, to) {
+            st.position = to;
+            log.events.push(EventKind::Unstuck {
+                from,
+                to,
+                nudged: true,
+            });
+            return;
+        }
+    }
+    let mut radius = 2.0;
+    while radius <= 256.0 {
+        for offset in nudges() {
+            let to = from + offset.normalize() * radius;
+            if tr.is_free(st.pose, to) {
+                st.position = to;
+                st.velocity = DVec3::ZERO;
+                log.events.push(EventKind::Unstuck {
+                    from,
+                    to,
+                    nudged: false,
+                });
+                return;
+            }
+        }
+        radius *= 2.0;
+    }
+    st.velocity = DVec3::ZERO;
+    log.events.push(EventKind::Stuck { at: from });
+}
+
+/// The 26 offsets of `{-1, 0, 1}^3` but the origin, by length, then up before down, then in
+/// x, y, z order.
+fn nudges() -> [DVec3; 26] {
+    let mut all = [DVec3::ZERO; 26];
+    let mut n = 0;
+    for i in [-1.0, 0.0, 1.0] {
+        for j in [-1.0, 0.0, 1.0] {
+            for k in [-1.0, 0.0, 1.0] {
+                if (i, j, k) != (0.0, 0.0, 0.0) {
+                    all[n] = DVec3::new(i, j, k);
+                    n += 1;
+                }
+            }
+        }
+    }
+    all.sort_by(|a, b| {
+        a.length_squared()
+            .total_cmp(&b.length_squared())
+            .then(b.z.total_cmp(&a.z))
+    });
+    all
+}
+
+/// `PM_Friction`, on walkable ground only.
+fn friction(st: &mut MoverState, p: &MoveParams, dt: f64) {
+    if st.ground.walkable().is_none() {
+        return;
+    }
+    let horizontal = DVec3::new(st.velocity.x, st.velocity.y, 0.0);
+    let speed = horizontal.length();
+    if speed < 1.0 {
+        st.velocity.x = 0.0;
+        st.velocity.y = 0.0;
+        return;
+    }
+    let control = speed.max(p.stop_speed);
+    let drop = control * p.friction * dt;
+    let scale = (speed - drop).max(0.0) / speed;
+    st.velocity *= scale;
+}
+
+/// `PM_Accelerate`: towards `wish_dir` at up to `wish_speed`, by at most `accel * dt * wish_speed`.
+fn accelerate(st: &mut MoverState, wish_dir: DVec3, wish_speed: f64, accel: f64, dt: f64) {
+    let current = st.velocity.dot(wish_dir);
+    let add = wish_speed - current;
+    if add <= 0.0 {
+        return;
+    }
+    let step = (accel * dt * wish_speed).min(add);
+    st.velocity += wish_dir * step;
+}
+
+/// The wished direction and speed (crouching scales the speed).
+fn wish(st: &MoverState, p: &MoveParams) -> (DVec3, f64) {
+    let scale = if st.pose == Pose::Crouching {
+        p.crouch_speed_scale
+    } else {
+        1.0
+    };
+    (st.intent.direction, st.intent.speed * scale)
+}
+
+/// One sub-step of movement: `PM_WalkMove` on walkable ground (with the jump check), otherwise
+/// `PM_AirMove` (sliding down steep ground).
+pub(crate) fn walk_or_fall(
+    st: &mut MoverState,
+    tr: &mut Tracer,
+    p: &MoveParams,
+    dt: f64,
+    log: &mut MoveLog,
+) {
+    if let Some(normal) = st.ground.walkable() {
+        if st.intent.jump {
+            st.intent.jump = false;
+            st.velocity.z = p.jump_speed;
+            st.ground = Ground::Air;
+        } else {
+            friction(st, p, dt);
+            let (dir, speed) = wish(st, p);
+            // Project the wish onto the ground plane so slopes are walked at full speed.
+            let dir = clip_velocity(dir, normal, p.overclip).normalize_or_zero();
+            accelerate(st, dir, speed, p.accelerate, dt);
+            // Slide along the ground keeping the speed along it, so slopes are walked as fast
+            // as flat ground (Quake III's "don't decrease velocity when going up or down a
+            // slope"). Quake III keeps the whole speed, into the plane included, which turns the
+            // speed of a landing into an upward bounce (its "overbounce" bug); here the part
+            // into the plane is dropped.
+            let along = st.velocity - normal * st.velocity.dot(normal);
+            let speed = along.length();
+            st.velocity =
+                clip_velocity(st.velocity, normal, p.overclip).normalize_or_zero() * speed;
+            if st.velocity.x == 0.0 && st.velocity.y == 0.0 {
+                return;
+            }
+            step_slide_move(st, tr, p, dt, false, log);
+            return;
+        }
+    }
+    let (dir, speed) = wish(st, p);
+    accelerate(st, dir, speed, p.air_accelerate, dt);
+    if let Ground::Steep(n) = st.ground {
+        st.velocity = clip_velocity(st.velocity, n, p.overclip);
+    }
+    step_slide_move(st, tr, p, dt, true, log);
+}
+
+/// Step up (the Quake II rule): slide; if blocked, also try the move from `step_height` higher
+/// and pushed back down, and keep whichever went farther horizontally, landing only on walkable
+/// ground.
+fn step_slide_move(
+    st: &mut MoverState,
+    tr: &mut Tracer,
+    p: &MoveParams,
+    dt: f64,
+    gravity: bool,
+    log: &mut MoveLog,
+) {
+    let start = *st;
+    let first_hits = log.hits.len();
+    if !slide_move(st, tr, p, dt, gravity, log) {
+        return;
+    }
+    // Never step up while still moving up, unless standing on walkable ground below.
+    if st.velocity.z > 0.0 {
+        let below = tr.trace(
+            st.pose,
+            start.position,
+            start.position - DVec3::new(0.0, 0.0, p.step_height),
+        );
+        if below.normal.is_none_or(|n| n.z < p.min_walk_normal) {
+            return;
+        }
+    }
+    let down = *st;
+    let down_hits = log.hits.split_off(first_hits);
+    let up = tr.trace(
+        st.pose,
+        start.position,
+        start.position + DVec3::new(0.0, 0.0, p.step_height),
+    );
+    if up.all_solid {
+        *st = down;
+        log.hits.extend(down_hits);
+        return;
+    }
+    let climbed = up.end.z - start.position.z;
+    *st = MoverState {
+        position: up.end,
+        velocity: start.velocity,
+        ..down
+    };
+    slide_move(st, tr, p, dt, gravity, log);
+    let pushed = tr.trace(
+        st.pose,
+        st.position,
+        st.position - DVec3::new(0.0, 0.0, climbed),
+    );
+    if !pushed.all_solid {
+        st.position = pushed.end;
+    }
+    let landed = pushed.normal.is_some_and(|n| n.z >= p.min_walk_normal);
+    let horizontal = |a: DVec3| (a - start.position).truncate().length_squared();
+    if !landed || horizontal(down.position) >= horizontal(st.position) {
+        // The unstepped move went as far: keep it, and its contacts.
+        log.hits.truncate(first_hits);
+        log.hits.extend(down_hits);
+        *st = down;
+        return;
+    }
+    if let Some(n) = pushed.normal {
+        st.velocity = clip_velocity(st.velocity, n, p.overclip);
+    }
+    // Keep the vertical speed of the unstepped move (Quake II).
+    st.velocity.z = down.velocity.z;
+}
+
+/// The most planes remembered while sliding, whatever `max_clip_planes` says.
+const PLANES: usize = 16;
+
+/// `PM_SlideMove`: up to `bumps` traces, clipping the velocity against every plane hit; a second
+/// plane sends the mover along the crease, a third stops it. Returns whether anything was hit.
+fn slide_move(
+    st: &mut MoverState,
+    tr: &mut Tracer,
+    p: &MoveParams,
+    dt: f64,
+    gravity: bool,
+    log: &mut MoveLog,
+) -> bool {
+    let mut velocity = st.velocity;
+    let mut end_velocity = velocity;
+    if gravity {
+        // Half-step average: exact positions for constant gravity whatever the step.
+        end_velocity.z -= p.gravity * dt;
+        velocity.z = 0.5 * (velocity.z + end_velocity.z);
+        if let Some(n) = st.ground.plane() {
+            velocity = clip_velocity(velocity, n, p.overclip);
+        }
+    }
+    let max_planes = (p.max_clip_planes as usize).min(PLANES);
+    let mut planes = [DVec3::ZERO; PLANES];
+    let mut count = 0;
+    // Planes actually touched, for the final check that velocity points into none of them.
+    let mut touched = [DVec3::ZERO; PLANES];
+    let mut touched_count = 0;
+    if let Some(n) = st.ground.plane() {
+        planes[0] = n;
+        count = 1;
+        touched[0] = n;
+        touched_count = 1;
+    }
+    // Never turn against the original velocity.
+    if let Some(d) = velocity.try_normalize() {
+        planes[count] = d;
+        count += 1;
+    }
+    let mut time_left = dt;
+    let mut bumps = 0;
+    while bumps < p.bumps {
+        let end = st.position + velocity * time_left;
+        let hit = tr.trace(st.pose, st.position, end);
+        if hit.all_solid {
+            // Trapped: try to get out, and stop falling.
+            velocity.z = 0.0;
+            unstick(st, tr, log);
+            st.velocity = velocity;
+            return true;
+        }
+        if hit.fraction > 0.0 {
+            st.position = hit.end;
+        }
+        let Some(normal) = hit.normal else { break };
+        log.hits.push(hit);
+        bumps += 1;
+        time_left -= time_left * hit.fraction;
+        if touched_count < PLANES {
+            touched[touched_count] = normal;
+            touched_count += 1;
+        }
+        if count >= max_planes {
+            velocity = DVec3::ZERO;
+            break;
+        }
+        // The same plane again: nudge out along it (fixes epsilon trouble with oblique planes).
+        if planes[..count].iter().any(|q| normal.dot(*q) > 0.99) {
+            velocity += normal;
+            continue;
+        }
+        planes[count] = normal;
+        count += 1;
+        // Clip against the first plane the move enters; a second sends it along the crease; a
+        // third stops it.
+        let mut stopped = false;
+        for i in 0..count {
+            if velocity.dot(planes[i]) >= 0.1 {
+                continue;
+            }
+            let mut clip = clip_velocity(velocity, planes[i], p.overclip);
+            let mut end_clip = clip_velocity(end_velocity, planes[i], p.overclip);
+            for j in 0..count {
+                if j == i || clip.dot(planes[j]) >= 0.1 {
+                    continue;
+                }
+                clip = clip_velocity(clip, planes[j], p.overclip);
+                end_clip = clip_velocity(end_clip, planes[j], p.overclip);
+                if clip.dot(planes[i]) >= 0.0 {
+                    continue;
+                }
+                let crease = planes[i].cross(planes[j]).normalize_or_zero();
+                clip = crease * crease.dot(velocity);
+                end_clip = crease * crease.dot(end_velocity);
+                if (0..count).any(|k| k != i && k != j && clip.dot(planes[k]) < 0.1) {
+                    stopped = true;
+                    break;
+                }
+            }
+            velocity = clip;
+            end_velocity = end_clip;
+            break;
+        }
+        if stopped {
+            // Stop dead at a triple plane interaction.
+            st.velocity = DVec3::ZERO;
+            return true;
+        }
+    }
+    if gravity {
+        velocity = end_velocity;
+    }
+    // Never leave the velocity pointing into a plane the mover touched (Quake III can, after a
+    // crease or a nudge): clip again, and stop if that does not settle it.
+    for _ in 0..3 {
+        match touched[..touched_count]
+            .iter()
+            .find(|n| velocity.dot(**n) < 0.0)
+        {
+            Some(n) => velocity = clip_velocity(velocity, *n, p.overclip),
+            None => break,
+        }
+    }
+    if touched[..touched_count]
+        .iter()
+        .any(|n| velocity.dot(*n) < 0.0)
+    {
+        velocity = DVec3::ZERO;
+    }
+    st.velocity = velocity;
+    bumps > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use cspace_contact::{AgentId, FilterStack};
+    use cspace_geom::generate::{Rng, oriented_box};
+    use cspace_geom::{Aabb, Brush, Collider, ExactCollider, Shape, World};
+
+    use super::*;
+    use crate::agent::PoseSet;
+    use crate::sim::tracer::Tracer;
+
+    /// Quake III failure mode: after clipping against creases and repeated planes, the velocity
+    /// can point back into a plane already touched. Here, after every slide, it never does.
+    #[test]
+    fn clip_velocity_never_points_into_a_touched_plane() {
+        let mut rng = Rng::new(21);
+        let mut brushes = vec![
+            Brush::from_aabb(Aabb::new(
+                DVec3::new(-600.0, -600.0, -16.0),
+                DVec3::new(600.0, 600.0, 0.0),
+            ))
+            .unwrap(),
+        ];
+        for _ in 0..60 {
+            let centre = DVec3::new(
+                rng.range(-400.0, 400.0),
+                rng.range(-400.0, 400.0),
+                rng.range(-20.0, 60.0),
+            );
+            let half = DVec3::new(
+                rng.range(8.0, 60.0),
+                rng.range(8.0, 60.0),
+                rng.range(8.0, 60.0),
+            );
+            brushes.push(oriented_box(centre, half, rng.frame()));
+        }
+        let world = Arc::new(World::from_brushes(brushes));
+        let mut collider = ExactCollider::new(world);
+        let shape = Shape::new_box(
+            DVec3::new(-16.0, -16.0, -24.0),
+            DVec3::new(16.0, 16.0, 32.0),
+        )
+        .unwrap();
+        let poses = PoseSet {
+            standing: collider.prepare(&shape).unwrap(),
+            crouching: None,
+        };
+        let p = MoveParams::default();
+        let (mut filters, mut candidates, mut traces) =
+            (FilterStack::new(128.0, false), Vec::new(), 0);
+        let (mut slides, mut clipped) = (0, 0);
+        while slides < 3000 {
+            let position = DVec3::new(
+                rng.range(-450.0, 450.0),
+                rng.range(-450.0, 450.0),
+                rng.range(25.0, 120.0),
+            );
+            let mut tracer = Tracer {
+                collider: &mut collider,
+                filters: &mut filters,
+                bodies: &[],
+                me: AgentId(0),
+                poses: &poses,
+                step: 0,
+                candidates: &mut candidates,
+                traces: &mut traces,
+            };
+            if !tracer.is_free(Pose::Standing, position) {
+                continue;
+            }
+            let mut st = MoverState {
+                position,
+                velocity: rng.unit_vector() * rng.range(50.0, 3000.0),
+                pose: Pose::Standing,
+                ground: Ground::Air,
+                intent: Intent::default(),
+                can_crouch: false,
+            };
+            let mut log = MoveLog::default();
+            ground_check(&mut st, &mut tracer, &p, &mut log);
+            let gravity = st.ground.walkable().is_none();
+            let mut log = MoveLog::default();
+            slide_move(&mut st, &mut tracer, &p, 1.0 / 16.0, gravity, &mut log);
+            slides += 1;
+            clipped += !log.hits.is_empty() as usize;
+            let planes = log
+                .hits
+                .iter()
+                .filter_map(|h| h.normal)
+                .chain(st.ground.plane());
+            for n in planes {
+                assert!(
+                    st.velocity.dot(n) >= 0.0,
+                    "velocity {} points into {n}",
+                    st.velocity
+                );
+            }
+        }
+        assert!(clipped > 1000, "too few clips to mean anything: {clipped}");
+    }
+}

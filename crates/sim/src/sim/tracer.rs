@@ -1,0 +1,144 @@
+//! One mover's view of the world during its move: the backend for brushes, and the other agents
+//! (behind Blow's filter stack) with their exact shapes.
+
+use cspace_contact::{AgentId, Contact, ContactTarget, FilterStack};
+use cspace_geom::collider::{lerp, skin_fraction};
+use cspace_geom::{Collider, DVec3, Shape};
+
+use crate::agent::{Pose, PoseSet};
+
+/// Another agent as movers see it: its current shape and position.
+#[derive(Debug, Clone)]
+pub(crate) struct Body {
+    pub shape: Shape,
+    pub position: DVec3,
+}
+
+/// The answer to one trace of the mover: the backend's hit and the agents', whichever is first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MoveHit {
+    /// Free fraction of the move (after the skin pull-back).
+    pub fraction: f64,
+    /// Where the mover ends.
+    pub end: DVec3,
+    /// The hit normal, pointing to the mover; `None` on a miss.
+    pub normal: Option<DVec3>,
+    /// The move started in solid (world).
+    pub start_solid: bool,
+    /// The move never left solid (world).
+    pub all_solid: bool,
+    /// The contact, when something was hit.
+    pub contact: Option<Contact>,
+}
+
+/// Traces for one mover.
+pub(crate) struct Tracer<'a> {
+    pub collider: &'a mut dyn Collider,
+    pub filters: &'a mut FilterStack,
+    pub bodies: &'a [Body],
+    pub me: AgentId,
+    pub poses: &'a PoseSet,
+    pub step: u64,
+    pub candidates: &'a mut Vec<AgentId>,
+    pub traces: &'a mut u64,
+}
+
+impl Tracer<'_> {
+    /// Sweeps the mover in `pose` from `start` to `end`.
+    pub fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
+        *self.traces += 1;
+        let prepared = self.poses.get(pose);
+        let hit = self.collider.trace(prepared, start, end);
+        let mut best = MoveHit {
+            fraction: hit.fraction,
+            end: hit.end,
+            normal: hit.surface.map(|s| s.plane.normal()),
+            start_solid: hit.start_solid,
+            all_solid: hit.all_solid,
+            contact: Contact::from_hit(self.step, self.me, &hit),
+        };
+        let mut best_time = hit.surface.map_or(f64::INFINITY, |s| s.time_of_impact);
+        if hit.all_solid {
+            return best;
+        }
+        let shape = prepared.shape();
+        let motion = end - start;
+        let bounds = shape.bounds();
+        let swept = bounds
+            .translated(start)
+            .merged(bounds.translated(end))
+            .loosened(prepared.skin());
+        self.filters.candidates(self.me, &swept, self.candidates);
+        for &id in self.candidates.iter() {
+            let other = &self.bodies[id.0 as usize];
+            let impact = self
+                .filters
+                .test(shape, start, motion, &other.shape, other.position)
+                .expect("agent shapes are checked when the simulation is built");
+            let Some(impact) = impact else { continue };
+            // Agents overlapping at the start may separate; moving deeper is blocked at once.
+            if impact.depth > 0.0 && motion.dot(impact.normal) >= 0.0 {
+                continue;
+            }
+            if impact.time >= best_time {
+                continue;
+            }
+            // The configuration-space plane through the contact, as for world hits.
+            let contact_origin = start + motion * impact.time;
+            let d_start = impact.normal.dot(start - contact_origin);
+            let d_end = impact.normal.dot(end - contact_origin);
+            let fraction = if impact.depth > 0.0 {
+                0.0
+            } else {
+                skin_fraction(d_start, d_end, prepared.skin()).min(impact.time)
+            };
+            best_time = impact.time;
+            best = MoveHit {
+                fraction,
+                end: lerp(start, end, fraction),
+                normal: Some(impact.normal),
+                start_solid: hit.start_solid,
+                all_solid: false,
+                contact: Some(Contact {
+                    step: self.step,
+                    agent: self.me,
+                    other: ContactTarget::Agent(id),
+                    point: impact.point,
+                    normal: impact.normal,
+                    time_of_impact: impact.time,
+                    depth: impact.depth,
+                }),
+            };
+        }
+        best
+    }
+
+    /// True when the mover in `pose` at `position` overlaps neither solid nor another agent.
+    pub fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {
+        let prepared = self.poses.get(pose);
+        if self.collider.is_solid(prepared, position) {
+            return false;
+        }
+        let shape = prepared.shape();
+        let bounds = shape.bounds().translated(position);
+        self.filters.candidates(self.me, &bounds, self.candidates);
+        let mut free = true;
+        for &id in self.candidates.iter() {
+            let other = &self.bodies[id.0 as usize];
+            let overlap = cspace_contact::time_of_impact(
+                shape,
+                position,
+                DVec3::ZERO,
+                &other.shape,
+                other.position,
+                DVec3::ZERO,
+            )
+            .expect("agent shapes are checked when the simulation is built");
+            if overlap.is_some() {
+                free = false;
+                break;
+            }
+        }
+        free
+    }
+}

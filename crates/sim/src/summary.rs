@@ -1,0 +1,219 @@
+//! Human-readable and JSON summaries of runs and comparisons.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::run::{Divergence, RunOutcome};
+use crate::scenario::{Check, Scenario};
+use crate::trace::fixed;
+
+/// The summary table of one run: per agent distance, contacts, time on ground, final position
+/// and pose; then the backend's speed and the expectations.
+pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
+    let mut out = String::new();
+    let c = &outcome.counters;
+    writeln!(
+        out,
+        "{} on {}: {} steps of {} s, {} agents, {:.3} s wall, {:.0} agent steps/s, {} traces",
+        scenario.name,
+        outcome.backend.name(),
+        scenario.steps,
+        scenario.dt,
+        scenario.agents.len(),
+        outcome.seconds,
+        c.agent_steps as f64 / outcome.seconds.max(1e-9),
+        c.traces
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "| agent | distance | contacts | time on ground | final position | pose |"
+    )
+    .unwrap();
+    writeln!(out, "| --- | ---: | ---: | ---: | --- | --- |").unwrap();
+    for (i, (s, t)) in outcome.finals.iter().zip(&outcome.totals).enumerate() {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} s | ({}, {}, {}) | {}{} |",
+            scenario.agent_names[i],
+            fixed(t.distance, 1),
+            t.contacts,
+            fixed(t.steps_on_ground as f64 * scenario.dt, 2),
+            fixed(s.position.x, 2),
+            fixed(s.position.y, 2),
+            fixed(s.position.z, 2),
+            s.pose.name(),
+            if s.asleep { ", asleep" } else { "" }
+        )
+        .unwrap();
+    }
+    for check in &outcome.checks {
+        let name = &scenario.agent_names[check.expectation.agent.0 as usize];
+        let what = describe(&check.expectation.check);
+        match &check.failure {
+            None => writeln!(out, "ok     agent {name} {what}").unwrap(),
+            Some(why) => writeln!(
+                out,
+                "FAILED agent {name} {what}: {why} ({})",
+                check.expectation.written_at
+            )
+            .unwrap(),
+        }
+    }
+    out
+}
+
+/// A short description of a check.
+pub fn describe(check: &Check) -> String {
+    match check {
+        Check::Reaches { region, by } => {
+            format!("reaches {} .. {} by {by} s", region.min, region.max)
+        }
+        Check::NeverReaches { region } => format!("never reaches {} .. {}", region.min, region.max),
+        Check::EndsOnGround => "ends on ground".to_string(),
+        Check::StaysCrouched { from } => format!("stays crouched from {from} s"),
+        Check::NoContactsWith(f) => format!("no contacts with {f:?}"),
+    }
+}
+
+/// One run as JSON.
+pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
+    let v = |p: cspace_geom::DVec3| json!([p.x, p.y, p.z]);
+    json!({
+        "scenario": scenario.name,
+        "backend": outcome.backend.name(),
+        "steps": scenario.steps,
+        "time_step": scenario.dt,
+        "wall_seconds": outcome.seconds,
+        "agent_steps_per_second": outcome.counters.agent_steps as f64 / outcome.seconds.max(1e-9),
+        "traces": outcome.counters.traces,
+        "agents": outcome.finals.iter().zip(&outcome.totals).enumerate().map(|(i, (s, t))| json!({
+            "name": scenario.agent_names[i],
+            "distance": t.distance,
+            "contacts": t.contacts,
+            "time_on_ground": t.steps_on_ground as f64 * scenario.dt,
+            "position": v(s.position),
+            "velocity": v(s.velocity),
+            "pose": s.pose.name(),
+            "on_ground": s.on_ground,
+            "asleep": s.asleep,
+        })).collect::<Vec<_>>(),
+        "expectations": outcome.checks.iter().map(|c| json!({
+            "agent": scenario.agent_names[c.expectation.agent.0 as usize],
+            "check": describe(&c.expectation.check),
+            "passed": c.failure.is_none(),
+            "failure": c.failure,
+            "written_at": c.expectation.written_at,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A pairwise comparison row.
+#[derive(Debug, Clone)]
+pub struct PairReport {
+    /// The two backends.
+    pub a: String,
+    /// The second backend.
+    pub b: String,
+    /// How they differ.
+    pub divergence: Divergence,
+    /// The tolerance that applies.
+    pub tolerance: f64,
+    /// The declared reason, when an expected difference applies.
+    pub reason: Option<String>,
+}
+
+impl PairReport {
+    /// True when within tolerance and with the same contacts (or a declared difference).
+    pub fn agrees(&self) -> bool {
+        self.divergence.largest().0 <= self.tolerance
+            && (self.divergence.contacts.is_none() || self.reason.is_some())
+    }
+}
+
+/// The comparison table.
+pub fn compare_text(scenario: &Scenario, reports: &[PairReport]) -> String {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{}: {} backends compared, tolerance {} units",
+        scenario.name,
+        reports.len() + 1,
+        scenario.tolerance
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "| backends | largest divergence | agent | at step | contacts | verdict |"
+    )
+    .unwrap();
+    writeln!(out, "| --- | ---: | --- | ---: | --- | --- |").unwrap();
+    for r in reports {
+        let (d, agent, step) = r.divergence.largest();
+        let contacts = match &r.divergence.contacts {
+            None => "same".to_string(),
+            Some((i, x, y)) => format!("differ at #{i}: {x} / {y}"),
+        };
+        let verdict = if r.agrees() {
+            match &r.reason {
+                Some(reason) => format!("ok (expected, within {}: {reason})", r.tolerance),
+                None => "ok".to_string(),
+            }
+        } else {
+            format!("DIVERGES (tolerance {})", r.tolerance)
+        };
+        writeln!(
+            out,
+            "| {} vs {} | {} | {} | {} | {} | {} |",
+            r.a,
+            r.b,
+            fixed(d, 6),
+            scenario.agent_names[agent.0 as usize],
+            step,
+            contacts,
+            verdict
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// Every pair of runs compared: the first backend against each other one, in order.
+pub fn pairs(scenario: &Scenario, outcomes: &[RunOutcome]) -> Vec<PairReport> {
+    let mut reports = Vec::new();
+    for (i, a) in outcomes.iter().enumerate() {
+        for b in &outcomes[i + 1..] {
+            let (tolerance, expected) = scenario.tolerance_between(a.backend, b.backend);
+            reports.push(PairReport {
+                a: a.backend.name().to_string(),
+                b: b.backend.name().to_string(),
+                divergence: crate::run::diverge(a, b),
+                tolerance,
+                reason: expected.map(|e| e.reason.clone()),
+            });
+        }
+    }
+    reports
+}
+
+/// The comparison as JSON.
+pub fn compare_json(scenario: &Scenario, reports: &[PairReport]) -> Value {
+    json!({
+        "scenario": scenario.name,
+        "pairs": reports.iter().map(|r| {
+            let (d, agent, step) = r.divergence.largest();
+            json!({
+                "backends": [r.a, r.b],
+                "largest_divergence": d,
+                "agent": scenario.agent_names[agent.0 as usize],
+                "step": step,
+                "per_agent": r.divergence.per_agent.iter().map(|(d, s)| json!({"divergence": d, "step": s})).collect::<Vec<_>>(),
+                "contacts_differ": r.divergence.contacts.as_ref().map(|(i, x, y)| json!({"index": i, "a": x, "b": y})),
+                "tolerance": r.tolerance,
+                "expected_reason": r.reason,
+                "agrees": r.agrees(),
+            })
+        }).collect::<Vec<_>>(),
+    })
+}

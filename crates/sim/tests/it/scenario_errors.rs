@@ -1,0 +1,124 @@
+//! Malformed scenarios: each one gives an error naming the file, line and column, and the field.
+
+use std::path::PathBuf;
+
+use cspace_sim::scenario::Scenario;
+
+/// A valid scenario to break, line by line.
+const BASE: &str = r#"name = "base"
+time_step = 0.015625
+steps = 10
+
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+
+[world]
+[[world.brush]]
+box = { min = [-512, -512, -16], max = [512, 512, 0] }
+
+[[agent]]
+pose = "stand"
+start = [0, 0, 24.03125]
+script = [{ at = 0, move = [1, 0] }]
+"#;
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cspace-scenario-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn error_of(text: &str) -> String {
+    let path = dir().join("bad.toml");
+    match Scenario::parse(&path, text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    let s = Scenario::parse(&dir().join("base.toml"), BASE).unwrap();
+    assert_eq!(s.agents.len(), 1);
+}
+
+#[test]
+fn malformed_scenarios_name_file_line_column_and_field() {
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        ("unknown field", BASE.replace("steps = 10", "steps = 10\ncolour = 1"), ":4:1:", "unknown field `colour`"),
+        ("wrong type", BASE.replace("steps = 10", "steps = \"ten\""), ":3:9:", "invalid type"),
+        ("non-finite number", BASE.replace("time_step = 0.015625", "time_step = nan"), ":2:13:", "time_step must be a finite number"),
+        ("zero time step", BASE.replace("time_step = 0.015625", "time_step = 0.0"), ":2:13:", "time_step must be positive"),
+        ("negative time step", BASE.replace("time_step = 0.015625", "time_step = -1.0"), ":2:13:", "time_step must be positive"),
+        ("negative steps", BASE.replace("steps = 10", "steps = -3"), ":3:9:", "steps must be positive"),
+        ("zero sample_every", BASE.replace("steps = 10", "steps = 10\nsample_every = 0"), ":4:16:", "sample_every must be positive"),
+        ("empty world", BASE.replace("[[world.brush]]\nbox = { min = [-512, -512, -16], max = [512, 512, 0] }\n", ""), ":1:1:", "world has no brushes"),
+        (
+            "open brush",
+            BASE.replace(
+                "box = { min = [-512, -512, -16], max = [512, 512, 0] }",
+                "planes = [{ normal = [1, 0, 0], dist = 1 }, { normal = [-1, 0, 0], dist = 1 }, { normal = [0, 1, 0], dist = 1 }, { normal = [0, -1, 0], dist = 1 }]",
+            ),
+            ":9:1:",
+            "brush 0: brush is open",
+        ),
+        ("unknown pose", BASE.replace("pose = \"stand\"", "pose = \"sit\""), ":13:8:", "unknown pose \"sit\"; the [poses] table defines: stand"),
+        ("unknown backend", BASE.replace("steps = 10", "steps = 10\nbackends = [\"exact\", \"quake\"]"), ":4:22:", "unknown backend \"quake\""),
+        ("agent starting in solid", BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 10]"), ":12:1:", "agent 0 starts in solid"),
+        (
+            "script time going backwards",
+            BASE.replace("script = [{ at = 0, move = [1, 0] }]", "script = [{ at = 2, move = [1, 0] }, { at = 1, jump = true }]"),
+            ":15:45:",
+            "script time goes backwards: 1 after 2",
+        ),
+        ("missing map file", BASE.replace("[world]\n", "[world]\nmap = \"nowhere.map\"\n"), ":9:7:", "map: cannot read"),
+        ("unset variable in map path", BASE.replace("[world]\n", "[world]\nmap = \"${CSPACE_NO_SUCH_VARIABLE}/x.map\"\n"), ":9:7:", "CSPACE_NO_SUCH_VARIABLE"),
+        ("missing name", BASE.replace("name = \"base\"\n", ""), ":1:1:", "missing field `name`"),
+        ("inverted box pose", BASE.replace("maxs = [16, 16, 32]", "maxs = [16, 16, -30]"), ":6:9:", "pose \"stand\""),
+        ("pose with two shapes", BASE.replace("stand = { box", "stand = { sphere = 4, box"), ":6:9:", "give exactly one of `box`, `sphere`, `cylinder`"),
+        (
+            "two actions in one event",
+            BASE.replace("{ at = 0, move = [1, 0] }", "{ at = 0, move = [1, 0], jump = true }"),
+            ":15:11:",
+            "give exactly one of `move`, `jump`",
+        ),
+        ("speed without move", BASE.replace("{ at = 0, move = [1, 0] }", "{ at = 0, jump = true, speed = 3 }"), ":15:11:", "`speed` goes with `move`"),
+        ("zero move direction", BASE.replace("move = [1, 0]", "move = [0, 0]"), ":15:28:", "direction must be finite and not zero"),
+        ("start and spawn", BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 24.03125]\nspawn = 0"), ":12:1:", "give either `start` or `spawn`"),
+        ("spawn out of range", BASE.replace("start = [0, 0, 24.03125]", "spawn = 3"), ":14:9:", "spawn 3: the world has 0 spawn points"),
+        ("no agents", BASE[..BASE.find("[[agent]]").unwrap()].to_string(), ":1:1:", "no agents"),
+        ("params out of range", BASE.replace("[world]", "[params]\ngravity = -800\n\n[world]"), ":8:1:", "params: gravity must be a finite number >= 0"),
+        ("params unknown field", BASE.replace("[world]", "[params]\ngravty = 800\n\n[world]"), ":9:1:", "unknown field `gravty`"),
+        (
+            "expectation without a check",
+            format!("{BASE}\n[[expect]]\nagent = 0\n"),
+            ":17:1:",
+            "give exactly one of `reaches`, `never_reaches`",
+        ),
+        ("expectation for an unknown agent", format!("{BASE}\n[[expect]]\nagent = 4\nends_on_ground = true\n"), ":18:9:", "no agent"),
+        (
+            "unknown contact filter",
+            format!("{BASE}\n[[expect]]\nagent = 0\nno_contacts_with = \"ghosts\"\n"),
+            ":19:20:",
+            "expected \"world\", \"agents\" or an agent index",
+        ),
+        (
+            "expected difference without a reason",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"exact\"]\ntolerance = 1\nreason = \" \""),
+            ":4:1:",
+            "give the reason",
+        ),
+    ];
+    assert!(cases.len() >= 20);
+    let mut wrong = Vec::new();
+    for (what, text, location, message) in cases {
+        let error = error_of(&text);
+        let prefix = format!("{}{location}", dir().join("bad.toml").display());
+        if !error.starts_with(&prefix) || !error.contains(message) {
+            wrong.push(format!(
+                "{what}: expected {location} {message:?}, got {error:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

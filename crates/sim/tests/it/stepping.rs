@@ -1,0 +1,189 @@
+//! The step itself: sleeping and waking, long steps split, and determinism across threads.
+
+use std::sync::Arc;
+
+use cspace_contact::AgentId;
+use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
+use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
+use cspace_sim::backend::BackendKind;
+use cspace_sim::params::MoveParams;
+use cspace_sim::record::EventKind;
+use cspace_sim::sim::{Sim, SimOptions};
+
+fn player(id: u32, start: [f64; 3], script: Vec<(f64, Action)>) -> AgentSpec {
+    AgentSpec {
+        id: AgentId(id),
+        standing: Shape::new_box(
+            DVec3::new(-16.0, -16.0, -24.0),
+            DVec3::new(16.0, 16.0, 32.0),
+        )
+        .unwrap(),
+        crouching: None,
+        start: DVec3::from_array(start),
+        velocity: DVec3::ZERO,
+        start_crouched: false,
+        script: script
+            .into_iter()
+            .map(|(at, action)| ScriptEvent { at, action })
+            .collect(),
+    }
+}
+
+fn world() -> Arc<World> {
+    Arc::new(World::from_brushes([Brush::from_aabb(Aabb::new(
+        DVec3::new(-2048.0, -2048.0, -16.0),
+        DVec3::new(2048.0, 2048.0, 0.0),
+    ))
+    .unwrap()]))
+}
+
+fn sim(agents: Vec<AgentSpec>, dt: f64) -> Sim {
+    let shape = agents[0].standing.clone();
+    let collider = BackendKind::Exact
+        .build_for(&world(), &[shape])
+        .unwrap()
+        .unwrap();
+    Sim::new(
+        collider,
+        MoveParams::default(),
+        dt,
+        agents,
+        SimOptions::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn resting_agents_sleep_and_wake_when_touched_or_scripted() {
+    let agents = vec![
+        // Rests, then is scripted to walk at 2 s.
+        player(
+            0,
+            [0.0, 0.0, 24.5],
+            vec![(
+                2.0,
+                Action::Move {
+                    direction: DVec3::X,
+                    speed: 320.0,
+                },
+            )],
+        ),
+        // Rests in the way of agent 2.
+        player(1, [0.0, 300.0, 24.5], vec![]),
+        // Walks into agent 1 at 1 s.
+        player(
+            2,
+            [-300.0, 300.0, 24.5],
+            vec![(
+                1.0,
+                Action::Move {
+                    direction: DVec3::X,
+                    speed: 320.0,
+                },
+            )],
+        ),
+    ];
+    let mut s = sim(agents, 1.0 / 64.0);
+    s.run(64 * 3);
+    let events = &s.recorder().events;
+    let kinds = |id: u32| -> Vec<EventKind> {
+        events
+            .iter()
+            .filter(|e| e.agent.0 == id)
+            .map(|e| e.kind)
+            .collect()
+    };
+    assert!(
+        kinds(0).contains(&EventKind::Slept) && kinds(0).contains(&EventKind::Woke),
+        "{:?}",
+        kinds(0)
+    );
+    assert!(
+        kinds(1).contains(&EventKind::Slept) && kinds(1).contains(&EventKind::Woke),
+        "{:?}",
+        kinds(1)
+    );
+    let woke_0 = events
+        .iter()
+        .find(|e| e.agent.0 == 0 && e.kind == EventKind::Woke)
+        .unwrap()
+        .step;
+    assert_eq!(woke_0, 129, "woken by its script at 2 s");
+    // While asleep, nothing is traced for it: the counters count fewer agent steps than 3 * steps.
+    assert!(s.counters().agent_steps < 3 * 64 * 3);
+    assert!(s.states()[0].position.x > 100.0, "walked after waking");
+}
+
+#[test]
+fn long_steps_are_split_into_substeps_of_at_most_66_ms() {
+    // A fall of 1 s simulated as one step of 1 s and as 64 steps: sub-steps of 1/16 s keep the
+    // fall the same (gravity is integrated exactly either way; the landing is found by the trace).
+    let mut one = sim(vec![player(0, [0.0, 0.0, 400.0], vec![])], 1.0);
+    one.run(1);
+    let mut many = sim(vec![player(0, [0.0, 0.0, 400.0], vec![])], 1.0 / 64.0);
+    many.run(64);
+    let (a, b) = (one.states()[0], many.states()[0]);
+    // Both landed (at 0.94 s) and rest a skin above the floor.
+    assert!(a.on_ground && b.on_ground, "{a:?} vs {b:?}");
+    assert_eq!(a.position.z, 24.0 + 1.0 / 32.0);
+    assert_eq!(a.position.z, b.position.z);
+    assert_eq!(
+        one.counters().agent_steps,
+        16,
+        "1 s split into 16 sub-steps of 62.5 ms"
+    );
+}
+
+#[test]
+fn the_same_run_gives_the_same_bits_on_any_thread() {
+    let agents: Vec<AgentSpec> = (0..12)
+        .map(|i| {
+            let angle = i as f64 * 0.5;
+            player(
+                i,
+                [200.0 * angle.cos(), 200.0 * angle.sin(), 24.5],
+                vec![
+                    (
+                        0.0,
+                        Action::Move {
+                            direction: DVec3::new(-angle.cos(), -angle.sin(), 0.0),
+                            speed: 320.0,
+                        },
+                    ),
+                    (0.7, Action::Jump),
+                ],
+            )
+        })
+        .collect();
+    let run = |agents: Vec<AgentSpec>| {
+        let mut s = sim(agents, 1.0 / 60.0);
+        s.run(200);
+        s.recorder().clone()
+    };
+    let here = run(agents.clone());
+    let threads: Vec<_> = (0..3)
+        .map(|_| {
+            let a = agents.clone();
+            std::thread::spawn(move || run(a))
+        })
+        .collect();
+    for t in threads {
+        let there = t.join().unwrap();
+        assert_eq!(here.samples.len(), there.samples.len());
+        for (x, y) in here.samples.iter().zip(&there.samples) {
+            for (s, t) in x.states.iter().zip(&y.states) {
+                assert_eq!(
+                    s.position.to_array().map(f64::to_bits),
+                    t.position.to_array().map(f64::to_bits)
+                );
+            }
+        }
+        assert_eq!(here.events, there.events);
+    }
+    // They met in the middle: agent contacts happened.
+    assert!(
+        here.events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Contact(_)))
+    );
+}
