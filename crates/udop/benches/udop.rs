@@ -2,6 +2,8 @@
 //!
 //! - `build/k`: one k-UDOP (k = 14, 18, 26, cap radius 128) in `RandomBoxes::BENCHMARK`, at
 //!   free centres visited in turn;
+//! - `build-e1m1/k-rR`: the same at the spawn points of `quake_e1m1.map` in turn, for cap radius
+//!   64 and 128 (only when `CSPACE_MAPS` names the corpus);
 //! - `contains`: Algorithm 3 for a player box's swept k-DOP against a 26-UDOP;
 //! - `walk-box/*` and `walk-cylinder/*`: one step of 256 agents (the player box, or a cylinder of
 //!   radius 16 and half-height 28) moving 5 units per step in straight lines with random turns
@@ -10,7 +12,7 @@
 //!   same moves (the cache never changes an answer). The cache's counters over a fixed 200 steps
 //!   are printed before each measurement.
 //!
-//! `cargo bench -p cspace-udop --bench udop`
+//! `CSPACE_MAPS=../shared/maps cargo bench -p cspace-udop --bench udop`
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -99,6 +101,37 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // Near the spawn points of quake_e1m1.map (when CSPACE_MAPS names the corpus).
+    if let Some(dir) = std::env::var_os("CSPACE_MAPS") {
+        let path = std::path::Path::new(&dir).join("quake_e1m1.map");
+        let text = std::fs::read(&path).expect("quake_e1m1.map is readable");
+        let loaded = cspace_mapfile::load_world(
+            &text,
+            "quake_e1m1.map",
+            &cspace_mapfile::BuildOptions::default(),
+        )
+        .expect("quake_e1m1.map loads");
+        let e1m1 = Arc::new(loaded.world);
+        let spawns: Vec<DVec3> = loaded.spawn_points.iter().map(|s| s.origin).collect();
+        let mut group = c.benchmark_group("build-e1m1");
+        for k in [14, 18, 26] {
+            let directions = Arc::new(Directions::<DVec3>::standard(k).unwrap());
+            for radius in [64.0, 128.0] {
+                let mut builder = UdopBuilder::new(directions.clone(), radius).unwrap();
+                let mut i = 0;
+                group.bench_function(format!("{k}-r{radius}"), |b| {
+                    b.iter(|| {
+                        i = (i + 1) % spawns.len();
+                        black_box(builder.build(&e1m1, spawns[i]))
+                    })
+                });
+            }
+        }
+        group.finish();
+    } else {
+        eprintln!("build-e1m1 skipped: CSPACE_MAPS is not set");
+    }
 
     let mut builder =
         UdopBuilder::new(Arc::new(Directions::<DVec3>::standard(26).unwrap()), 128.0).unwrap();

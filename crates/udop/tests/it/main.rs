@@ -7,3 +7,4 @@ mod broadphase;
 mod cache;
 mod common;
 mod conservative;
+mod corpus;
