@@ -13,8 +13,11 @@ use cspace_udop::{CacheConfig, UdopCache};
 
 use crate::conservative::{builders, sample};
 
-/// Every `.map` of the corpus as (file name, world, spawn origins), or `None` when unset.
-fn corpus(test: &str) -> Option<Vec<(String, Arc<World>, Vec<DVec3>)>> {
+/// A corpus map: file name, world, spawn origins.
+type CorpusMap = (String, Arc<World>, Vec<DVec3>);
+
+/// Every `.map` of the corpus, or `None` when `CSPACE_MAPS` is unset.
+fn corpus(test: &str) -> Option<Vec<CorpusMap>> {
     let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
         eprintln!("skipped {test}: CSPACE_MAPS is not set");
         return None;
