@@ -1,0 +1,151 @@
+//! The corpus maps (directory in `CSPACE_MAPS`): k-UDOPs around the spawn points hold no solid,
+//! and the cache answers agents walking from the spawn points exactly as the exact backend.
+//! Unset: the tests print `skipped <test>: CSPACE_MAPS is not set` and pass; set but unreadable:
+//! they fail.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use cspace_geom::generate::Rng;
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, World};
+use cspace_mapfile::{BuildOptions, load_world};
+use cspace_udop::{CacheConfig, UdopCache};
+
+use crate::conservative::{builders, sample};
+
+/// A corpus map: file name, world, spawn origins.
+type CorpusMap = (String, Arc<World>, Vec<DVec3>);
+
+/// Every `.map` of the corpus, or `None` when `CSPACE_MAPS` is unset.
+fn corpus(test: &str) -> Option<Vec<CorpusMap>> {
+    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
+        eprintln!("skipped {test}: CSPACE_MAPS is not set");
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("CSPACE_MAPS={} cannot be read: {e}", dir.display()))
+        .map(|entry| entry.expect("a readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "map"))
+        .collect();
+    paths.sort();
+    assert!(
+        !paths.is_empty(),
+        "CSPACE_MAPS={} holds no .map file",
+        dir.display()
+    );
+    Some(
+        paths
+            .iter()
+            .map(|path| {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                let text = std::fs::read(path)
+                    .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
+                let loaded = load_world(&text, &name, &BuildOptions::default())
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                let spawns = loaded.spawn_points.iter().map(|s| s.origin).collect();
+                (name, Arc::new(loaded.world), spawns)
+            })
+            .collect(),
+    )
+}
+
+/// Centres: the spawn points, and random points near them (or in the map's bounds).
+fn centres(rng: &mut Rng, world: &World, spawns: &[DVec3], count: usize) -> Vec<DVec3> {
+    (0..count)
+        .map(|i| match spawns.get(i % spawns.len().max(1)) {
+            Some(s) if i < spawns.len() => *s,
+            Some(s) => *s + rng.unit_vector() * rng.range(0.0, 256.0),
+            None => rng.point_in(&world.bounds()),
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_udops_hold_no_solid() {
+    let Some(maps) = corpus("corpus_udops_hold_no_solid") else {
+        return;
+    };
+    for (name, world, spawns) in &maps {
+        if world.is_empty() {
+            continue;
+        }
+        let mut exact = ExactCollider::new(world.clone());
+        let point = exact.prepare(&Shape::POINT).unwrap();
+        let mut rng = Rng::new(61);
+        for mut builder in builders() {
+            for centre in centres(&mut rng, world, spawns, 48) {
+                let udop = builder.build(world, centre);
+                let query = builder.query_box(centre);
+                for _ in 0..20 {
+                    let Some(p) = sample(&mut rng, &udop, &query) else {
+                        break;
+                    };
+                    assert!(
+                        !exact.is_solid(&point, p),
+                        "{name} / {}: k-UDOP at {centre} holds {p}, which is in solid",
+                        builder.directions().name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn corpus_cache_answers_as_the_exact_backend() {
+    let Some(maps) = corpus("corpus_cache_answers_as_the_exact_backend") else {
+        return;
+    };
+    let shape = Shape::new_box(
+        DVec3::new(-16.0, -16.0, -24.0),
+        DVec3::new(16.0, 16.0, 32.0),
+    )
+    .unwrap();
+    let (mut moves, mut skipped) = (0u64, 0u64);
+    for (name, world, spawns) in &maps {
+        if world.is_empty() {
+            continue;
+        }
+        let mut cache = UdopCache::new(
+            Box::new(ExactCollider::new(world.clone())),
+            world.clone(),
+            CacheConfig::default(),
+        )
+        .unwrap();
+        let mut exact = ExactCollider::new(world.clone());
+        let reference = exact.prepare(&shape).unwrap();
+        let mut rng = Rng::new(62);
+        let starts: Vec<DVec3> = if spawns.is_empty() {
+            let bounds: Aabb = world.bounds();
+            (0..4).map(|_| rng.point_in(&bounds)).collect()
+        } else {
+            spawns.iter().take(8).copied().collect()
+        };
+        for (id, start) in starts.into_iter().enumerate() {
+            let prepared = cache.prepare(&shape).unwrap().with_mover(id as u64);
+            let mut position = start;
+            let mut heading = rng.unit_vector();
+            for _ in 0..1000 {
+                if rng.next_f64() < 0.1 {
+                    heading = rng.unit_vector();
+                }
+                let end = position + heading * rng.range(0.0, 12.0);
+                let before = cache.counters().skipped;
+                let cached = cache.trace(&prepared, position, end);
+                let expected = exact.trace(&reference, position, end);
+                assert_eq!(
+                    cached, expected,
+                    "{name}: mover {id} from {position} to {end}"
+                );
+                skipped += cache.counters().skipped - before;
+                moves += 1;
+                position = expected.end;
+                if expected.is_hit() {
+                    heading = rng.unit_vector();
+                }
+            }
+        }
+    }
+    eprintln!("corpus cache: {moves} moves, {skipped} skipped");
+}
