@@ -29,6 +29,8 @@ enum Command {
     Run(RunArgs),
     /// Run a scenario on every applicable backend and report the largest divergence.
     Compare(CompareArgs),
+    /// Plot trajectories (top and side views), against a recorded trace if given.
+    Plot(PlotArgs),
     /// Validate scenarios, TOML worlds and .map files without running them.
     Check(CheckArgs),
     /// Sweep a shape along segments read from standard input; one JSON hit per line out.
@@ -74,6 +76,21 @@ struct CompareArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct PlotArgs {
+    /// The scenario (.toml).
+    scenario: PathBuf,
+    /// The backends to run and draw (default: every one the scenario names or supports).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    backend: Vec<BackendKind>,
+    /// A recorded trace or an insta snapshot to overlay as the baseline.
+    #[arg(long)]
+    against: Option<PathBuf>,
+    /// The output file: .svg (default) or .png.
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
 struct CheckArgs {
     /// Scenario files, TOML worlds or .map files.
     #[arg(required = true)]
@@ -111,6 +128,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run_command(args),
         Command::Compare(args) => compare(args),
+        Command::Plot(args) => plot(args),
         Command::Check(args) => check(args),
         Command::Trace(args) => trace(args),
         Command::Map(args) => map(args),
@@ -240,6 +258,40 @@ fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
+    let scenario = Scenario::load(&args.scenario)?;
+    let kinds = backends(&scenario, &args.backend)?;
+    let mut series = Vec::new();
+    for &kind in &kinds {
+        let outcome = run_with_progress(&scenario, kind)?;
+        series.push(cspace_sim::plot::Series {
+            label: kind.name().to_string(),
+            trace: cspace_sim::trace::parse(&outcome.trace).context("reading back our own trace")?,
+        });
+    }
+    let baseline = match &args.against {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+            let trace = cspace_sim::trace::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+            Some(cspace_sim::plot::Series {
+                label: format!("baseline ({})", path.file_name().and_then(|n| n.to_str()).unwrap_or("trace")),
+                trace,
+            })
+        }
+        None => None,
+    };
+    let output = args.output.unwrap_or_else(|| PathBuf::from(format!("{}.svg", scenario.name)));
+    cspace_sim::plot::render(&scenario.world.world, &series, baseline.as_ref(), scenario.tolerance, &output)?;
+    if let Some(base) = &baseline {
+        for s in &series {
+            let off = cspace_sim::plot::divergences(&s.trace, &base.trace, scenario.tolerance);
+            eprintln!("{}: {} sampled positions off the baseline by more than {}", s.label, off.len(), scenario.tolerance);
+        }
+    }
+    eprintln!("wrote {}", output.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {

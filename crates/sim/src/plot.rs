@@ -37,7 +37,8 @@ const BASELINE: RGBColor = RGBColor(20, 20, 20);
 const DIVERGED: RGBColor = RGBColor(214, 39, 40);
 const BRUSH: RGBColor = RGBColor(170, 170, 170);
 
-/// Registers the bundled font for bitmap output (once per process).
+/// Registers the bundled font (once per process): bitmap output draws with it, and SVG output
+/// measures its labels with it.
 fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -52,13 +53,13 @@ fn register_font() {
 /// Writes the plot to `path`: SVG for `.svg`, PNG for `.png`.
 pub fn render(world: &World, series: &[Series], baseline: Option<&Series>, tolerance: f64, path: &Path) -> anyhow::Result<()> {
     let size = (1400, 720);
+    register_font();
     match path.extension().and_then(|e| e.to_str()) {
         Some("svg") => {
             let root = SVGBackend::new(path, size).into_drawing_area();
             draw(&root, world, series, baseline, tolerance).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
         Some("png") => {
-            register_font();
             let root = BitMapBackend::new(path, size).into_drawing_area();
             draw(&root, world, series, baseline, tolerance).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
@@ -69,6 +70,7 @@ pub fn render(world: &World, series: &[Series], baseline: Option<&Series>, toler
 
 /// The plot as an SVG string (for tests and previews).
 pub fn svg_string(world: &World, series: &[Series], baseline: Option<&Series>, tolerance: f64) -> anyhow::Result<String> {
+    register_font();
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (1400, 720)).into_drawing_area();
@@ -172,11 +174,6 @@ pub fn draw<DB: DrawingBackend>(
             .y_label_area_size(50)
             .build_cartesian_2d(x0..x1, y0..y1)?;
         chart.configure_mesh().light_line_style(WHITE.mix(0.0)).draw()?;
-        let view = Aabb::new(
-            DVec3::new(if a == 0 || b == 0 { x0.min(y0) } else { f64::NEG_INFINITY }, f64::NEG_INFINITY, f64::NEG_INFINITY),
-            DVec3::INFINITY,
-        );
-        let _ = view;
         // Brushes whose projection meets the view, as outlines.
         for wb in world.brushes() {
             let bb = wb.brush.bounds();
@@ -184,6 +181,7 @@ pub fn draw<DB: DrawingBackend>(
                 continue;
             }
             let outline = hull(wb.brush.vertices().iter().map(|v| (v[a], v[b])).collect());
+            chart.draw_series(std::iter::once(Polygon::new(outline.clone(), BRUSH.mix(0.12).filled())))?;
             chart.draw_series(std::iter::once(PathElement::new(outline, BRUSH.stroke_width(1))))?;
         }
         // Baseline first, under the runs.
