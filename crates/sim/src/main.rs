@@ -268,26 +268,45 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         let outcome = run_with_progress(&scenario, kind)?;
         series.push(cspace_sim::plot::Series {
             label: kind.name().to_string(),
-            trace: cspace_sim::trace::parse(&outcome.trace).context("reading back our own trace")?,
+            trace: cspace_sim::trace::parse(&outcome.trace)
+                .context("reading back our own trace")?,
         });
     }
     let baseline = match &args.against {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-            let trace = cspace_sim::trace::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("{}: cannot read", path.display()))?;
+            let trace = cspace_sim::trace::parse(&text)
+                .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
             Some(cspace_sim::plot::Series {
-                label: format!("baseline ({})", path.file_name().and_then(|n| n.to_str()).unwrap_or("trace")),
+                label: format!(
+                    "baseline ({})",
+                    path.file_name().and_then(|n| n.to_str()).unwrap_or("trace")
+                ),
                 trace,
             })
         }
         None => None,
     };
-    let output = args.output.unwrap_or_else(|| PathBuf::from(format!("{}.svg", scenario.name)));
-    cspace_sim::plot::render(&scenario.world.world, &series, baseline.as_ref(), scenario.tolerance, &output)?;
+    let output = args
+        .output
+        .unwrap_or_else(|| PathBuf::from(format!("{}.svg", scenario.name)));
+    cspace_sim::plot::render(
+        &scenario.world.world,
+        &series,
+        baseline.as_ref(),
+        scenario.tolerance,
+        &output,
+    )?;
     if let Some(base) = &baseline {
         for s in &series {
             let off = cspace_sim::plot::divergences(&s.trace, &base.trace, scenario.tolerance);
-            eprintln!("{}: {} sampled positions off the baseline by more than {}", s.label, off.len(), scenario.tolerance);
+            eprintln!(
+                "{}: {} sampled positions off the baseline by more than {}",
+                s.label,
+                off.len(),
+                scenario.tolerance
+            );
         }
     }
     eprintln!("wrote {}", output.display());

@@ -51,17 +51,25 @@ fn register_font() {
 }
 
 /// Writes the plot to `path`: SVG for `.svg`, PNG for `.png`.
-pub fn render(world: &World, series: &[Series], baseline: Option<&Series>, tolerance: f64, path: &Path) -> anyhow::Result<()> {
+pub fn render(
+    world: &World,
+    series: &[Series],
+    baseline: Option<&Series>,
+    tolerance: f64,
+    path: &Path,
+) -> anyhow::Result<()> {
     let size = (1400, 720);
     register_font();
     match path.extension().and_then(|e| e.to_str()) {
         Some("svg") => {
             let root = SVGBackend::new(path, size).into_drawing_area();
-            draw(&root, world, series, baseline, tolerance).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            draw(&root, world, series, baseline, tolerance)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
         Some("png") => {
             let root = BitMapBackend::new(path, size).into_drawing_area();
-            draw(&root, world, series, baseline, tolerance).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            draw(&root, world, series, baseline, tolerance)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
         _ => anyhow::bail!("{}: the plot must be a .svg or .png file", path.display()),
     }
@@ -69,7 +77,12 @@ pub fn render(world: &World, series: &[Series], baseline: Option<&Series>, toler
 }
 
 /// The plot as an SVG string (for tests and previews).
-pub fn svg_string(world: &World, series: &[Series], baseline: Option<&Series>, tolerance: f64) -> anyhow::Result<String> {
+pub fn svg_string(
+    world: &World,
+    series: &[Series],
+    baseline: Option<&Series>,
+    tolerance: f64,
+) -> anyhow::Result<String> {
     register_font();
     let mut text = String::new();
     {
@@ -84,7 +97,10 @@ pub fn svg_string(world: &World, series: &[Series], baseline: Option<&Series>, t
 pub fn divergences(run: &Trace, baseline: &Trace, tolerance: f64) -> Vec<DVec3> {
     let mut out = Vec::new();
     for s in &run.trajectory {
-        if let Some(b) = baseline.trajectory.iter().find(|b| b.step == s.step && b.agent == s.agent)
+        if let Some(b) = baseline
+            .trajectory
+            .iter()
+            .find(|b| b.step == s.step && b.agent == s.agent)
             && b.position.distance(s.position) > tolerance
         {
             out.push(s.position);
@@ -106,7 +122,11 @@ fn extent(series: &[Series], baseline: Option<&Series>) -> Aabb {
             }
         }
     }
-    if b.is_empty() { Aabb::new(DVec3::splat(-64.0), DVec3::splat(64.0)) } else { b.loosened(64.0) }
+    if b.is_empty() {
+        Aabb::new(DVec3::splat(-64.0), DVec3::splat(64.0))
+    } else {
+        b.loosened(64.0)
+    }
 }
 
 /// A range widened about its centre so that `range / pixels` equals `scale`.
@@ -123,7 +143,9 @@ fn hull(mut points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     if points.len() < 3 {
         return points;
     }
-    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
     let mut h: Vec<(f64, f64)> = Vec::new();
     for &p in &points {
         while h.len() >= 2 && cross(h[h.len() - 2], h[h.len() - 1], p) <= 0.0 {
@@ -157,14 +179,25 @@ pub fn draw<DB: DrawingBackend>(
     let along_x = size.x >= size.y;
     let views: [(&DrawingArea<DB, Shift>, &str, [usize; 2]); 2] = [
         (&top, "top view (x, y)", [0, 1]),
-        (&side, if along_x { "side view (x, z)" } else { "side view (y, z)" }, [if along_x { 0 } else { 1 }, 2]),
+        (
+            &side,
+            if along_x {
+                "side view (x, z)"
+            } else {
+                "side view (y, z)"
+            },
+            [if along_x { 0 } else { 1 }, 2],
+        ),
     ];
-    let title = series.first().map_or(String::new(), |s| s.trace.header.scenario.clone());
+    let title = series
+        .first()
+        .map_or(String::new(), |s| s.trace.header.scenario.clone());
     for (area, caption, [a, b]) in views {
         let (w, h) = area.dim_in_pixel();
         // Equal scale on both axes.
         let (pw, ph) = (w as f64 - 90.0, h as f64 - 110.0);
-        let scale = ((bounds.max[a] - bounds.min[a]) / pw).max((bounds.max[b] - bounds.min[b]) / ph);
+        let scale =
+            ((bounds.max[a] - bounds.min[a]) / pw).max((bounds.max[b] - bounds.min[b]) / ph);
         let (x0, x1) = widen(bounds.min[a], bounds.max[a], pw, scale);
         let (y0, y1) = widen(bounds.min[b], bounds.max[b], ph, scale);
         let mut chart = ChartBuilder::on(area)
@@ -173,7 +206,10 @@ pub fn draw<DB: DrawingBackend>(
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(x0..x1, y0..y1)?;
-        chart.configure_mesh().light_line_style(WHITE.mix(0.0)).draw()?;
+        chart
+            .configure_mesh()
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
         // Brushes whose projection meets the view, as outlines.
         for wb in world.brushes() {
             let bb = wb.brush.bounds();
@@ -181,20 +217,35 @@ pub fn draw<DB: DrawingBackend>(
                 continue;
             }
             let outline = hull(wb.brush.vertices().iter().map(|v| (v[a], v[b])).collect());
-            chart.draw_series(std::iter::once(Polygon::new(outline.clone(), BRUSH.mix(0.12).filled())))?;
-            chart.draw_series(std::iter::once(PathElement::new(outline, BRUSH.stroke_width(1))))?;
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline.clone(),
+                BRUSH.mix(0.12).filled(),
+            )))?;
+            chart.draw_series(std::iter::once(PathElement::new(
+                outline,
+                BRUSH.stroke_width(1),
+            )))?;
         }
         // Baseline first, under the runs.
         if let Some(base) = baseline {
             draw_series(&mut chart, &base.trace, BASELINE, &base.label, [a, b])?;
         }
         for (i, s) in series.iter().enumerate() {
-            draw_series(&mut chart, &s.trace, PALETTE[i % PALETTE.len()], &s.label, [a, b])?;
+            draw_series(
+                &mut chart,
+                &s.trace,
+                PALETTE[i % PALETTE.len()],
+                &s.label,
+                [a, b],
+            )?;
             if let Some(base) = baseline {
                 let off = divergences(&s.trace, &base.trace, tolerance);
                 if !off.is_empty() {
                     chart
-                        .draw_series(off.iter().map(|p| Circle::new((p[a], p[b]), 5, DIVERGED.stroke_width(2))))?
+                        .draw_series(
+                            off.iter()
+                                .map(|p| Circle::new((p[a], p[b]), 5, DIVERGED.stroke_width(2))),
+                        )?
                         .label(format!("{}: off the baseline by > {tolerance}", s.label))
                         .legend(|(x, y)| Circle::new((x + 10, y), 5, DIVERGED.stroke_width(2)));
                 }
@@ -211,7 +262,11 @@ pub fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
 
 fn draw_series<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
@@ -230,8 +285,9 @@ fn draw_series<DB: DrawingBackend>(
             .collect();
         let line = chart.draw_series(LineSeries::new(path, colour.stroke_width(2)))?;
         if agent == 0 {
-            line.label(label.to_string())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+            line.label(label.to_string()).legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
         }
     }
     let contacts: Vec<(f64, f64)> = trace
@@ -242,6 +298,10 @@ fn draw_series<DB: DrawingBackend>(
             TraceEventKind::Other(_) => None,
         })
         .collect();
-    chart.draw_series(contacts.into_iter().map(|p| Cross::new(p, 4, colour.stroke_width(2))))?;
+    chart.draw_series(
+        contacts
+            .into_iter()
+            .map(|p| Cross::new(p, 4, colour.stroke_width(2))),
+    )?;
     Ok(())
 }

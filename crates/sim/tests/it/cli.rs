@@ -273,10 +273,27 @@ fn scenario_path(name: &str) -> String {
 #[test]
 fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
     let trace = std::env::temp_dir().join(format!("cspace-tunnel-{}.trace", std::process::id()));
-    let out = sim(&["run", &scenario_path("tunnel.toml"), "--backend", "exact", "--trace", trace.to_str().unwrap()], "");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = sim(
+        &[
+            "run",
+            &scenario_path("tunnel.toml"),
+            "--backend",
+            "exact",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("| stander |") && stdout.contains("ok     agent riser stays crouched"), "{stdout}");
+    assert!(
+        stdout.contains("| stander |") && stdout.contains("ok     agent riser stays crouched"),
+        "{stdout}"
+    );
     let written = std::fs::read_to_string(&trace).unwrap();
     assert!(written.starts_with("cspace trace 1\nscenario tunnel\nbackend exact\n"));
 
@@ -286,7 +303,9 @@ fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
     assert_eq!(json[0]["agents"][0]["on_ground"], true);
 
     // A failed expectation: exit code 1.
-    let text = std::fs::read_to_string(scenario_path("drop.toml")).unwrap().replace("by = 1.3", "by = 0.5");
+    let text = std::fs::read_to_string(scenario_path("drop.toml"))
+        .unwrap()
+        .replace("by = 1.3", "by = 0.5");
     let failing = scratch("drop-too-soon.toml", &text);
     let out = sim(&["run", failing.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
@@ -296,40 +315,119 @@ fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
 #[test]
 fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     let svg = std::env::temp_dir().join(format!("cspace-drop-{}.svg", std::process::id()));
-    let snapshot = format!("{}/../../snapshots/traces/exact@drop.toml.snap", env!("CARGO_MANIFEST_DIR"));
-    let out = sim(&["plot", &scenario_path("drop.toml"), "--against", &snapshot, "-o", svg.to_str().unwrap()], "");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let snapshot = format!(
+        "{}/../../snapshots/traces/exact@drop.toml.snap",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = sim(
+        &[
+            "plot",
+            &scenario_path("drop.toml"),
+            "--against",
+            &snapshot,
+            "-o",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("exact: 0 sampled positions off the baseline"), "{stderr}");
+    assert!(
+        stderr.contains("exact: 0 sampled positions off the baseline"),
+        "{stderr}"
+    );
     let drawing = std::fs::read_to_string(&svg).unwrap();
-    assert!(drawing.starts_with("<svg") && drawing.contains("top view") && drawing.contains("side view"));
+    assert!(
+        drawing.starts_with("<svg")
+            && drawing.contains("top view")
+            && drawing.contains("side view")
+    );
 
     // A changed constant parts the trajectories: the plot says where.
-    let text = std::fs::read_to_string(scenario_path("drop.toml")).unwrap().replace("[poses]", "[params]\ngravity = 600\n\n[poses]");
+    let text = std::fs::read_to_string(scenario_path("drop.toml"))
+        .unwrap()
+        .replace("[poses]", "[params]\ngravity = 600\n\n[poses]");
     let changed = scratch("drop-lighter.toml", &text);
-    let out = sim(&["plot", changed.to_str().unwrap(), "--against", &snapshot, "-o", svg.to_str().unwrap()], "");
+    let out = sim(
+        &[
+            "plot",
+            changed.to_str().unwrap(),
+            "--against",
+            &snapshot,
+            "-o",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("exact: 0 sampled"), "{stderr}");
-    assert!(std::fs::read_to_string(&svg).unwrap().contains("off the baseline"));
+    assert!(
+        std::fs::read_to_string(&svg)
+            .unwrap()
+            .contains("off the baseline")
+    );
 
     let out = sim(&["plot", &scenario_path("drop.toml"), "-o", "plot.txt"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("must be a .svg or .png file"));
     let bad_baseline = scratch("not-a-trace.txt", "hello\n");
-    let out = sim(&["plot", &scenario_path("drop.toml"), "--against", bad_baseline.to_str().unwrap(), "-o", svg.to_str().unwrap()], "");
+    let out = sim(
+        &[
+            "plot",
+            &scenario_path("drop.toml"),
+            "--against",
+            bad_baseline.to_str().unwrap(),
+            "-o",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not-a-trace.txt:line 1"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not-a-trace.txt:line 1"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
 fn sim_check_validates_scenarios_worlds_and_maps() {
-    let out = sim(&["check", &scenario_path("tunnel.toml"), &scenario_path("rooms.map"), &scenario_path("rooms.toml")], "");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = sim(
+        &[
+            "check",
+            &scenario_path("tunnel.toml"),
+            &scenario_path("rooms.map"),
+            &scenario_path("rooms.toml"),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
-    let bad = scratch("bad-scenario.toml", "name = \"x\"\ntime_step = 0\nsteps = 1\n[world]\n[[agent]]\npose = \"p\"\nstart = [0, 0, 0]\n");
-    let out = sim(&["check", &scenario_path("tunnel.toml"), bad.to_str().unwrap()], "");
+    let bad = scratch(
+        "bad-scenario.toml",
+        "name = \"x\"\ntime_step = 0\nsteps = 1\n[world]\n[[agent]]\npose = \"p\"\nstart = [0, 0, 0]\n",
+    );
+    let out = sim(
+        &[
+            "check",
+            &scenario_path("tunnel.toml"),
+            bad.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok "));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad-scenario.toml:2:13: time_step must be positive"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("bad-scenario.toml:2:13: time_step must be positive")
+    );
 }
