@@ -200,6 +200,12 @@ pub trait Collider: Send {
 
     /// True when `shape` placed at `position` overlaps solid (deeper than the contact tolerance).
     fn is_solid(&mut self, shape: &Prepared, position: DVec3) -> bool;
+
+    /// The backend's own counters (nodes visited, cache skips, ...) as one line for run
+    /// summaries; `None` when it keeps none.
+    fn counters(&self) -> Option<String> {
+        None
+    }
 }
 
 #[cfg(test)]

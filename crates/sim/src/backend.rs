@@ -3,29 +3,36 @@
 use std::sync::Arc;
 
 use cspace_geom::{Collider, ExactCollider, Shape, World};
+use cspace_udop::cache::Margin;
+use cspace_udop::{CacheConfig, UdopCache};
 
 /// A collision backend, as `--backend` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum BackendKind {
     /// The exact reference: the shape swept against every brush (`cspace-geom`).
     Exact,
+    /// The exact reference behind the k-UDOP free-space cache (`cspace-udop`): moves that stay
+    /// inside the mover's k-UDOP skip the world trace. Answers are the exact backend's.
+    #[value(name = "udop+exact")]
+    UdopExact,
 }
 
 impl BackendKind {
     /// Every backend, in a fixed order.
-    pub const ALL: &'static [BackendKind] = &[BackendKind::Exact];
+    pub const ALL: &'static [BackendKind] = &[BackendKind::Exact, BackendKind::UdopExact];
 
     /// The name the command line and traces use.
     pub fn name(self) -> &'static str {
         match self {
             BackendKind::Exact => "exact",
+            BackendKind::UdopExact => "udop+exact",
         }
     }
 
     /// Whether this backend can answer for every shape (without building it for a world).
     pub fn supports_all(self, shapes: &[Shape]) -> bool {
         match self {
-            BackendKind::Exact => shapes.iter().all(|_| true),
+            BackendKind::Exact | BackendKind::UdopExact => shapes.iter().all(|_| true),
         }
     }
 
@@ -38,12 +45,27 @@ impl BackendKind {
     ) -> anyhow::Result<Option<Box<dyn Collider>>> {
         let collider: Box<dyn Collider> = match self {
             BackendKind::Exact => Box::new(ExactCollider::new(world.clone())),
+            BackendKind::UdopExact => Box::new(udop_cache(
+                Box::new(ExactCollider::new(world.clone())),
+                world,
+            )?),
         };
         Ok(shapes
             .iter()
             .all(|s| collider.prepare(s).is_ok())
             .then_some(collider))
     }
+}
+
+/// The k-UDOP cache around `inner`. The swept k-DOP is not grown by the skin: the backends here
+/// only report overlap deeper than `tolerance::CONTACT`, so a move strictly inside the k-UDOP is a
+/// miss for them, and agents walking a skin above the floor can still skip their moves.
+fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> anyhow::Result<UdopCache> {
+    let config = CacheConfig {
+        margin: Margin::Units(0.0),
+        ..CacheConfig::default()
+    };
+    Ok(UdopCache::new(inner, world.clone(), config)?)
 }
 
 impl std::str::FromStr for BackendKind {

@@ -39,6 +39,8 @@ pub struct RunOutcome {
     pub counters: SimCounters,
     /// Blow's filter table for the run.
     pub filters: FilterStats,
+    /// The backend's own counters, when it keeps some.
+    pub backend_counters: Option<String>,
     /// The expectations and their results.
     pub checks: Vec<CheckResult>,
     /// Positions of every agent at every step (or every sampled step for very large runs),
@@ -133,6 +135,7 @@ pub fn run_scenario(
         totals,
         counters: *sim.counters(),
         filters: *sim.filter_stats(),
+        backend_counters: sim.backend_counters(),
         checks,
         positions,
         seconds,

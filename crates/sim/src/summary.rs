@@ -26,6 +26,9 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
         c.traces
     )
     .unwrap();
+    if let Some(counters) = &outcome.backend_counters {
+        writeln!(out, "{}: {counters}", outcome.backend.name()).unwrap();
+    }
     writeln!(
         out,
         "| agent | distance | contacts | time on ground | final position | pose |"
@@ -88,6 +91,7 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
         "wall_seconds": outcome.seconds,
         "agent_steps_per_second": outcome.counters.agent_steps as f64 / outcome.seconds.max(1e-9),
         "traces": outcome.counters.traces,
+        "backend_counters": outcome.backend_counters,
         "agents": outcome.finals.iter().zip(&outcome.totals).enumerate().map(|(i, (s, t))| json!({
             "name": scenario.agent_names[i],
             "distance": t.distance,

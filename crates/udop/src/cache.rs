@@ -271,6 +271,10 @@ impl Collider for UdopCache {
         hit
     }
 
+    fn counters(&self) -> Option<String> {
+        Some(self.counters().to_string())
+    }
+
     fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
         self.counters.point_queries += 1;
         let margin = self.margin(prepared);

@@ -260,6 +260,11 @@ impl Sim {
         self.filters.stats()
     }
 
+    /// The backend's own counters, as it reports them.
+    pub fn backend_counters(&self) -> Option<String> {
+        self.collider.counters()
+    }
+
     /// The run's counters.
     pub fn counters(&self) -> &SimCounters {
         &self.counters
