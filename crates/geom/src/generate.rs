@@ -183,6 +183,36 @@ pub fn random_convex_brush(rng: &mut Rng, centre: DVec3, radius: f64, points: us
     }
 }
 
+/// Benchmark segments: `count` segments of length `min_len..max_len` in random directions whose
+/// start is free for `shape` (by the exact backend), drawn uniformly in `region`. The same seed
+/// gives the same segments, so every backend and peer is timed on the same moves.
+pub fn free_segments(
+    world: &std::sync::Arc<World>,
+    shape: &crate::shape::Shape,
+    region: &Aabb,
+    count: usize,
+    (min_len, max_len): (f64, f64),
+    seed: u64,
+) -> Vec<(DVec3, DVec3)> {
+    use crate::collider::Collider;
+    let mut exact = crate::exact::ExactCollider::new(world.clone());
+    let prepared = exact.prepare(shape).expect("the exact backend takes every shape");
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut attempts = 0usize;
+    while out.len() < count {
+        attempts += 1;
+        assert!(attempts < 1000 * count + 1000, "no free space for {} in {region:?}", shape.describe());
+        let start = rng.point_in(region);
+        if exact.is_solid(&prepared, start) {
+            continue;
+        }
+        let end = start + rng.unit_vector() * rng.range(min_len, max_len);
+        out.push((start, end));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

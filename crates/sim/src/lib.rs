@@ -9,6 +9,7 @@
 
 pub mod agent;
 pub mod backend;
+pub mod bench;
 pub mod location;
 pub mod map_report;
 pub mod params;

@@ -37,6 +37,27 @@ enum Command {
     Trace(TraceArgs),
     /// Report what the import of a .map file found.
     Map(MapArgs),
+    /// Time crowds of walking agents per backend (agent steps per second).
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct BenchArgs {
+    /// A .map world to spread the crowd around its spawn points (besides the open world).
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// Agents in each crowd.
+    #[arg(long, default_value_t = 1000)]
+    agents: usize,
+    /// Steps of 1/60 s to time.
+    #[arg(long, default_value_t = 120)]
+    steps: u64,
+    /// The backends (default: every one).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    backends: Vec<BackendKind>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -132,6 +153,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check(args),
         Command::Trace(args) => trace(args),
         Command::Map(args) => map(args),
+        Command::Bench(args) => bench(args),
     }
 }
 
@@ -362,6 +384,48 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    use cspace_sim::bench;
+    if args.agents == 0 || args.steps == 0 {
+        anyhow::bail!("--agents and --steps must be positive");
+    }
+    let seconds = (args.steps + 1) as f64 / 60.0;
+    let mut crowds = vec![bench::open_world(args.agents, seconds)];
+    if let Some(path) = &args.map {
+        let loaded = world_file::load_world(path)?;
+        crowds.push(bench::map_world(&path.display().to_string(), loaded.world, &loaded.spawns, args.agents, seconds)?);
+    }
+    let kinds = if args.backends.is_empty() { BackendKind::ALL.to_vec() } else { args.backends.clone() };
+    let mut rows = Vec::new();
+    if !args.json {
+        println!("| world | backend | agents | steps | agent steps/s | traces per agent step | backend counters |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | --- |");
+    }
+    for crowd in &crowds {
+        for &kind in &kinds {
+            let t = bench::time_crowd(crowd, kind, args.steps)?;
+            if args.json {
+                rows.push(serde_json::json!({
+                    "world": crowd.name, "backend": kind.name(), "agents": t.agents, "steps": t.steps,
+                    "agent_steps_per_second": t.agent_steps_per_second,
+                    "traces_per_agent_step": t.traces_per_agent_step,
+                    "backend_counters": t.backend_counters,
+                }));
+            } else {
+                println!(
+                    "| {} | {} | {} | {} | {:.0} | {:.2} | {} |",
+                    crowd.name, kind.name(), t.agents, t.steps, t.agent_steps_per_second, t.traces_per_agent_step,
+                    t.backend_counters.as_deref().unwrap_or("")
+                );
+            }
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn map(args: MapArgs) -> anyhow::Result<ExitCode> {

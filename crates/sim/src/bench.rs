@@ -1,0 +1,157 @@
+//! `sim bench`: crowds of walking agents, timed per backend (agent steps per second).
+//!
+//! Two worlds: an open one (a 4,096-unit floor with scattered pillars) and a `.map` world with
+//! the agents spread around its spawn points. Every agent walks at walk speed and turns to a new
+//! random heading every 0.5 to 1.5 s; the scripts come from a fixed seed, so every backend runs
+//! the same crowd.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use cspace_contact::AgentId;
+use cspace_geom::generate::Rng;
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, World};
+
+use crate::agent::{Action, AgentSpec, ScriptEvent};
+use crate::backend::BackendKind;
+use crate::params::MoveParams;
+use crate::sim::{Sim, SimOptions};
+
+/// The Quake player box.
+pub fn player() -> Shape {
+    Shape::new_box(DVec3::new(-16.0, -16.0, -24.0), DVec3::new(16.0, 16.0, 32.0)).expect("a valid box")
+}
+
+/// A crowd: a world and its agents.
+#[derive(Debug, Clone)]
+pub struct Crowd {
+    /// A name for reports.
+    pub name: String,
+    /// The world.
+    pub world: Arc<World>,
+    /// The agents.
+    pub agents: Vec<AgentSpec>,
+}
+
+fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
+    let mut script = Vec::new();
+    let mut at = 0.0;
+    while at < seconds {
+        let angle = rng.range(0.0, std::f64::consts::TAU);
+        script.push(ScriptEvent {
+            at,
+            action: Action::Move {
+                direction: DVec3::new(angle.cos(), angle.sin(), 0.0),
+                speed: 320.0,
+            },
+        });
+        at += rng.range(0.5, 1.5);
+    }
+    script
+}
+
+/// Agents placed at free spots near `anchors` (within `spread` units horizontally, at the
+/// anchor's height), each with a random walk of `seconds`.
+fn place(world: &Arc<World>, anchors: &[DVec3], count: usize, spread: f64, seconds: f64, seed: u64) -> Vec<AgentSpec> {
+    let mut exact = ExactCollider::new(world.clone());
+    let shape = player();
+    let prepared = exact.prepare(&shape).expect("the exact backend takes boxes");
+    let mut rng = Rng::new(seed);
+    let mut taken: Vec<DVec3> = Vec::new();
+    let mut agents = Vec::with_capacity(count);
+    let mut attempts = 0;
+    while agents.len() < count && attempts < 200 * count {
+        attempts += 1;
+        let anchor = anchors[attempts % anchors.len()];
+        let at = anchor + DVec3::new(rng.range(-spread, spread), rng.range(-spread, spread), 0.0);
+        // Free of the world and of the agents placed so far (boxes 32 wide).
+        if exact.is_solid(&prepared, at) || taken.iter().any(|p| (p.x - at.x).abs() < 33.0 && (p.y - at.y).abs() < 33.0 && (p.z - at.z).abs() < 57.0) {
+            continue;
+        }
+        taken.push(at);
+        agents.push(AgentSpec {
+            id: AgentId(agents.len() as u32),
+            standing: shape.clone(),
+            crouching: None,
+            start: at,
+            velocity: DVec3::ZERO,
+            start_crouched: false,
+            script: random_walk(&mut rng, seconds),
+        });
+    }
+    agents
+}
+
+/// The open world: a 4,096-unit floor with 200 pillars, and `count` agents on it.
+pub fn open_world(count: usize, seconds: f64) -> Crowd {
+    let mut rng = Rng::new(99);
+    let mut brushes = vec![Brush::from_aabb(Aabb::new(DVec3::new(-2048.0, -2048.0, -16.0), DVec3::new(2048.0, 2048.0, 0.0))).expect("valid")];
+    for _ in 0..200 {
+        let c = DVec3::new(rng.range(-1900.0, 1900.0), rng.range(-1900.0, 1900.0), 0.0);
+        let h = DVec3::new(rng.range(8.0, 48.0), rng.range(8.0, 48.0), rng.range(32.0, 160.0));
+        brushes.push(Brush::from_aabb(Aabb::new(c - DVec3::new(h.x, h.y, 0.0), c + h)).expect("valid"));
+    }
+    let world = Arc::new(World::from_brushes(brushes));
+    let agents = place(&world, &[DVec3::new(0.0, 0.0, 24.5)], count, 1900.0, seconds, 7);
+    Crowd {
+        name: "open world".to_string(),
+        world,
+        agents,
+    }
+}
+
+/// A `.map` world with `count` agents spread around its spawn points (within 384 units).
+pub fn map_world(name: &str, world: Arc<World>, spawns: &[DVec3], count: usize, seconds: f64) -> anyhow::Result<Crowd> {
+    if spawns.is_empty() {
+        anyhow::bail!("{name} has no spawn points to place a crowd around");
+    }
+    let agents = place(&world, spawns, count, 384.0, seconds, 11);
+    Ok(Crowd {
+        name: name.to_string(),
+        world,
+        agents,
+    })
+}
+
+/// One timed run.
+#[derive(Debug, Clone)]
+pub struct CrowdTiming {
+    /// The backend.
+    pub backend: BackendKind,
+    /// Agents.
+    pub agents: usize,
+    /// Steps.
+    pub steps: u64,
+    /// Agent steps per second of wall time (agents times steps over the stepping time).
+    pub agent_steps_per_second: f64,
+    /// Backend traces per agent step.
+    pub traces_per_agent_step: f64,
+    /// The backend's own counters.
+    pub backend_counters: Option<String>,
+}
+
+/// Runs the crowd for `steps` steps of 1/60 s on `backend` (after one warm-up step).
+pub fn time_crowd(crowd: &Crowd, backend: BackendKind, steps: u64) -> anyhow::Result<CrowdTiming> {
+    let collider = backend
+        .build_for(&crowd.world, &[player()])?
+        .ok_or_else(|| anyhow::anyhow!("{} cannot trace the player box", backend.name()))?;
+    let options = SimOptions {
+        sample_every: steps.max(1),
+        time_filters: false,
+    };
+    let mut sim = Sim::new(collider, MoveParams::default(), 1.0 / 60.0, crowd.agents.clone(), options)?;
+    sim.step();
+    let (traces0, steps0) = (sim.counters().traces, sim.counters().agent_steps);
+    let clock = Instant::now();
+    sim.run(steps);
+    let seconds = clock.elapsed().as_secs_f64();
+    let agent_steps = sim.counters().agent_steps - steps0;
+    Ok(CrowdTiming {
+        backend,
+        agents: crowd.agents.len(),
+        steps,
+        agent_steps_per_second: agent_steps as f64 / seconds,
+        traces_per_agent_step: (sim.counters().traces - traces0) as f64 / agent_steps.max(1) as f64,
+        backend_counters: sim.backend_counters(),
+    })
+}
