@@ -16,7 +16,14 @@ const SEGMENTS: usize = 4096;
 
 fn shapes() -> [(&'static str, Shape); 3] {
     [
-        ("box", Shape::new_box(DVec3::new(-16.0, -16.0, -24.0), DVec3::new(16.0, 16.0, 32.0)).unwrap()),
+        (
+            "box",
+            Shape::new_box(
+                DVec3::new(-16.0, -16.0, -24.0),
+                DVec3::new(16.0, 16.0, 32.0),
+            )
+            .unwrap(),
+        ),
         ("sphere", Shape::new_sphere(16.0).unwrap()),
         ("cylinder", Shape::new_cylinder(16.0, 28.0).unwrap()),
     ]
@@ -49,13 +56,23 @@ fn bench_world(c: &mut Criterion, name: &str, world: Arc<World>) {
 }
 
 fn benches(c: &mut Criterion) {
-    bench_world(c, "random_boxes_2000", Arc::new(RandomBoxes::BENCHMARK.world()));
+    bench_world(
+        c,
+        "random_boxes_2000",
+        Arc::new(RandomBoxes::BENCHMARK.world()),
+    );
     match std::env::var_os("CSPACE_MAPS") {
         None => eprintln!("skipped exact/e1m1: CSPACE_MAPS is not set"),
         Some(dir) => {
             let path = std::path::Path::new(&dir).join("quake_e1m1.map");
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("CSPACE_MAPS is set but {} cannot be read: {e}", path.display()));
-            let map = cspace_mapfile::load_world(&bytes, "quake_e1m1.map", &Default::default()).expect("E1M1 loads");
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+                panic!(
+                    "CSPACE_MAPS is set but {} cannot be read: {e}",
+                    path.display()
+                )
+            });
+            let map = cspace_mapfile::load_world(&bytes, "quake_e1m1.map", &Default::default())
+                .expect("E1M1 loads");
             bench_world(c, "e1m1", Arc::new(map.world));
         }
     }

@@ -196,13 +196,19 @@ pub fn free_segments(
 ) -> Vec<(DVec3, DVec3)> {
     use crate::collider::Collider;
     let mut exact = crate::exact::ExactCollider::new(world.clone());
-    let prepared = exact.prepare(shape).expect("the exact backend takes every shape");
+    let prepared = exact
+        .prepare(shape)
+        .expect("the exact backend takes every shape");
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     let mut attempts = 0usize;
     while out.len() < count {
         attempts += 1;
-        assert!(attempts < 1000 * count + 1000, "no free space for {} in {region:?}", shape.describe());
+        assert!(
+            attempts < 1000 * count + 1000,
+            "no free space for {} in {region:?}",
+            shape.describe()
+        );
         let start = rng.point_in(region);
         if exact.is_solid(&prepared, start) {
             continue;

@@ -19,7 +19,11 @@ use crate::sim::{Sim, SimOptions};
 
 /// The Quake player box.
 pub fn player() -> Shape {
-    Shape::new_box(DVec3::new(-16.0, -16.0, -24.0), DVec3::new(16.0, 16.0, 32.0)).expect("a valid box")
+    Shape::new_box(
+        DVec3::new(-16.0, -16.0, -24.0),
+        DVec3::new(16.0, 16.0, 32.0),
+    )
+    .expect("a valid box")
 }
 
 /// A crowd: a world and its agents.
@@ -52,10 +56,19 @@ fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
 
 /// Agents placed at free spots near `anchors` (within `spread` units horizontally, at the
 /// anchor's height), each with a random walk of `seconds`.
-fn place(world: &Arc<World>, anchors: &[DVec3], count: usize, spread: f64, seconds: f64, seed: u64) -> Vec<AgentSpec> {
+fn place(
+    world: &Arc<World>,
+    anchors: &[DVec3],
+    count: usize,
+    spread: f64,
+    seconds: f64,
+    seed: u64,
+) -> Vec<AgentSpec> {
     let mut exact = ExactCollider::new(world.clone());
     let shape = player();
-    let prepared = exact.prepare(&shape).expect("the exact backend takes boxes");
+    let prepared = exact
+        .prepare(&shape)
+        .expect("the exact backend takes boxes");
     let mut rng = Rng::new(seed);
     let mut taken: Vec<DVec3> = Vec::new();
     let mut agents = Vec::with_capacity(count);
@@ -65,7 +78,11 @@ fn place(world: &Arc<World>, anchors: &[DVec3], count: usize, spread: f64, secon
         let anchor = anchors[attempts % anchors.len()];
         let at = anchor + DVec3::new(rng.range(-spread, spread), rng.range(-spread, spread), 0.0);
         // Free of the world and of the agents placed so far (boxes 32 wide).
-        if exact.is_solid(&prepared, at) || taken.iter().any(|p| (p.x - at.x).abs() < 33.0 && (p.y - at.y).abs() < 33.0 && (p.z - at.z).abs() < 57.0) {
+        if exact.is_solid(&prepared, at)
+            || taken.iter().any(|p| {
+                (p.x - at.x).abs() < 33.0 && (p.y - at.y).abs() < 33.0 && (p.z - at.z).abs() < 57.0
+            })
+        {
             continue;
         }
         taken.push(at);
@@ -85,14 +102,33 @@ fn place(world: &Arc<World>, anchors: &[DVec3], count: usize, spread: f64, secon
 /// The open world: a 4,096-unit floor with 200 pillars, and `count` agents on it.
 pub fn open_world(count: usize, seconds: f64) -> Crowd {
     let mut rng = Rng::new(99);
-    let mut brushes = vec![Brush::from_aabb(Aabb::new(DVec3::new(-2048.0, -2048.0, -16.0), DVec3::new(2048.0, 2048.0, 0.0))).expect("valid")];
+    let mut brushes = vec![
+        Brush::from_aabb(Aabb::new(
+            DVec3::new(-2048.0, -2048.0, -16.0),
+            DVec3::new(2048.0, 2048.0, 0.0),
+        ))
+        .expect("valid"),
+    ];
     for _ in 0..200 {
         let c = DVec3::new(rng.range(-1900.0, 1900.0), rng.range(-1900.0, 1900.0), 0.0);
-        let h = DVec3::new(rng.range(8.0, 48.0), rng.range(8.0, 48.0), rng.range(32.0, 160.0));
-        brushes.push(Brush::from_aabb(Aabb::new(c - DVec3::new(h.x, h.y, 0.0), c + h)).expect("valid"));
+        let h = DVec3::new(
+            rng.range(8.0, 48.0),
+            rng.range(8.0, 48.0),
+            rng.range(32.0, 160.0),
+        );
+        brushes.push(
+            Brush::from_aabb(Aabb::new(c - DVec3::new(h.x, h.y, 0.0), c + h)).expect("valid"),
+        );
     }
     let world = Arc::new(World::from_brushes(brushes));
-    let agents = place(&world, &[DVec3::new(0.0, 0.0, 24.5)], count, 1900.0, seconds, 7);
+    let agents = place(
+        &world,
+        &[DVec3::new(0.0, 0.0, 24.5)],
+        count,
+        1900.0,
+        seconds,
+        7,
+    );
     Crowd {
         name: "open world".to_string(),
         world,
@@ -101,7 +137,13 @@ pub fn open_world(count: usize, seconds: f64) -> Crowd {
 }
 
 /// A `.map` world with `count` agents spread around its spawn points (within 384 units).
-pub fn map_world(name: &str, world: Arc<World>, spawns: &[DVec3], count: usize, seconds: f64) -> anyhow::Result<Crowd> {
+pub fn map_world(
+    name: &str,
+    world: Arc<World>,
+    spawns: &[DVec3],
+    count: usize,
+    seconds: f64,
+) -> anyhow::Result<Crowd> {
     if spawns.is_empty() {
         anyhow::bail!("{name} has no spawn points to place a crowd around");
     }
@@ -139,7 +181,13 @@ pub fn time_crowd(crowd: &Crowd, backend: BackendKind, steps: u64) -> anyhow::Re
         sample_every: steps.max(1),
         time_filters: false,
     };
-    let mut sim = Sim::new(collider, MoveParams::default(), 1.0 / 60.0, crowd.agents.clone(), options)?;
+    let mut sim = Sim::new(
+        collider,
+        MoveParams::default(),
+        1.0 / 60.0,
+        crowd.agents.clone(),
+        options,
+    )?;
     sim.step();
     let (traces0, steps0) = (sim.counters().traces, sim.counters().agent_steps);
     let clock = Instant::now();

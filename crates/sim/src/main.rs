@@ -395,12 +395,24 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut crowds = vec![bench::open_world(args.agents, seconds)];
     if let Some(path) = &args.map {
         let loaded = world_file::load_world(path)?;
-        crowds.push(bench::map_world(&path.display().to_string(), loaded.world, &loaded.spawns, args.agents, seconds)?);
+        crowds.push(bench::map_world(
+            &path.display().to_string(),
+            loaded.world,
+            &loaded.spawns,
+            args.agents,
+            seconds,
+        )?);
     }
-    let kinds = if args.backends.is_empty() { BackendKind::ALL.to_vec() } else { args.backends.clone() };
+    let kinds = if args.backends.is_empty() {
+        BackendKind::ALL.to_vec()
+    } else {
+        args.backends.clone()
+    };
     let mut rows = Vec::new();
     if !args.json {
-        println!("| world | backend | agents | steps | agent steps/s | traces per agent step | backend counters |");
+        println!(
+            "| world | backend | agents | steps | agent steps/s | traces per agent step | backend counters |"
+        );
         println!("| --- | --- | ---: | ---: | ---: | ---: | --- |");
     }
     for crowd in &crowds {
@@ -416,7 +428,12 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             } else {
                 println!(
                     "| {} | {} | {} | {} | {:.0} | {:.2} | {} |",
-                    crowd.name, kind.name(), t.agents, t.steps, t.agent_steps_per_second, t.traces_per_agent_step,
+                    crowd.name,
+                    kind.name(),
+                    t.agents,
+                    t.steps,
+                    t.agent_steps_per_second,
+                    t.traces_per_agent_step,
                     t.backend_counters.as_deref().unwrap_or("")
                 );
             }

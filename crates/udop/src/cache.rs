@@ -265,8 +265,21 @@ impl Collider for UdopCache {
             return Hit::miss(end);
         }
         let hit = self.inner.trace(prepared, start, end);
+        // Rebuild only when the k-UDOP no longer serves: when the mover, at the end of this
+        // move and with the move's horizontal part repeated, would not fit in it. A resting
+        // agent's ground probe (straight down, into the floor that bounds the k-UDOP) or a
+        // bump into a wall well inside it keep the k-UDOP; rebuilding after every answered
+        // trace would rebuild once a step for every walking agent. Answers never depend on
+        // this choice: a skip is always decided by Algorithm 3.
         if hit.end.is_finite() {
-            self.rebuild(mover, shape, hit.end);
+            let ahead = hit.end + DVec3::new(end.x - start.x, end.y - start.y, 0.0);
+            let serves = self
+                .movers
+                .get(&mover)
+                .is_some_and(|(udop, _)| udop.contains_swept_shape(shape, hit.end, ahead, margin));
+            if !serves {
+                self.rebuild(mover, shape, hit.end);
+            }
         }
         hit
     }
