@@ -162,3 +162,44 @@ fn time_of_impact_matches_binary_search_in_time() {
     );
     assert!(bisected > 300, "too few bisections: {bisected}");
 }
+
+/// After a hit the end is the skin away from the hit plane (the Quake III rule of DESIGN.md) and
+/// never in solid. Measured, not asserted away: how often the end comes closer than the skin to
+/// some *other* brush. That happens when the move grazes a second brush at a shallow angle just
+/// behind the first (the pull-back is along the first plane only, as in Quake III); the share is
+/// bounded here and reported in the closing note of the foundation issue.
+#[test]
+fn after_a_hit_the_end_keeps_the_skin_from_the_hit_plane_and_stays_out_of_solid() {
+    use cspace_geom::expand::box_expanded_planes;
+    use cspace_geom::generate::{RandomBoxes, free_segments};
+    use cspace_geom::shape::BoxShape;
+
+    let world = Arc::new(RandomBoxes::BENCHMARK.world());
+    let b = BoxShape {
+        mins: DVec3::new(-16.0, -16.0, -24.0),
+        maxs: DVec3::new(16.0, 16.0, 32.0),
+    };
+    let shape = Shape::Box(b);
+    let mut exact = ExactCollider::new(world.clone());
+    let prepared = exact.prepare(&shape).unwrap();
+    let skin = prepared.skin();
+    let (mut hits, mut closer) = (0usize, 0usize);
+    for (a, e) in free_segments(&world, &shape, &world.bounds(), 6000, (10.0, 200.0), 3) {
+        let hit = exact.trace(&prepared, a, e);
+        let Some(surface) = hit.surface else { continue };
+        hits += 1;
+        assert!((surface.plane.signed_distance(hit.end) - skin).abs() < 1e-9 || hit.fraction == 0.0);
+        let near = shape.bounds().translated(hit.end).loosened(skin + 1e-3);
+        let mut nearest = f64::INFINITY;
+        world.for_each_overlapping(&near, |id| {
+            let planes = box_expanded_planes(&world.brush(id).brush, &b);
+            let d = planes.iter().map(|p| p.signed_distance(hit.end)).fold(f64::NEG_INFINITY, f64::max);
+            nearest = nearest.min(d);
+        });
+        assert!(nearest > 0.0, "end in solid: {a} -> {e}: {hit:?}");
+        closer += (nearest < skin - 1e-9) as usize;
+    }
+    eprintln!("{hits} hits; {closer} ends closer than the skin to another brush");
+    assert!(hits > 2000);
+    assert!((closer as f64) < 0.005 * hits as f64, "{closer} of {hits}");
+}
