@@ -16,6 +16,8 @@
 mod planes;
 mod rounded;
 
+pub use planes::span_of_planes;
+
 use std::sync::Arc;
 
 use glam::DVec3;
@@ -26,10 +28,10 @@ use crate::shape::Shape;
 use crate::tolerance::CONTACT;
 use crate::world::{BrushId, World};
 
-/// Where a segment overlaps one brush, in segment parameters (`start + t * (end - start)`, `t`
-/// over the whole line, not clamped).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Span {
+/// Where a segment overlaps one convex solid (a brush, a BSP cell), in segment parameters
+/// (`start + t * (end - start)`, `t` over the whole line, not clamped).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Span {
     /// First `t` at which the shape is deeper than [`CONTACT`] inside the brush.
     pub enter: f64,
     /// Last `t` at which it is deeper than [`CONTACT`] inside.
@@ -167,15 +169,23 @@ impl Collider for ExactCollider {
     }
 }
 
-/// The outcome of merging the spans of every brush along a segment.
+/// The outcome of merging the spans of every solid along a segment.
 #[derive(Debug, PartialEq)]
-enum FirstEntry {
+pub enum FirstEntry {
     /// The segment never leaves solid.
     AllSolid,
     /// No entry from empty space into solid within the segment.
-    Free { start_solid: bool },
-    /// The first entry is `spans[index]`.
-    Hit { start_solid: bool, index: usize },
+    Free {
+        /// The segment starts in solid (and leaves it).
+        start_solid: bool,
+    },
+    /// The first entry is `spans[index]` (after sorting).
+    Hit {
+        /// The segment starts in solid (and leaves it before this entry).
+        start_solid: bool,
+        /// The entry's index in the sorted spans.
+        index: usize,
+    },
 }
 
 /// Merges spans (sorted here by entry) into the solid region the segment starts in, and finds the
@@ -185,8 +195,8 @@ enum FirstEntry {
 /// between touching brushes is not empty space. Spans entered at the same instant (an edge or a
 /// corner shared by two brushes) are tied; `pull_back` scores them and the smallest wins, so the
 /// mover ends up clear of all of them.
-fn first_entry(
-    spans: &mut [(Span, BrushId)],
+pub fn first_entry<T: Ord + Copy>(
+    spans: &mut [(Span, T)],
     pull_back: impl Fn(&Span) -> f64,
 ) -> Option<FirstEntry> {
     if spans.is_empty() {

@@ -31,7 +31,7 @@ pub(crate) fn span_hull(brush: &Brush, hull: &Brush, start: DVec3, end: DVec3) -
 /// `CM_TraceThroughBrush` without the skin: the parameter interval over which the line is deeper
 /// than [`CONTACT`] behind every plane, the loose end of that interval (within [`CONTACT`]), and
 /// the entering plane with its touch time. `None` when the line is never that deep.
-pub(crate) fn span_of_planes(
+pub fn span_of_planes(
     planes: impl Iterator<Item = Plane>,
     start: DVec3,
     end: DVec3,

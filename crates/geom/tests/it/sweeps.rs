@@ -188,12 +188,17 @@ fn after_a_hit_the_end_keeps_the_skin_from_the_hit_plane_and_stays_out_of_solid(
         let hit = exact.trace(&prepared, a, e);
         let Some(surface) = hit.surface else { continue };
         hits += 1;
-        assert!((surface.plane.signed_distance(hit.end) - skin).abs() < 1e-9 || hit.fraction == 0.0);
+        assert!(
+            (surface.plane.signed_distance(hit.end) - skin).abs() < 1e-9 || hit.fraction == 0.0
+        );
         let near = shape.bounds().translated(hit.end).loosened(skin + 1e-3);
         let mut nearest = f64::INFINITY;
         world.for_each_overlapping(&near, |id| {
             let planes = box_expanded_planes(&world.brush(id).brush, &b);
-            let d = planes.iter().map(|p| p.signed_distance(hit.end)).fold(f64::NEG_INFINITY, f64::max);
+            let d = planes
+                .iter()
+                .map(|p| p.signed_distance(hit.end))
+                .fold(f64::NEG_INFINITY, f64::max);
             nearest = nearest.min(d);
         });
         assert!(nearest > 0.0, "end in solid: {a} -> {e}: {hit:?}");
