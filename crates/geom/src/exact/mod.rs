@@ -7,7 +7,7 @@
 //!   the Minkowski sum ([`crate::expand`]);
 //! - spheres and vertical cylinders: the line against the brush rounded by the shape (faces,
 //!   edge cylinders and vertex spheres; for the cylinder, flat caps and sheared edge cylinders),
-//!   see [`rounded`].
+//!   see the `rounded` module.
 //!
 //! The intervals of all brushes are then merged, so touching brushes form one solid without
 //! seams, and the hit is the first entry from empty space into solid (after the solid region the
