@@ -3,11 +3,10 @@
 //! overlaid as the baseline with the places where the run departs from it highlighted.
 //!
 //! One drawing function, generic over plotters' `DrawingBackend`, serves SVG files, PNG files
-//! and tests (`SVGBackend::with_string`). PNG text uses the DejaVu Sans Mono font kept in
-//! `crates/sim/assets/fonts` (with its license), never a system font.
+//! and tests (`SVGBackend::with_string`). Text uses the DejaVu Sans Mono font bundled in
+//! `cspace-font` (with its license), never a system font.
 
 use std::path::Path;
-use std::sync::Once;
 
 use cspace_geom::{Aabb, DVec3, World};
 use plotters::coord::Shift;
@@ -37,19 +36,6 @@ const BASELINE: RGBColor = RGBColor(20, 20, 20);
 const DIVERGED: RGBColor = RGBColor(214, 39, 40);
 const BRUSH: RGBColor = RGBColor(170, 170, 170);
 
-/// Registers the bundled font (once per process): bitmap output draws with it, and SVG output
-/// measures its labels with it.
-fn register_font() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("../assets/fonts/DejaVuSansMono.ttf");
-        // The font is part of the build; failing to read it is a broken build, not bad input.
-        plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
-            .map_err(|_| "invalid font")
-            .expect("the bundled DejaVu font is a valid TrueType font");
-    });
-}
-
 /// Writes the plot to `path`: SVG for `.svg`, PNG for `.png`.
 pub fn render(
     world: &World,
@@ -59,7 +45,7 @@ pub fn render(
     path: &Path,
 ) -> anyhow::Result<()> {
     let size = (1400, 720);
-    register_font();
+    cspace_font::register();
     match path.extension().and_then(|e| e.to_str()) {
         Some("svg") => {
             let root = SVGBackend::new(path, size).into_drawing_area();
@@ -83,7 +69,7 @@ pub fn svg_string(
     baseline: Option<&Series>,
     tolerance: f64,
 ) -> anyhow::Result<String> {
-    register_font();
+    cspace_font::register();
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (1400, 720)).into_drawing_area();

@@ -140,6 +140,7 @@ fn main() -> ExitCode {
         );
     }
     if let Some(path) = &args.svg {
+        cspace_font::register();
         let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
         if let Err(e) = draw(root, &experiment) {
             eprintln!("udop-table: cannot write {}: {e}", path.display());
