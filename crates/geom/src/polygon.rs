@@ -192,34 +192,45 @@ impl Polygon {
 
     /// The point of the polygon closest to `point`.
     pub fn closest_point(&self, point: DVec3) -> DVec3 {
-        let n = self.plane.normal();
-        let projected = point - n * self.plane.signed_distance(point);
-        let count = self.vertices.len();
-        let mut inside = true;
-        for i in 0..count {
-            let a = self.vertices[i];
-            let b = self.vertices[(i + 1) % count];
-            // Outward edge normal in the plane for a counter-clockwise loop.
-            if (b - a).cross(n).dot(projected - a) > 0.0 {
-                inside = false;
-                break;
-            }
-        }
-        if inside {
-            return projected;
-        }
-        let mut best = self.vertices[0];
-        let mut best_d2 = f64::INFINITY;
-        for i in 0..count {
-            let q = closest_on_segment(self.vertices[i], self.vertices[(i + 1) % count], point);
-            let d2 = q.distance_squared(point);
-            if d2 < best_d2 {
-                best_d2 = d2;
-                best = q;
-            }
-        }
-        best
+        closest_on_convex_loop(
+            &self.plane,
+            self.vertices.len(),
+            |i| self.vertices[i],
+            point,
+        )
     }
+}
+
+/// The point of a convex polygon in `plane`, given by `count` vertices `vertex(i)` wound
+/// counter-clockwise seen from the front, closest to `point` (no allocation).
+pub(crate) fn closest_on_convex_loop(
+    plane: &Plane,
+    count: usize,
+    vertex: impl Fn(usize) -> DVec3,
+    point: DVec3,
+) -> DVec3 {
+    let n = plane.normal();
+    let projected = point - n * plane.signed_distance(point);
+    let inside = (0..count).all(|i| {
+        let a = vertex(i);
+        let b = vertex((i + 1) % count);
+        // Outward edge normal in the plane for a counter-clockwise loop.
+        (b - a).cross(n).dot(projected - a) <= 0.0
+    });
+    if inside {
+        return projected;
+    }
+    let mut best = vertex(0);
+    let mut best_d2 = f64::INFINITY;
+    for i in 0..count {
+        let q = closest_on_segment(vertex(i), vertex((i + 1) % count), point);
+        let d2 = q.distance_squared(point);
+        if d2 < best_d2 {
+            best_d2 = d2;
+            best = q;
+        }
+    }
+    best
 }
 
 /// The point of segment `ab` closest to `p`.

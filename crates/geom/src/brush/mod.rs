@@ -370,10 +370,15 @@ impl Brush {
         let mut best = point;
         let mut best_d2 = f64::INFINITY;
         let mut outside = false;
-        for (i, face) in self.faces.iter().enumerate() {
+        for face in &self.faces {
             if face.plane.signed_distance(point) > 0.0 {
                 outside = true;
-                let q = self.face_polygon(i).closest_point(point);
+                let q = crate::polygon::closest_on_convex_loop(
+                    &face.plane,
+                    face.vertices.len(),
+                    |k| self.vertices[face.vertices[k] as usize],
+                    point,
+                );
                 let d2 = q.distance_squared(point);
                 if d2 < best_d2 {
                     best_d2 = d2;
