@@ -11,13 +11,14 @@
 //! - [`MelaxCollider`] is the [`cspace_geom::Collider`]: `HitCheckBSP` (Section 3) with the
 //!   offsets of [`offsets`], the nodes visited counted ([`MelaxCounters`]).
 //! - [`overlap`] holds the stationary queries `M()` (merge, slicing) and `F()` (no slice) of
-//!   Section 6; [`measure`] compares any collider with the exact backend.
+//!   Section 6.
 //!
 
 pub mod bevel;
 pub mod collider;
 pub mod hit_check;
 pub mod offsets;
+pub mod overlap;
 pub mod polyhedron;
 pub mod tree;
 

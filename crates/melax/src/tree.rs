@@ -20,7 +20,7 @@ pub enum BspRef {
 }
 
 /// A plain solid BSP tree (one configuration space, zero-size shape): what bevelling starts
-/// from. The onion compiler's single-point-pose tree is one ([`crate::compile`]).
+/// from. The onion compiler's single-point-pose tree is one.
 pub trait PlainBsp {
     /// The root.
     fn root(&self) -> BspRef;
