@@ -41,6 +41,7 @@ pub mod measure;
 pub mod offsets;
 pub mod overlap;
 pub mod polyhedron;
+pub mod sample;
 pub mod tree;
 
 #[cfg(test)]
