@@ -64,9 +64,11 @@ pub(crate) enum Outcome {
 }
 
 /// The two children of `node` for frame `f`: `[front, back]`, and whether the back is nearer
-/// the start (tried first).
+/// the start (tried first). Each keeps the part of the frame where the shape is more than
+/// [`CONTACT`] past its side's shifted plane (geom's `span_of_planes` rule for one plane).
+/// `LOOSE` also tracks the loose ends (only the span merge needs them).
 #[inline(always)]
-fn split<O: Offsets>(
+fn split<O: Offsets, const LOOSE: bool>(
     tree: &MelaxTree,
     offsets: &O,
     index: u32,
@@ -79,30 +81,58 @@ fn split<O: Offsets>(
     let d0 = node.normal.dot(start) - node.dist;
     let d1 = node.normal.dot(end) - node.dist;
     let rate = d0 - d1;
-    // Under side: g = f - back must be below -CONTACT; over side: g = -f - front.
-    let under = clip(f, node.children[1], d0 - back, rate, index << 1);
-    let over = clip(f, node.children[0], -d0 - front, -rate, (index << 1) | 1);
-    ([over, under], rate <= 0.0)
-}
-
-/// The part of frame `f` where `g(t) = g0 - rate * t < -CONTACT` (geom's `span_of_planes` rule
-/// for one plane), sent to `child`.
-#[inline(always)]
-fn clip(f: &Frame, child: u32, g0: f64, rate: f64, entry: u32) -> Option<Frame> {
-    let mut out = Frame { child, ..*f };
-    if rate > 0.0 {
-        let deep = (g0 + CONTACT) / rate;
-        if deep > out.t0 {
-            out.t0 = deep;
-            out.entry = entry;
-        }
-    } else if rate < 0.0 {
-        out.t1 = out.t1.min((g0 + CONTACT) / rate);
-        out.t1_loose = out.t1_loose.min((g0 - CONTACT) / rate);
-    } else if g0 >= -CONTACT {
-        return None;
+    // Under side: g = f - back must be below -CONTACT; over side: g = -f - front (its rate is
+    // -rate). One reciprocal serves both.
+    let g_under = d0 - back;
+    let g_over = -d0 - front;
+    let mut under = Frame {
+        child: node.children[1],
+        ..*f
+    };
+    let mut over = Frame {
+        child: node.children[0],
+        ..*f
+    };
+    if rate == 0.0 {
+        return (
+            [
+                (g_over < -CONTACT && over.child != EMPTY).then_some(over),
+                (g_under < -CONTACT && under.child != EMPTY).then_some(under),
+            ],
+            true,
+        );
     }
-    (out.t0 < out.t1).then_some(out)
+    let inv = 1.0 / rate;
+    if rate > 0.0 {
+        // Entering the under side, leaving the over side.
+        let deep = (g_under + CONTACT) * inv;
+        if deep > under.t0 {
+            under.t0 = deep;
+            under.entry = index << 1;
+        }
+        over.t1 = over.t1.min(-(g_over + CONTACT) * inv);
+        if LOOSE {
+            over.t1_loose = over.t1_loose.min(-(g_over - CONTACT) * inv);
+        }
+    } else {
+        let deep = -(g_over + CONTACT) * inv;
+        if deep > over.t0 {
+            over.t0 = deep;
+            over.entry = (index << 1) | 1;
+        }
+        under.t1 = under.t1.min((g_under + CONTACT) * inv);
+        if LOOSE {
+            under.t1_loose = under.t1_loose.min((g_under - CONTACT) * inv);
+        }
+    }
+    // The shared empty leaf ends the walk: no frame for it.
+    (
+        [
+            (over.t0 < over.t1 && over.child != EMPTY).then_some(over),
+            (under.t0 < under.t1 && under.child != EMPTY).then_some(under),
+        ],
+        rate < 0.0,
+    )
 }
 
 fn root_frame(tree: &MelaxTree) -> Frame {
@@ -116,8 +146,8 @@ fn root_frame(tree: &MelaxTree) -> Frame {
 }
 
 /// The first entry into a solid cell, with the paper's pulled-in end; stops early with
-/// [`Outcome::StartSolid`] when the start is inside a cell. `visited` counts the nodes and leaves
-/// entered.
+/// [`Outcome::StartSolid`] when the start is inside a cell. `visited` counts the nodes and solid
+/// leaves entered (the shared empty leaf is never entered).
 pub(crate) fn first_hit<O: Offsets>(
     tree: &MelaxTree,
     offsets: &O,
@@ -165,13 +195,14 @@ pub(crate) fn first_hit<O: Offsets>(
             bound = best.map_or(bound, |b| b.0 + TIE);
             continue;
         }
-        let ([over, under], under_first) = split(tree, offsets, f.child, &f, start, end);
+        let ([over, under], under_first) =
+            split::<O, false>(tree, offsets, f.child, &f, start, end);
         let (first, second) = if under_first {
             (under, over)
         } else {
             (over, under)
         };
-        if let Some(s) = second {
+        if let Some(s) = second.filter(|s| s.t0 <= bound) {
             stack.push(s);
         }
         if let Some(s) = first {
@@ -216,7 +247,7 @@ pub(crate) fn collect_spans<O: Offsets>(
             }
             continue;
         }
-        let ([over, under], under_first) = split(tree, offsets, f.child, &f, start, end);
+        let ([over, under], under_first) = split::<O, true>(tree, offsets, f.child, &f, start, end);
         let (first, second) = if under_first {
             (under, over)
         } else {
