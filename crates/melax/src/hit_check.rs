@@ -77,7 +77,7 @@ fn split<O: Offsets, const LOOSE: bool>(
     end: DVec3,
 ) -> ([Option<Frame>; 2], bool) {
     let node = &tree.nodes[index as usize];
-    let (back, front) = offsets.offsets(node.normal, node.horizontal);
+    let (back, front) = offsets.offsets(node.normal, node.horizontal());
     let d0 = node.normal.dot(start) - node.dist;
     let d1 = node.normal.dot(end) - node.dist;
     let rate = d0 - d1;
@@ -318,7 +318,7 @@ fn walk_point<O: Offsets>(
             continue;
         }
         let node = &tree.nodes[child as usize];
-        let (back, front) = offsets.offsets(node.normal, node.horizontal);
+        let (back, front) = offsets.offsets(node.normal, node.horizontal());
         let d = node.normal.dot(position) - node.dist;
         if -d - front < -CONTACT {
             stack.push(node.children[0]);
@@ -332,7 +332,7 @@ fn walk_point<O: Offsets>(
 /// The shifted plane (configuration space, normal out of the cell) of an entry.
 pub(crate) fn entry_plane<O: Offsets>(tree: &MelaxTree, offsets: &O, entry: u32) -> Plane {
     let node = &tree.nodes[(entry >> 1) as usize];
-    let (back, front) = offsets.offsets(node.normal, node.horizontal);
+    let (back, front) = offsets.offsets(node.normal, node.horizontal());
     let plane = if entry & 1 == 0 {
         Plane::new(node.normal, node.dist + back)
     } else {

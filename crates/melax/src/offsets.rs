@@ -42,7 +42,7 @@ impl Offsets for SphereOffsets {
 }
 
 /// A vertical cylinder centred on the origin: `r * sqrt(nx^2 + ny^2) + h * |nz|` both ways
-/// (Section 3; the horizontal length is kept per node, so no square root per visit).
+/// (Section 3).
 #[derive(Debug, Clone, Copy)]
 pub struct CylinderOffsets {
     /// The radius, in units.

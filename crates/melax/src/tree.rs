@@ -37,14 +37,22 @@ pub(crate) const LEAF: u32 = 1 << 31;
 /// The (shared) empty leaf.
 pub(crate) const EMPTY: u32 = u32::MAX;
 
-/// One packed node: the plane (unit normal and distance), the normal's horizontal length (the
-/// cylinder offset, Section 3, without a square root per visit) and the `[front, back]` children.
+/// One packed node (40 bytes): the plane (unit normal and distance) and the `[front, back]`
+/// children.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Node {
     pub normal: DVec3,
     pub dist: f64,
-    pub horizontal: f64,
     pub children: [u32; 2],
+}
+
+impl Node {
+    /// The normal's horizontal length `sqrt(nx^2 + ny^2)` (the cylinder offset, Section 3;
+    /// optimised away for every other shape, whose offsets do not read it).
+    #[inline(always)]
+    pub fn horizontal(&self) -> f64 {
+        (self.normal.x * self.normal.x + self.normal.y * self.normal.y).sqrt()
+    }
 }
 
 /// A solid cell: the brushes whose interior meets it (for contact points and brush ids).
@@ -169,7 +177,6 @@ impl MelaxTree {
         self.nodes.push(Node {
             normal: n,
             dist: plane.dist(),
-            horizontal: (n.x * n.x + n.y * n.y).sqrt(),
             children,
         });
         assert!(self.nodes.len() < LEAF as usize, "a tree of 2^31 nodes");
