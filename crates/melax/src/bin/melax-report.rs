@@ -290,7 +290,7 @@ fn table1(md: &mut String, sample: &Subject) {
 
 fn table2(md: &mut String, subjects: &[&Subject], moves: usize) {
     writeln!(md, "## Table 2: average query time (µs)\n").unwrap();
-    writeln!(md, "The same moves for every shape: {moves} segments of 8 to 64 units (70% level, as walking) from starts free for the cylinder, on the paper-bevelled tree; best of 7 runs of the mean per trace, one core, release build. Nodes visited per trace in brackets.\n").unwrap();
+    writeln!(md, "The same moves for every shape: {moves} segments of 8 to 64 units (70% level, as walking) from starts free for the cylinder, on the paper-bevelled tree; the shapes take turns for 15 rounds and each keeps its best round's mean per trace (one core, release build, on a shared machine). Nodes visited per trace in brackets.\n").unwrap();
     writeln!(md, "| world | ray | sphere r=16 | cylinder r=16 h=56 | player box | sphere / ray | cylinder / ray |").unwrap();
     writeln!(md, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
     for s in subjects {
@@ -315,24 +315,33 @@ fn table2(md: &mut String, subjects: &[&Subject], moves: usize) {
             )
             .expect("a box"),
         ];
-        let mut cells = Vec::new();
-        let mut times = Vec::new();
-        for shape in &shapes {
-            let mut melax = MelaxCollider::new(s.world.clone(), tree.clone());
-            let prepared = melax.prepare(shape).expect("every shape");
-            let t = best_seconds(7, || {
+        // Shapes take turns round by round, so that every shape sees the same load on a shared
+        // machine; each keeps its best round.
+        let mut colliders: Vec<(MelaxCollider, cspace_geom::Prepared)> = shapes
+            .iter()
+            .map(|shape| {
+                let melax = MelaxCollider::new(s.world.clone(), tree.clone());
+                let prepared = melax.prepare(shape).expect("every shape");
+                (melax, prepared)
+            })
+            .collect();
+        let mut times = vec![f64::INFINITY; shapes.len()];
+        for _ in 0..15 {
+            for (k, (melax, prepared)) in colliders.iter_mut().enumerate() {
+                let t = Instant::now();
                 for &(a, b) in &segs {
-                    std::hint::black_box(melax.trace(&prepared, a, b));
+                    std::hint::black_box(melax.trace(prepared, a, b));
                 }
-            }) / segs.len() as f64;
-            melax.reset_counters();
-            for &(a, b) in &segs {
-                melax.trace(&prepared, a, b);
+                times[k] = times[k].min(t.elapsed().as_secs_f64() / segs.len() as f64);
             }
-            let c = melax.melax_counters();
-            cells.push(c.nodes_visited as f64 / c.traces.max(1) as f64);
-            times.push(t);
         }
+        let cells: Vec<f64> = colliders
+            .iter()
+            .map(|(melax, _)| {
+                let c = melax.melax_counters();
+                c.nodes_visited as f64 / c.traces.max(1) as f64
+            })
+            .collect();
         writeln!(
             md,
             "| {} | {:.3} ({:.0}) | {:.3} ({:.0}) | {:.3} ({:.0}) | {:.3} ({:.0}) | {:.2} | {:.2} |",
