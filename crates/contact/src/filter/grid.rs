@@ -80,6 +80,15 @@ impl Grid {
         }
     }
 
+    /// Moves `id` from the cells of `old` (the bounds it was inserted with) to those of `new`;
+    /// nothing to do when both cover the same cells, as for most moves of one step.
+    pub fn update(&mut self, id: AgentId, old: &Aabb, new: &Aabb) {
+        if self.range(old) != self.range(new) {
+            self.remove(id, old);
+            self.insert(id, new);
+        }
+    }
+
     /// Removes `id` from the cells `bounds` overlaps (the bounds it was inserted with).
     pub fn remove(&mut self, id: AgentId, bounds: &Aabb) {
         let (x0, y0, x1, y1) = self.range(bounds);
@@ -113,5 +122,38 @@ impl Grid {
             }
         }
         out.truncate(write);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace_geom::DVec3;
+
+    fn cube(at: DVec3) -> Aabb {
+        Aabb::new(at - DVec3::splat(16.0), at + DVec3::splat(16.0))
+    }
+
+    fn found(grid: &Grid, at: DVec3) -> Vec<AgentId> {
+        let mut out = Vec::new();
+        grid.query(&cube(at), &mut out);
+        out
+    }
+
+    #[test]
+    fn update_moves_an_agent_between_cells_and_keeps_it_within_one() {
+        let mut grid = Grid::new(64.0);
+        let a = AgentId(3);
+        let start = DVec3::new(32.0, 32.0, 0.0);
+        grid.insert(a, &cube(start));
+        // A small move inside the same cells.
+        let near = start + DVec3::new(1.0, 0.0, 0.0);
+        grid.update(a, &cube(start), &cube(near));
+        assert_eq!(found(&grid, near), vec![a]);
+        // A move far away: listed there, and no longer at the start.
+        let far = DVec3::new(1000.0, -500.0, 0.0);
+        grid.update(a, &cube(near), &cube(far));
+        assert_eq!(found(&grid, far), vec![a]);
+        assert!(found(&grid, start).is_empty());
     }
 }

@@ -158,10 +158,7 @@ impl FilterStack {
 
     /// Moves an agent from `old` bounds to `new` bounds.
     pub fn update(&mut self, id: AgentId, old: &Aabb, new: &Aabb) {
-        if old != new {
-            self.grid.remove(id, old);
-            self.grid.insert(id, new);
-        }
+        self.grid.update(id, old, new);
     }
 
     /// The counters so far.

@@ -413,39 +413,33 @@ impl Sim {
     ) {
         let entity = self.agents[index];
         let id = AgentId(index as u32);
-        let (mut state, poses) = {
-            let mut q = self
-                .world
-                .query_one::<(&PoseSet, &Pose, &Position, &Velocity, &Ground, &Intent)>(entity);
-            let (poses, pose, position, velocity, ground, intent) =
-                q.get().expect("agents have every component");
-            (
-                MoverState {
-                    position: position.0,
-                    velocity: velocity.0,
-                    pose: *pose,
-                    ground: *ground,
-                    intent: *intent,
-                    can_crouch: poses.crouching.is_some(),
-                },
-                poses.clone(),
-            )
+        // The query borrows the hecs world only; the tracer borrows the other fields.
+        let mut query = self
+            .world
+            .query_one::<(&PoseSet, &Pose, &Position, &Velocity, &Ground, &Intent)>(entity);
+        let (poses, pose, position, velocity, ground, intent) =
+            query.get().expect("agents have every component");
+        let mut state = MoverState {
+            position: position.0,
+            velocity: velocity.0,
+            pose: *pose,
+            ground: *ground,
+            intent: *intent,
+            can_crouch: poses.crouching.is_some(),
         };
         let before = state;
         let mut log = MoveLog::default();
-        {
-            let mut tracer = Tracer {
-                collider: self.collider.as_mut(),
-                filters: &mut self.filters,
-                bodies: &self.bodies,
-                me: id,
-                poses: &poses,
-                step: self.step,
-                candidates: &mut self.candidates,
-                traces: &mut self.counters.traces,
-            };
-            update(&mut state, &mut tracer, &self.params, &mut log);
-        }
+        let mut tracer = Tracer {
+            collider: self.collider.as_mut(),
+            filters: &mut self.filters,
+            bodies: &self.bodies,
+            me: id,
+            poses,
+            step: self.step,
+            candidates: &mut self.candidates,
+            traces: &mut self.counters.traces,
+        };
+        update(&mut state, &mut tracer, &self.params, &mut log);
         // Write back, and keep the grid and the bodies current for the agents that follow.
         let old_bounds = poses
             .get(before.pose)
@@ -455,10 +449,12 @@ impl Sim {
         let new_shape = poses.get(state.pose).shape();
         let new_bounds = new_shape.bounds().translated(state.position);
         self.filters.update(id, &old_bounds, &new_bounds);
-        self.bodies[index] = Body {
-            shape: new_shape.clone(),
-            position: state.position,
-        };
+        let body = &mut self.bodies[index];
+        if before.pose != state.pose {
+            body.shape = new_shape.clone();
+        }
+        body.position = state.position;
+        drop(query);
         self.record(index, &before, &state, log);
     }
 
