@@ -105,6 +105,8 @@ pub fn draw<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("boxes in the world")
         .y_desc(y_label)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y}"))
         .label_style(("sans-serif", 14))
         .draw()?;
     for (i, (label, points)) in series.iter().enumerate() {

@@ -61,19 +61,19 @@ pub struct Config {
 }
 
 impl Config {
-    /// The full suite (a few minutes on two cores).
+    /// The full suite (about two minutes on two cores without the tree backends).
     pub fn full(maps: Option<PathBuf>) -> Config {
         Config {
             mode: "full",
             base: RandomBoxes::BENCHMARK,
             scaling: vec![200, 2000, 20_000],
-            segments: 4000,
+            segments: 8000,
             length: (10.0, 50.0),
-            passes: 9,
+            passes: 11,
             batch: 64,
             maps,
             crowd_agents: 64,
-            crowd_steps: 120,
+            crowd_steps: 600,
             crowd_passes: 7,
         }
     }
