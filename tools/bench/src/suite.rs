@@ -201,9 +201,11 @@ pub struct CrowdFigures {
     pub traces_per_agent_step: Option<f64>,
     /// The backend's counters after the last run.
     pub counters: Option<String>,
-    /// Mean distance of the agents' final positions from the exact backend's run, units.
+    /// Mean distance of the agents' positions after [`AGREEMENT_STEPS`] steps from the exact
+    /// backend's, units.
     pub vs_exact: Option<f64>,
-    /// Mean distance of the agents' final positions from rapier's (Quake set-up) run, units.
+    /// Mean distance of the agents' positions after [`AGREEMENT_STEPS`] steps from rapier's
+    /// (Quake set-up), units.
     pub vs_rapier: Option<f64>,
 }
 
@@ -507,11 +509,10 @@ fn trace_world(
     Ok((table, builds))
 }
 
-/// What one participant of the crowd passes left behind.
-enum CrowdRun {
-    Ours(CrowdTiming),
-    Rapier(Vec<DVec3>),
-}
+/// Steps after which the final positions of the agent-step table are compared (half a second:
+/// long enough for every agent to walk and bump, short enough for the runs not to drift apart
+/// through agent-agent collisions, which rapier's loop does not have).
+pub const AGREEMENT_STEPS: u64 = 30;
 
 /// Our simulator on every backend against rapier's controller, on one crowd.
 fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable> {
@@ -523,26 +524,28 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
         .iter()
         .map(|&s| RapierCrowd::new(parry.shape.clone(), &crowd.agents, s))
         .collect();
-    let mut last: Vec<Option<CrowdRun>> = (0..kinds.len() + rapier.len()).map(|_| None).collect();
-    let timings =
-        timing::interleaved_runs(kinds.len() + rapier.len(), config.crowd_passes, |i, _| {
-            if i < kinds.len() {
-                let t = crowds::time_crowd(crowd, kinds[i], config.crowd_steps)?;
-                let ns = 1e9 / t.agent_steps_per_second;
-                last[i] = Some(CrowdRun::Ours(t));
-                Ok::<f64, anyhow::Error>(ns)
-            } else {
-                let run = rapier[i - kinds.len()].run(config.crowd_steps);
-                last[i] = Some(CrowdRun::Rapier(run.final_positions));
-                Ok(run.ns_per_agent_step)
-            }
-        })?;
-    let positions = |i: usize| -> &[DVec3] {
-        match last[i].as_ref().expect("every participant ran") {
-            CrowdRun::Ours(t) => &t.final_positions,
-            CrowdRun::Rapier(p) => p,
+    let participants = kinds.len() + rapier.len();
+    let mut last: Vec<Option<CrowdTiming>> = (0..kinds.len()).map(|_| None).collect();
+    let timings = timing::interleaved_runs(participants, config.crowd_passes, |i, _| {
+        if i < kinds.len() {
+            let t = crowds::time_crowd(crowd, kinds[i], config.crowd_steps)?;
+            let ns = 1e9 / t.agent_steps_per_second;
+            last[i] = Some(t);
+            Ok::<f64, anyhow::Error>(ns)
+        } else {
+            Ok(rapier[i - kinds.len()]
+                .run(config.crowd_steps)
+                .ns_per_agent_step)
         }
-    };
+    })?;
+    let steps = AGREEMENT_STEPS.min(config.crowd_steps);
+    let mut positions = Vec::with_capacity(participants);
+    for &kind in &kinds {
+        positions.push(crowds::time_crowd(crowd, kind, steps)?.final_positions);
+    }
+    for r in &rapier {
+        positions.push(r.run(steps).final_positions);
+    }
     let exact = kinds.iter().position(|&k| k == BackendKind::Exact);
     let rapier_quake = kinds.len();
     let mean_distance = |a: &[DVec3], b: &[DVec3]| {
@@ -550,15 +553,18 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
     };
     let peer_ns = timings[rapier_quake].median_ns;
     let mut rows = Vec::new();
-    for i in 0..kinds.len() + rapier.len() {
-        let (backend, is_peer, traces, counters) = match last[i].as_ref().expect("ran") {
-            CrowdRun::Ours(t) => (
-                kinds[i].name().to_string(),
-                false,
-                Some(t.traces_per_agent_step),
-                t.backend_counters.clone(),
-            ),
-            CrowdRun::Rapier(_) => (
+    for i in 0..participants {
+        let (backend, is_peer, traces, counters) = match last.get(i) {
+            Some(t) => {
+                let t = t.as_ref().expect("every backend ran");
+                (
+                    kinds[i].name().to_string(),
+                    false,
+                    Some(t.traces_per_agent_step),
+                    t.backend_counters.clone(),
+                )
+            }
+            None => (
                 setups[i - kinds.len()].label().to_string(),
                 true,
                 None,
@@ -575,9 +581,9 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
                 counters,
                 vs_exact: exact
                     .filter(|&e| e != i)
-                    .map(|e| mean_distance(positions(i), positions(e))),
+                    .map(|e| mean_distance(&positions[i], &positions[e])),
                 vs_rapier: (i != rapier_quake)
-                    .then(|| mean_distance(positions(i), positions(rapier_quake))),
+                    .then(|| mean_distance(&positions[i], &positions[rapier_quake])),
             }),
         });
         if i + 1 == kinds.len() {
