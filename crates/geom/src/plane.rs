@@ -81,6 +81,14 @@ impl Plane {
         })
     }
 
+    /// A plane from a normal that is already unit, kept bit for bit (no renormalisation): for
+    /// reading saved planes back. `None` when a number is not finite or the normal's length is
+    /// off 1 by more than 1e-9.
+    pub fn from_unit_normal(normal: DVec3, dist: f64) -> Option<Plane> {
+        (normal.is_finite() && dist.is_finite() && (normal.length_squared() - 1.0).abs() <= 1e-9)
+            .then_some(Plane { normal, dist })
+    }
+
     /// An axial plane: `normal` must be one of the six unit axes (not checked beyond debug builds).
     pub(crate) fn axial(normal: DVec3, dist: f64) -> Plane {
         debug_assert!((normal.length_squared() - 1.0).abs() < 1e-15);
@@ -242,6 +250,21 @@ mod tests {
         assert_eq!(p.side_of(DVec3::new(0.0, 0.0, 5.0), 1e-6), Side::Front);
         assert_eq!(p.side_of(DVec3::new(0.0, 0.0, 4.0), 1e-6), Side::On);
         assert_eq!(p.side_of(DVec3::new(0.0, 0.0, 3.0), 1e-6), Side::Back);
+    }
+
+    #[test]
+    fn unit_normal_planes_are_kept_bit_for_bit() {
+        let p = Plane::new(DVec3::new(1.0, 2.0, 3.0), 5.0).unwrap();
+        let q = Plane::from_unit_normal(p.normal(), p.dist()).unwrap();
+        assert_eq!(
+            p.normal().to_array().map(f64::to_bits),
+            q.normal().to_array().map(f64::to_bits)
+        );
+        assert_eq!(
+            Plane::from_unit_normal(DVec3::new(2.0, 0.0, 0.0), 1.0),
+            None
+        );
+        assert_eq!(Plane::from_unit_normal(DVec3::X, f64::NAN), None);
     }
 
     #[test]

@@ -70,7 +70,13 @@ impl Polygon {
     /// Vertices within [`PLANE_THICKNESS`] of the plane go to both parts; a coplanar polygon goes
     /// to the side its normal faces. Parts with fewer than three vertices are dropped.
     pub fn split(&self, plane: &Plane) -> (Option<Polygon>, Option<Polygon>) {
-        match self.side_of(plane, PLANE_THICKNESS) {
+        self.split_with(plane, PLANE_THICKNESS)
+    }
+
+    /// [`Polygon::split`] with a plane of half-thickness `thickness`: both parts share the same
+    /// crossing points.
+    pub fn split_with(&self, plane: &Plane, thickness: f64) -> (Option<Polygon>, Option<Polygon>) {
+        match self.side_of(plane, thickness) {
             PolygonSide::Front => (None, Some(self.clone())),
             PolygonSide::Back => (Some(self.clone()), None),
             PolygonSide::Coplanar => {
@@ -81,7 +87,7 @@ impl Polygon {
                 }
             }
             PolygonSide::Straddle => {
-                let (back, front) = self.split_vertices(plane, PLANE_THICKNESS);
+                let (back, front) = self.split_vertices(plane, thickness);
                 (self.part(back), self.part(front))
             }
         }

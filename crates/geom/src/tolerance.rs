@@ -44,3 +44,22 @@ pub const NORMAL_EQUAL: f64 = 1e-9;
 /// whose copies on different faces differ by rounding only (below 1e-8 even for nearly parallel
 /// faces), and no real brush feature is this small.
 pub const VERTEX_WELD: f64 = 1e-6;
+
+/// Onion compiler cut thickness, in units: a polygon vertex closer than this to a splitting plane
+/// is on it when the onion BSP compiler classifies and splits polygons (a quarter of
+/// [`CONTACT`]).
+///
+/// [`PLANE_THICKNESS`] is far too loose there: configuration-space faces a few 1e-9 apart are
+/// different surfaces, and the tree must separate them for its answers to agree with the exact
+/// backend at [`CONTACT`] scale.
+pub const ONION_CUT: f64 = CONTACT / 4.0;
+
+/// Plane merge tolerance, in units (and in normal components): two planes closer than this are
+/// one plane of an onion BSP's deduplicated plane table. Well above the rounding of a plane
+/// computed from `.map` points (about 1e-13 at world scale), well below [`ONION_CUT`].
+pub const PLANE_MERGE: f64 = 1e-11;
+
+/// How far back along the move a trace's start is nudged when a tree query finds a move that
+/// starts free entirely in solid (Golodetz: rounding "when the source endpoint of the movement ray
+/// is on an empty/solid boundary"), in units. Far above [`CONTACT`], far below the skin.
+pub const START_NUDGE: f64 = 1e-6;

@@ -1,0 +1,218 @@
+//! The onion tree as a [`Collider`] for box shapes whose `mins`/`maxs` equal a compiled pose.
+
+use std::sync::Arc;
+
+use cspace_geom::collider::{lerp, skin_fraction};
+use cspace_geom::exact::span_of_planes;
+use cspace_geom::shape::BoxShape;
+use cspace_geom::tolerance::CONTACT;
+use cspace_geom::{
+    BrushId, Collider, Hit, HitSurface, Plane, Prepared, Shape, UnsupportedShape, World,
+};
+use glam::DVec3;
+
+use crate::compile::Compiled;
+use crate::trace::{Entry, Scratch};
+use crate::tree::OnionTree;
+
+/// How far apart, in units along the move, a brush's own entry may be from the tree's and still
+/// be the surface hit.
+const SAME_HIT: f64 = 1e-6;
+
+/// The onion backend: answers box traces for the compiled poses from one [`OnionTree`].
+///
+/// The tree decides whether and when a move enters solid; the plane and brush reported are those
+/// of the world brushes entered at that time (the exact backend's rule for edges and corners:
+/// the smallest skin pull-back wins, then the lower brush id), with [`World::find_contact`] as a
+/// fallback.
+#[derive(Debug)]
+pub struct OnionCollider {
+    tree: Arc<OnionTree>,
+    world: Arc<World>,
+    scratch: Scratch,
+    /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
+    candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
+    traces: u64,
+    hits: u64,
+}
+
+impl OnionCollider {
+    /// The backend for `tree`, compiled from `world`.
+    pub fn new(tree: impl Into<Arc<OnionTree>>, world: Arc<World>) -> OnionCollider {
+        OnionCollider {
+            tree: tree.into(),
+            world,
+            scratch: Scratch::new(),
+            candidates: Vec::new(),
+            traces: 0,
+            hits: 0,
+        }
+    }
+
+    /// The backend for a compiled tree.
+    pub fn from_compiled(compiled: Compiled, world: Arc<World>) -> OnionCollider {
+        OnionCollider::new(compiled.tree, world)
+    }
+
+    /// The tree.
+    pub fn tree(&self) -> &Arc<OnionTree> {
+        &self.tree
+    }
+
+    /// The surface entered at `time` by `shape` moving `start -> end`.
+    fn surface(
+        &mut self,
+        shape: &BoxShape,
+        start: DVec3,
+        end: DVec3,
+        skin: f64,
+        time: f64,
+        tree_plane: Option<Plane>,
+    ) -> Option<HitSurface> {
+        let length = start.distance(end);
+        let touch = lerp(start, end, time);
+        let as_shape = Shape::Box(*shape);
+        let query = as_shape
+            .bounds()
+            .translated(touch)
+            .loosened(SAME_HIT + CONTACT + 1e-3);
+        let candidates = &mut self.candidates;
+        candidates.clear();
+        let world = &self.world;
+        world.for_each_overlapping(&query, |id| {
+            let brush = &world.brush(id).brush;
+            let planes = brush
+                .box_planes()
+                .iter()
+                .map(|p| p.shifted(as_shape.plane_offset(p.normal())));
+            let Some(span) = span_of_planes(planes, start, end) else {
+                return;
+            };
+            let Some((plane, toi)) = span.entry else {
+                return;
+            };
+            if span.enter >= span.leave || (toi - time).abs() * length > SAME_HIT {
+                return;
+            }
+            let score = skin_fraction(
+                plane.signed_distance(start),
+                plane.signed_distance(end),
+                skin,
+            );
+            candidates.push((span.enter, id, score, plane, toi));
+        });
+        // The exact backend's tie rule: the earliest entries (within 1e-12), then the smallest
+        // pull-back, then the earliest (entry, brush id).
+        candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut best = None;
+        if let Some(first) = candidates.first() {
+            let mut best_score = f64::INFINITY;
+            for c in candidates.iter() {
+                if c.0 > first.0 + 1e-12 {
+                    break;
+                }
+                if c.2 < best_score {
+                    best_score = c.2;
+                    best = Some((c.1, c.3, c.4));
+                }
+            }
+        }
+        if let Some((id, plane, toi)) = best {
+            let toi = toi.clamp(0.0, 1.0);
+            let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
+            let point = self.world.brush(id).brush.closest_point(on_shape);
+            return Some(HitSurface {
+                plane,
+                point,
+                brush: id,
+                time_of_impact: toi,
+            });
+        }
+        let plane = tree_plane?;
+        let (brush, point) = self
+            .world
+            .find_contact(&as_shape, touch, plane.normal(), 1e-6)?;
+        Some(HitSurface {
+            plane,
+            point,
+            brush,
+            time_of_impact: time.clamp(0.0, 1.0),
+        })
+    }
+}
+
+impl Collider for OnionCollider {
+    fn name(&self) -> &str {
+        "onion"
+    }
+
+    fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
+        if let Shape::Box(b) = shape
+            && let Some(space) = self.tree.space_of(b.mins, b.maxs)
+        {
+            return Ok(Prepared::new(shape.clone(), space as u32));
+        }
+        let poses: Vec<String> = self.tree.poses().iter().map(|p| p.describe()).collect();
+        Err(UnsupportedShape {
+            backend: "onion".into(),
+            shape: shape.describe(),
+            reason: format!(
+                "the tree answers only for its compiled box poses ({}); compile one for this shape",
+                poses.join(" ")
+            ),
+        })
+    }
+
+    fn trace(&mut self, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        self.traces += 1;
+        let space = prepared.slot() as usize;
+        if start == end {
+            return if self.tree.is_solid(space, start) {
+                Hit::all_solid(start)
+            } else {
+                Hit::miss(end)
+            };
+        }
+        let Shape::Box(shape) = prepared.shape() else {
+            unreachable!("prepare accepts boxes only")
+        };
+        match self.tree.first_entry(space, start, end, &mut self.scratch) {
+            Entry::AllSolid => Hit::all_solid(start),
+            Entry::Free { start_solid } => Hit {
+                start_solid,
+                ..Hit::miss(end)
+            },
+            Entry::Hit {
+                start_solid,
+                time,
+                plane,
+            } => {
+                self.hits += 1;
+                let skin = prepared.skin();
+                match self.surface(shape, start, end, skin, time, plane) {
+                    Some(surface) => Hit::blocked(start, end, skin, surface, start_solid),
+                    None => {
+                        // No brush found at the tree's entry (should not happen): stop at the
+                        // entry with the skin along the move.
+                        let fraction = (time - skin / start.distance(end)).max(0.0);
+                        Hit {
+                            fraction,
+                            end: lerp(start, end, fraction),
+                            surface: None,
+                            start_solid,
+                            all_solid: false,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
+        self.tree.is_solid(prepared.slot() as usize, position)
+    }
+
+    fn counters(&self) -> Option<String> {
+        Some(format!("{} traces, {} hits", self.traces, self.hits))
+    }
+}

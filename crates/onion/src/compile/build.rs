@@ -1,0 +1,254 @@
+//! Listing 2 (`build_subtree`): splitter choice, polygon classification and splitting, leaves
+//! with solidity bit-vectors from an interior point (Listings 3-4).
+
+use cspace_geom::polygon::PolygonSide;
+use cspace_geom::tolerance::{CONTACT, ONION_CUT, WORLD_HALF_EXTENT};
+use cspace_geom::{Aabb, Plane, Polygon};
+
+use super::CompileOptions;
+use super::cell::Cell;
+use super::space::Space;
+use crate::tree::{NodeRef, PackedNode};
+
+/// A polygon of one configuration space on its way down the tree.
+#[derive(Debug, Clone)]
+pub(crate) struct BuildPolygon {
+    pub polygon: Polygon,
+    /// Its entry in the plane table.
+    pub plane: u32,
+    /// Its space.
+    pub space: u16,
+    /// Whether its plane may still split (Listing 1's `splitCandidate`).
+    pub candidate: bool,
+}
+
+/// What the recursion collects.
+pub(crate) struct Builder<'a> {
+    pub spaces: &'a [Space],
+    pub planes: &'a [Plane],
+    pub options: &'a CompileOptions,
+    pub nodes: Vec<PackedNode>,
+    pub leaves: Vec<u64>,
+    /// Per leaf: whether its cell had no volume, and its interior point.
+    pub leaf_info: Vec<LeafInfo>,
+    /// Polygons reaching leaves, per space (after all splits).
+    pub polygons_after: Vec<usize>,
+    /// Half side of the squares used to cut cells.
+    pub half: f64,
+    /// Scratch: the last node that looked at each plane (candidate deduplication).
+    seen: Vec<u32>,
+    visits: u32,
+    ancestors: Vec<Plane>,
+}
+
+/// What the compiler knows about a leaf.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LeafInfo {
+    pub zero_volume: bool,
+    pub point: glam::DVec3,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(
+        spaces: &'a [Space],
+        planes: &'a [Plane],
+        options: &'a CompileOptions,
+        bounds: Aabb,
+    ) -> Builder<'a> {
+        Builder {
+            spaces,
+            planes,
+            options,
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            leaf_info: Vec::new(),
+            polygons_after: vec![0; spaces.len()],
+            half: bounds.size().max_element() * 4.0 + 1024.0,
+            seen: vec![u32::MAX; planes.len()],
+            visits: 0,
+            ancestors: Vec::new(),
+        }
+    }
+
+    /// Builds the subtree over `polygons` in `cell` (Listing 2).
+    pub fn build(&mut self, polygons: Vec<BuildPolygon>, cell: Cell) -> NodeRef {
+        let Some(splitter) = self.choose_splitter(&polygons) else {
+            for p in &polygons {
+                self.polygons_after[p.space as usize] += 1;
+            }
+            return self.leaf(&cell);
+        };
+        let plane = self.planes[splitter as usize];
+        let mut front = Vec::new();
+        let mut back = Vec::new();
+        for p in polygons {
+            match classify(&p, splitter, &plane) {
+                PolygonSide::Front => front.push(p),
+                PolygonSide::Back => back.push(p),
+                PolygonSide::Coplanar => {
+                    let p = BuildPolygon {
+                        candidate: false,
+                        ..p
+                    };
+                    if p.polygon.plane.normal().dot(plane.normal()) > 0.0 {
+                        front.push(p);
+                    } else {
+                        back.push(p);
+                    }
+                }
+                PolygonSide::Straddle => {
+                    let (b, f) = p.polygon.split_with(&plane, ONION_CUT);
+                    if let Some(f) = f {
+                        front.push(BuildPolygon {
+                            polygon: f,
+                            ..p.clone()
+                        });
+                    }
+                    if let Some(b) = b {
+                        back.push(BuildPolygon { polygon: b, ..p });
+                    }
+                }
+            }
+        }
+        let (front_cell, back_cell) = cell.split(&plane, self.half);
+        drop(cell);
+        let index = self.nodes.len();
+        self.nodes.push(PackedNode {
+            plane: splitter,
+            children: [0; 2],
+        });
+        self.ancestors.push(plane);
+        let f = self.build(front, front_cell);
+        self.ancestors.pop();
+        self.ancestors.push(plane.flipped());
+        let b = self.build(back, back_cell);
+        self.ancestors.pop();
+        self.nodes[index].children = [f.pack(), b.pack()];
+        NodeRef::Node(index as u32)
+    }
+
+    /// A leaf: solidity from an interior point of its cell classified against each space
+    /// (Listing 3). A cell without volume in the world box is recomputed from the ancestor planes
+    /// inside a box beyond the world limit (Listing 4); still without volume, it is solid in every
+    /// space.
+    fn leaf(&mut self, cell: &Cell) -> NodeRef {
+        let (mut point, mut depth_inside) = cell.interior_point();
+        if depth_inside <= CONTACT {
+            let limit = 2.0 * WORLD_HALF_EXTENT;
+            let mut planes: Vec<Plane> = self.ancestors.iter().map(|p| p.flipped()).collect();
+            for (n, d) in [
+                (glam::DVec3::X, limit),
+                (glam::DVec3::NEG_X, limit),
+                (glam::DVec3::Y, limit),
+                (glam::DVec3::NEG_Y, limit),
+                (glam::DVec3::Z, limit),
+                (glam::DVec3::NEG_Z, limit),
+            ] {
+                planes.push(Plane::new(n, d).expect("axial normals are unit"));
+            }
+            (point, depth_inside) = Cell::from_planes(&planes, 8.0 * limit).interior_point();
+        }
+        let zero_volume = depth_inside <= CONTACT;
+        let mask = if zero_volume {
+            all_spaces(self.spaces.len())
+        } else {
+            let mut mask = 0u64;
+            for (s, space) in self.spaces.iter().enumerate() {
+                if space.contains(point) {
+                    mask |= 1 << s;
+                }
+            }
+            mask
+        };
+        let index = self.leaves.len() as u32;
+        self.leaves.push(mask);
+        self.leaf_info.push(LeafInfo { zero_volume, point });
+        NodeRef::Leaf(index)
+    }
+
+    /// The candidate plane with the lowest score (see [`CompileOptions`]), `None` when no polygon
+    /// may split any more.
+    fn choose_splitter(&mut self, polygons: &[BuildPolygon]) -> Option<u32> {
+        self.visits += 1;
+        let stamp = self.visits;
+        let mut candidates: Vec<u32> = Vec::new();
+        for p in polygons {
+            if p.candidate && self.seen[p.plane as usize] != stamp {
+                self.seen[p.plane as usize] = stamp;
+                candidates.push(p.plane);
+            }
+        }
+        if candidates.is_empty() {
+            return None;
+        }
+        if candidates.len() == 1 {
+            return Some(candidates[0]);
+        }
+        // Axial planes first: when there are more candidates than we score, keep every axial one
+        // that fits, then sample the rest evenly (deterministic).
+        let max = self.options.max_candidates.max(1);
+        if candidates.len() > max {
+            let (axial, other): (Vec<u32>, Vec<u32>) = candidates
+                .iter()
+                .partition(|&&c| self.planes[c as usize].is_axial());
+            let mut picked = Vec::with_capacity(max);
+            let sample = |list: &[u32], n: usize, out: &mut Vec<u32>| {
+                if list.len() <= n {
+                    out.extend_from_slice(list);
+                } else {
+                    for k in 0..n {
+                        out.push(list[k * list.len() / n]);
+                    }
+                }
+            };
+            sample(&axial, max, &mut picked);
+            let left = max - picked.len();
+            sample(&other, left, &mut picked);
+            candidates = picked;
+        }
+        let o = self.options;
+        let total = polygons.len() as f64;
+        let mut best: Option<(f64, u32)> = None;
+        for &c in &candidates {
+            let plane = self.planes[c as usize];
+            let (mut front, mut back, mut splits, mut coplanar) = (0usize, 0usize, 0usize, 0usize);
+            for p in polygons {
+                match classify(p, c, &plane) {
+                    PolygonSide::Front => front += 1,
+                    PolygonSide::Back => back += 1,
+                    PolygonSide::Coplanar => coplanar += 1,
+                    PolygonSide::Straddle => splits += 1,
+                }
+            }
+            let mut score = o.balance_weight * (front as f64 - back as f64).abs()
+                + o.split_weight * splits as f64
+                - o.coplanar_weight * coplanar as f64;
+            if !plane.is_axial() {
+                score += o.non_axial_penalty * total;
+            }
+            if best.is_none_or(|(s, _)| score < s) {
+                best = Some((score, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+}
+
+/// Listing 2's `classify_against_plane`: polygons on the splitter's plane-table entry are coplanar
+/// by construction; others by their vertices with [`ONION_CUT`].
+fn classify(p: &BuildPolygon, splitter: u32, plane: &Plane) -> PolygonSide {
+    if p.plane == splitter {
+        PolygonSide::Coplanar
+    } else {
+        p.polygon.side_of(plane, ONION_CUT)
+    }
+}
+
+/// The mask with a bit for each of `spaces` spaces.
+pub(crate) fn all_spaces(spaces: usize) -> u64 {
+    if spaces >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << spaces) - 1
+    }
+}

@@ -1,0 +1,236 @@
+//! The onion BSP compiler (Golodetz Listings 1-4): configuration spaces, their CSG union, the
+//! tree over the polygons of all spaces, leaf solidity.
+
+mod build;
+mod cell;
+mod planes;
+pub(crate) mod space;
+
+use std::time::Instant;
+
+use cspace_geom::{BrushError, World};
+use glam::DVec3;
+
+use crate::pose::Pose;
+use crate::stats::{StageSeconds, TreeStats};
+use crate::tree::{MAX_SPACES, OnionTree};
+use build::{BuildPolygon, Builder};
+pub(crate) use build::{LeafInfo as LeafInfoView, all_spaces};
+use cell::Cell;
+use planes::PlaneTable;
+pub(crate) use space::Space;
+
+/// Splitter scoring weights and compiler switches.
+///
+/// A candidate plane's score is (lower is better; Hammersley's weighted splitter score, with
+/// hesperus2's weights as defaults):
+/// `balance_weight * |front - back| + split_weight * splits - coplanar_weight * coplanar`,
+/// plus `non_axial_penalty * polygons` when the plane is not axial; the counts are of polygons
+/// of all spaces in the node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileOptions {
+    /// Weight of the imbalance between the front and back polygon counts (default 1).
+    pub balance_weight: f64,
+    /// Weight of each polygon the plane splits (default 4, hesperus2's).
+    pub split_weight: f64,
+    /// Reward for each polygon lying on the plane (default 1: they leave the candidate set).
+    pub coplanar_weight: f64,
+    /// Penalty, per polygon in the node, of a plane that is not axial (default 0.1): axial
+    /// planes are cheaper to cut with and give boxier cells.
+    pub non_axial_penalty: f64,
+    /// How many candidate planes are scored per node (default 48; axial ones first, the rest
+    /// sampled evenly). Scoring is linear in the node's polygons per candidate.
+    pub max_candidates: usize,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions {
+            balance_weight: 1.0,
+            split_weight: 4.0,
+            coplanar_weight: 1.0,
+            non_axial_penalty: 0.1,
+            max_candidates: 48,
+        }
+    }
+}
+
+/// Why a tree could not be compiled.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompileError {
+    /// No pose was given.
+    #[error("no pose to compile: give at least one box pose")]
+    NoPoses,
+    /// More poses than a leaf's solidity bits hold.
+    #[error("{count} poses; an onion tree holds at most {max}")]
+    TooManyPoses {
+        /// Poses given.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A pose's box is not valid.
+    #[error("pose {pose}: {reason}")]
+    BadPose {
+        /// The pose's name.
+        pose: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Two poses have the same name.
+    #[error("pose name {pose} is given twice")]
+    DuplicatePose {
+        /// The name.
+        pose: String,
+    },
+    /// A brush could not be expanded.
+    #[error("brush {brush} expanded by pose {pose} (space {space}): {error}")]
+    Expansion {
+        /// The brush's index in the world.
+        brush: usize,
+        /// The pose's name.
+        pose: String,
+        /// The space index.
+        space: usize,
+        /// What went wrong.
+        error: BrushError,
+    },
+    /// The compiler's thread could not be started.
+    #[error("cannot start the compiler thread: {0}")]
+    Thread(String),
+}
+
+/// A compiled tree with its statistics.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The tree.
+    pub tree: OnionTree,
+    /// What compiling it found.
+    pub stats: TreeStats,
+    /// The interior point of each leaf's cell its solidity was taken from (Listing 4); `None`
+    /// for leaves without volume.
+    pub leaf_points: Vec<Option<DVec3>>,
+}
+
+/// Stack size of the compiler thread: trees of maps with many nearly parallel faces reach depths
+/// of several hundred (`ericw_qbsp_many_sided_face.map`), and each level keeps its polygons.
+const BUILD_STACK: usize = 512 << 20;
+
+/// Compiles the onion tree of `world` for `poses` (one configuration space each, in order).
+pub fn compile(
+    world: &World,
+    poses: &[Pose],
+    options: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    check_poses(poses)?;
+    let started = Instant::now();
+    let mut seconds = StageSeconds::default();
+
+    let spaces = poses
+        .iter()
+        .enumerate()
+        .map(|(s, pose)| Space::new(world, pose, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    seconds.expand = started.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let mut table = PlaneTable::default();
+    let mut polygons = Vec::new();
+    let mut polygons_before = vec![0usize; spaces.len()];
+    let mut bounds = cspace_geom::Aabb::EMPTY;
+    for (s, space) in spaces.iter().enumerate() {
+        for polygon in space.union_faces() {
+            let (plane, _) = table.insert(polygon.plane);
+            for v in &polygon.vertices {
+                bounds = bounds.including(*v);
+            }
+            polygons_before[s] += 1;
+            polygons.push(BuildPolygon {
+                polygon,
+                plane,
+                space: s as u16,
+                candidate: true,
+            });
+        }
+    }
+    seconds.union = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    if bounds.is_empty() {
+        bounds = cspace_geom::Aabb::new(DVec3::splat(-1.0), DVec3::splat(1.0));
+    }
+    let bounds = bounds.loosened(64.0);
+    let planes = table.planes;
+    let (nodes, leaves, leaf_info, polygons_after) = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("onion-compile".into())
+            .stack_size(BUILD_STACK)
+            .spawn_scoped(scope, || {
+                let mut builder = Builder::new(&spaces, &planes, options, bounds);
+                builder.build(polygons, Cell::from_box(bounds));
+                (
+                    builder.nodes,
+                    builder.leaves,
+                    builder.leaf_info,
+                    builder.polygons_after,
+                )
+            })
+            .map_err(|e| CompileError::Thread(e.to_string()))
+            .map(|handle| handle.join().expect("the compiler does not panic"))
+    })?;
+    seconds.build = t.elapsed().as_secs_f64();
+    seconds.total = started.elapsed().as_secs_f64();
+
+    let leaf_points: Vec<Option<DVec3>> = leaf_info
+        .iter()
+        .map(|l| (!l.zero_volume).then_some(l.point))
+        .collect();
+    let tree = OnionTree {
+        poses: poses.to_vec(),
+        planes,
+        nodes,
+        leaves,
+    };
+    let stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
+    tree.validate().expect("a compiled tree is valid");
+    tree.validate_leaf_points(&leaf_points)
+        .expect("each leaf's interior point lies in its cell");
+    Ok(Compiled {
+        tree,
+        stats,
+        leaf_points,
+    })
+}
+
+fn check_poses(poses: &[Pose]) -> Result<(), CompileError> {
+    if poses.is_empty() {
+        return Err(CompileError::NoPoses);
+    }
+    if poses.len() > MAX_SPACES {
+        return Err(CompileError::TooManyPoses {
+            count: poses.len(),
+            max: MAX_SPACES,
+        });
+    }
+    for (i, pose) in poses.iter().enumerate() {
+        if !pose.mins.is_finite() || !pose.maxs.is_finite() {
+            return Err(CompileError::BadPose {
+                pose: pose.name.clone(),
+                reason: "a corner has a non-finite number".into(),
+            });
+        }
+        if pose.mins.cmpgt(pose.maxs).any() {
+            return Err(CompileError::BadPose {
+                pose: pose.name.clone(),
+                reason: format!("mins {} exceed maxs {}", pose.mins, pose.maxs),
+            });
+        }
+        if poses[..i].iter().any(|p| p.name == pose.name) {
+            return Err(CompileError::DuplicatePose {
+                pose: pose.name.clone(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,440 @@
+//! Listing 5 (`find_first_transition`): the segment walked through the tree front to back, with
+//! touching free.
+//!
+//! Deviation from Listing 5: a segment lying on a splitting plane (within [`CONTACT`]) goes down
+//! both sides and is solid only where **both** sides are solid; Listing 5 takes the nearer
+//! transition of the two, which would stop a box sliding along a floor or under an overhang
+//! (Figure 4 (b)). A segment starting on a plane records that plane, so a move from a face into
+//! solid is an entry at time 0 rather than an all-solid move; Golodetz's nudge-back retry stays as
+//! the fallback.
+
+use cspace_geom::Plane;
+use cspace_geom::tolerance::{CONTACT, START_NUDGE};
+use glam::DVec3;
+
+use crate::tree::{LEAF_BIT, OnionTree};
+
+/// The deepest traversal stack a trace keeps without growing (no allocation per trace below it).
+pub const MAX_DEPTH: usize = 4096;
+
+/// No plane recorded.
+pub(crate) const NO_PLANE: u32 = u32::MAX;
+/// Flag on a recorded plane index: the plane is reported facing the other way.
+const FLIP: u32 = 1 << 31;
+
+/// The outcome of Listing 5 for one configuration space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Transition {
+    /// `RAY_E`: the whole segment is in empty space.
+    Empty,
+    /// `RAY_S`: the whole segment is in solid space.
+    Solid,
+    /// `RAY_E2S`: the segment first goes from empty to solid here.
+    EmptyToSolid(Crossing),
+    /// `RAY_S2E`: the segment first goes from solid to empty here.
+    SolidToEmpty(Crossing),
+}
+
+/// Where a segment crosses from one solidity to the other.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Crossing {
+    /// Time of the crossing, `|p - start| / |end - start|`, in `[0, 1]`.
+    pub time: f64,
+    /// The crossing point (configuration space: the agent's origin).
+    pub point: DVec3,
+    /// The splitting plane crossed, its normal pointing back towards the segment's start side.
+    pub plane: Plane,
+}
+
+/// A stretch of the segment inside one leaf (or one solidity, after merging the two sides of a
+/// plane the segment lies on).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Interval {
+    pub t0: f64,
+    pub t1: f64,
+    pub solid: bool,
+    /// The plane crossed at `t0` (plane-table index, [`FLIP`] for reversed), or [`NO_PLANE`].
+    pub entry: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Frame {
+    at: u32,
+    t0: f64,
+    t1: f64,
+    entry: u32,
+}
+
+/// Reusable traversal state: a trace allocates nothing once this has grown.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    stack: Vec<Frame>,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch {
+            stack: Vec::with_capacity(MAX_DEPTH),
+        }
+    }
+}
+
+/// The collider's view of a move: the first entry into solid after the start region.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Entry {
+    AllSolid,
+    Free {
+        start_solid: bool,
+    },
+    Hit {
+        start_solid: bool,
+        time: f64,
+        plane: Option<Plane>,
+    },
+}
+
+impl OnionTree {
+    /// The plane of a recorded entry, oriented.
+    fn recorded_plane(&self, entry: u32) -> Option<Plane> {
+        (entry != NO_PLANE).then(|| {
+            let p = self.planes[(entry & !FLIP) as usize];
+            if entry & FLIP != 0 { p.flipped() } else { p }
+        })
+    }
+
+    /// Walks `start -> end` over `[t0, t1]` from the packed node `from`, calling `visit` with each
+    /// leaf stretch in order until it returns false. Returns false when stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        space: usize,
+        start: DVec3,
+        end: DVec3,
+        from: u32,
+        (t0, t1): (f64, f64),
+        entry: u32,
+        record_start: bool,
+        stack: &mut Vec<Frame>,
+        visit: &mut dyn FnMut(Interval) -> bool,
+    ) -> bool {
+        let base = stack.len();
+        stack.push(Frame {
+            at: from,
+            t0,
+            t1,
+            entry,
+        });
+        while stack.len() > base {
+            let Frame {
+                mut at,
+                t0,
+                mut t1,
+                mut entry,
+            } = stack.pop().expect("the stack is above its base");
+            loop {
+                if at & LEAF_BIT != 0 {
+                    let solid = self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0;
+                    if !visit(Interval {
+                        t0,
+                        t1,
+                        solid,
+                        entry,
+                    }) {
+                        stack.truncate(base);
+                        return false;
+                    }
+                    break;
+                }
+                let node = self.nodes[at as usize];
+                let plane = &self.planes[node.plane as usize];
+                let ds = plane.signed_distance(start);
+                let de = plane.signed_distance(end);
+                let rate = de - ds;
+                let da = ds + rate * t0;
+                let db = ds + rate * t1;
+                let on_start = (-CONTACT..=CONTACT).contains(&da);
+                if da >= -CONTACT && db >= -CONTACT {
+                    if da <= CONTACT && db <= CONTACT {
+                        // On the plane: both sides; solid where both are (touching is free).
+                        if !self.both_sides(
+                            space,
+                            start,
+                            end,
+                            node.children,
+                            (t0, t1),
+                            entry,
+                            record_start,
+                            visit,
+                        ) {
+                            stack.truncate(base);
+                            return false;
+                        }
+                        break;
+                    }
+                    if on_start && entry == NO_PLANE && record_start {
+                        entry = node.plane | FLIP;
+                    }
+                    at = node.children[0];
+                } else if da <= CONTACT && db <= CONTACT {
+                    if on_start && entry == NO_PLANE && record_start {
+                        entry = node.plane;
+                    }
+                    at = node.children[1];
+                } else {
+                    // Straddling: near half first, the far half later from the crossing.
+                    let tm = (ds / (ds - de)).clamp(t0, t1);
+                    let (near, far, far_entry) = if da > 0.0 {
+                        (node.children[0], node.children[1], node.plane)
+                    } else {
+                        (node.children[1], node.children[0], node.plane | FLIP)
+                    };
+                    stack.push(Frame {
+                        at: far,
+                        t0: tm,
+                        t1,
+                        entry: far_entry,
+                    });
+                    at = near;
+                    t1 = tm;
+                }
+            }
+        }
+        true
+    }
+
+    /// Both children of a node the segment lies on, merged: solid only where both are.
+    #[allow(clippy::too_many_arguments)]
+    fn both_sides(
+        &self,
+        space: usize,
+        start: DVec3,
+        end: DVec3,
+        children: [u32; 2],
+        span: (f64, f64),
+        entry: u32,
+        record_start: bool,
+        visit: &mut dyn FnMut(Interval) -> bool,
+    ) -> bool {
+        let mut stack = Vec::new();
+        let mut front = Vec::new();
+        let mut back = Vec::new();
+        self.walk(
+            space,
+            start,
+            end,
+            children[0],
+            span,
+            entry,
+            record_start,
+            &mut stack,
+            &mut |iv| {
+                front.push(iv);
+                true
+            },
+        );
+        self.walk(
+            space,
+            start,
+            end,
+            children[1],
+            span,
+            entry,
+            record_start,
+            &mut stack,
+            &mut |iv| {
+                back.push(iv);
+                true
+            },
+        );
+        let (mut i, mut j) = (0, 0);
+        while i < front.len() && j < back.len() {
+            let (a, b) = (front[i], back[j]);
+            let entry = if a.t0 > b.t0 || (a.t0 == b.t0 && a.entry != NO_PLANE) {
+                a.entry
+            } else {
+                b.entry
+            };
+            let piece = Interval {
+                t0: a.t0.max(b.t0),
+                t1: a.t1.min(b.t1),
+                solid: a.solid && b.solid,
+                entry,
+            };
+            if !visit(piece) {
+                return false;
+            }
+            if a.t1 <= b.t1 {
+                i += 1;
+            }
+            if b.t1 <= a.t1 {
+                j += 1;
+            }
+        }
+        true
+    }
+
+    /// Listing 5 without the retry; `record_start` notes the plane a start lies on.
+    pub(crate) fn transition_once(
+        &self,
+        space: usize,
+        start: DVec3,
+        end: DVec3,
+        record_start: bool,
+        scratch: &mut Scratch,
+    ) -> Transition {
+        let mut first: Option<bool> = None;
+        let mut found: Option<(bool, f64, u32)> = None;
+        self.walk(
+            space,
+            start,
+            end,
+            self.root().pack(),
+            (0.0, 1.0),
+            NO_PLANE,
+            record_start,
+            &mut scratch.stack,
+            &mut |iv| {
+                if iv.t1 <= iv.t0 && first.is_some() {
+                    return true;
+                }
+                match first {
+                    None => {
+                        if iv.solid && iv.entry != NO_PLANE {
+                            // A start on a face, entering solid: an entry at the start.
+                            found = Some((true, iv.t0, iv.entry));
+                            return false;
+                        }
+                        first = Some(iv.solid);
+                        true
+                    }
+                    Some(s) if s != iv.solid => {
+                        found = Some((iv.solid, iv.t0, iv.entry));
+                        false
+                    }
+                    Some(_) => true,
+                }
+            },
+        );
+        match found {
+            Some((to_solid, time, entry)) => {
+                let crossing = Crossing {
+                    time,
+                    point: cspace_geom::collider::lerp(start, end, time),
+                    plane: self.recorded_plane(entry).unwrap_or_else(|| self.planes[0]),
+                };
+                if to_solid {
+                    Transition::EmptyToSolid(crossing)
+                } else {
+                    Transition::SolidToEmpty(crossing)
+                }
+            }
+            None if first == Some(true) => Transition::Solid,
+            None => Transition::Empty,
+        }
+    }
+
+    /// Listing 5 (`find_first_transition`) in configuration space `space`, with Golodetz's retry:
+    /// a move found all solid although its start is free is traced again from a start nudged
+    /// back by [`START_NUDGE`] (times are given on the original segment).
+    pub fn find_first_transition(&self, space: usize, start: DVec3, end: DVec3) -> Transition {
+        let mut scratch = Scratch::new();
+        self.transition_with_retry(space, start, end, true, &mut scratch)
+    }
+
+    pub(crate) fn transition_with_retry(
+        &self,
+        space: usize,
+        start: DVec3,
+        end: DVec3,
+        record_start: bool,
+        scratch: &mut Scratch,
+    ) -> Transition {
+        let t = self.transition_once(space, start, end, record_start, scratch);
+        if t != Transition::Solid || start == end || self.is_solid(space, start) {
+            return t;
+        }
+        let length = start.distance(end);
+        let nudged = start - (end - start) / length * START_NUDGE;
+        let scale = |c: Crossing| {
+            let time = ((c.time * (length + START_NUDGE) - START_NUDGE) / length).clamp(0.0, 1.0);
+            Crossing {
+                time,
+                point: cspace_geom::collider::lerp(start, end, time),
+                ..c
+            }
+        };
+        match self.transition_once(space, nudged, end, record_start, scratch) {
+            Transition::EmptyToSolid(c) => Transition::EmptyToSolid(scale(c)),
+            Transition::SolidToEmpty(c) => Transition::SolidToEmpty(scale(c)),
+            other => other,
+        }
+    }
+
+    /// The first entry into solid after the region the move starts in (the collider's answer).
+    pub(crate) fn first_entry(
+        &self,
+        space: usize,
+        start: DVec3,
+        end: DVec3,
+        scratch: &mut Scratch,
+    ) -> Entry {
+        let start_solid = self.is_solid(space, start);
+        let mut in_start = start_solid;
+        let mut seen_any = false;
+        let mut hit: Option<(f64, u32)> = None;
+        let mut stuck = false;
+        self.walk(
+            space,
+            start,
+            end,
+            self.root().pack(),
+            (0.0, 1.0),
+            NO_PLANE,
+            true,
+            &mut scratch.stack,
+            &mut |iv| {
+                let first = !seen_any;
+                seen_any = true;
+                if iv.t1 <= iv.t0 && !first {
+                    return true;
+                }
+                if in_start {
+                    if !iv.solid && iv.t1 > iv.t0 {
+                        in_start = false;
+                    }
+                    return true;
+                }
+                if iv.solid {
+                    if first && iv.entry == NO_PLANE {
+                        stuck = true;
+                    } else {
+                        hit = Some((iv.t0, iv.entry));
+                    }
+                    return false;
+                }
+                true
+            },
+        );
+        if stuck {
+            // Rounding put a free start in solid: Golodetz's nudge-back retry.
+            return match self.transition_with_retry(space, start, end, true, scratch) {
+                Transition::EmptyToSolid(c) => Entry::Hit {
+                    start_solid,
+                    time: c.time,
+                    plane: Some(c.plane),
+                },
+                Transition::Solid => Entry::AllSolid,
+                _ => Entry::Free { start_solid },
+            };
+        }
+        match hit {
+            Some((time, entry)) => Entry::Hit {
+                start_solid,
+                time,
+                plane: self.recorded_plane(entry),
+            },
+            None if in_start => Entry::AllSolid,
+            None => Entry::Free { start_solid },
+        }
+    }
+}

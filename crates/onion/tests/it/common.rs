@@ -1,0 +1,240 @@
+//! Worlds and the comparison with the exact backend shared by the tests.
+
+use std::sync::Arc;
+
+use cspace_geom::generate::{RandomBoxes, Rng, random_convex_brush};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Shape, World};
+use cspace_onion::{CompileOptions, OnionCollider, Pose, compile};
+
+/// An axis-aligned box brush.
+pub fn axial(min: [f64; 3], max: [f64; 3]) -> Brush {
+    Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).expect("a box")
+}
+
+/// The three Quake poses.
+pub fn quake_poses() -> Vec<Pose> {
+    vec![
+        Pose::quake_standing(),
+        Pose::quake_crouching(),
+        Pose::quake_large(),
+    ]
+}
+
+/// The shape of a pose.
+pub fn shape(pose: &Pose) -> Shape {
+    Shape::new_box(pose.mins, pose.maxs).expect("a valid pose")
+}
+
+/// Random boxes at the benchmark's density.
+pub fn random_boxes(count: usize, seed: u64) -> World {
+    RandomBoxes {
+        seed,
+        ..RandomBoxes::BENCHMARK.scaled(count)
+    }
+    .world()
+}
+
+/// Random convex brushes (hulls of 10 points) in a 400-unit cube.
+pub fn convex_brushes(count: usize, seed: u64) -> World {
+    let mut rng = Rng::new(seed);
+    let region = Aabb::new(DVec3::ZERO, DVec3::splat(400.0));
+    World::from_brushes((0..count).map(|_| {
+        let centre = rng.point_in(&region);
+        let radius = rng.range(8.0, 40.0);
+        random_convex_brush(&mut rng, centre, radius, 10)
+    }))
+}
+
+/// A floor of 4 x 4 touching slabs, walls of touching blocks, and a step.
+pub fn touching_floors() -> World {
+    let mut brushes = Vec::new();
+    for i in 0..4 {
+        for j in 0..4 {
+            let (x, y) = (i as f64 * 128.0 - 256.0, j as f64 * 128.0 - 256.0);
+            brushes.push(axial([x, y, -16.0], [x + 128.0, y + 128.0, 0.0]));
+        }
+    }
+    for k in 0..4 {
+        let y = k as f64 * 128.0 - 256.0;
+        brushes.push(axial([256.0, y, 0.0], [272.0, y + 128.0, 128.0]));
+        brushes.push(axial([-272.0, y, 0.0], [-256.0, y + 128.0, 128.0]));
+    }
+    brushes.push(axial([0.0, 0.0, 0.0], [64.0, 64.0, 18.0]));
+    brushes.push(axial([-64.0, -128.0, 60.0], [64.0, 128.0, 76.0]));
+    World::from_brushes(brushes)
+}
+
+/// Counts of a comparison.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub traces: usize,
+    pub hits: usize,
+    pub start_solid: usize,
+    /// Cases excluded by the contact-scale rule (see [`contact_scale`]).
+    pub excluded: usize,
+    pub failures: Vec<String>,
+}
+
+/// Where the segment kinds come from.
+#[derive(Debug, Clone, Copy)]
+pub enum Start {
+    /// Free for the exact backend.
+    Empty,
+    /// On a face of an expanded brush.
+    OnFace,
+    /// Anywhere (often inside solid).
+    Anywhere,
+}
+
+/// Compares the onion backend with the exact one on `count` random segments per pose.
+pub fn compare(world: &Arc<World>, poses: &[Pose], count: usize, seed: u64) -> Tally {
+    let compiled = compile(world, poses, &CompileOptions::default()).expect("compiles");
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut exact = ExactCollider::new(world.clone());
+    let mut rng = Rng::new(seed);
+    let mut tally = Tally::default();
+    let region = world.bounds().loosened(48.0);
+    for pose in poses {
+        let shape = shape(pose);
+        let o = onion.prepare(&shape).expect("a compiled pose");
+        let e = exact.prepare(&shape).unwrap();
+        for i in 0..count {
+            let kind = match i % 3 {
+                0 => Start::Empty,
+                1 => Start::OnFace,
+                _ => Start::Anywhere,
+            };
+            let (start, end) = segment(&mut rng, world, &shape, &region, kind, &mut exact);
+            let a = onion.trace(&o, start, end);
+            let b = exact.trace(&e, start, end);
+            tally.traces += 1;
+            tally.hits += usize::from(b.is_hit());
+            tally.start_solid += usize::from(b.start_solid);
+            if let Some(why) = differ(&a, &b) {
+                if contact_scale(world, &shape, start, end) {
+                    tally.excluded += 1;
+                } else if tally.failures.len() < 20 {
+                    tally.failures.push(format!(
+                        "{} {kind:?} {start:?} -> {end:?}: {why}\n  onion {a:?}\n  exact {b:?}",
+                        pose.name
+                    ));
+                } else {
+                    tally.failures.push(String::new());
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// A random segment of the given kind.
+fn segment(
+    rng: &mut Rng,
+    world: &World,
+    shape: &Shape,
+    region: &Aabb,
+    kind: Start,
+    exact: &mut ExactCollider,
+) -> (DVec3, DVec3) {
+    let prepared = exact.prepare(shape).unwrap();
+    let length = rng.range(1.0, 96.0);
+    match kind {
+        Start::Empty => loop {
+            let start = rng.point_in(region);
+            if !exact.is_solid(&prepared, start) {
+                return (start, start + rng.unit_vector() * length);
+            }
+        },
+        Start::Anywhere => {
+            let start = rng.point_in(region);
+            (start, start + rng.unit_vector() * length)
+        }
+        Start::OnFace => {
+            let Shape::Box(b) = shape else { unreachable!() };
+            let wb = &world.brushes()[rng.below(world.len())];
+            let expanded = cspace_geom::expand::box_expanded_brush(&wb.brush, b).unwrap();
+            let f = rng.below(expanded.face_count());
+            let face = expanded.face_polygon(f);
+            // A random point of the face: a random convex combination of its vertices.
+            let weights: Vec<f64> = face.vertices.iter().map(|_| rng.next_f64()).collect();
+            let total: f64 = weights.iter().sum();
+            let start = face
+                .vertices
+                .iter()
+                .zip(&weights)
+                .map(|(v, w)| *v * (*w / total))
+                .sum::<DVec3>();
+            let direction = match rng.below(3) {
+                // Sliding along the face.
+                0 => {
+                    let (u, v) = face.plane.basis();
+                    let a = rng.range(0.0, std::f64::consts::TAU);
+                    u * a.cos() + v * a.sin()
+                }
+                _ => rng.unit_vector(),
+            };
+            (start, start + direction * length)
+        }
+    }
+}
+
+/// Why two answers differ, or `None`.
+pub fn differ(a: &Hit, b: &Hit) -> Option<String> {
+    if a.is_hit() != b.is_hit() {
+        return Some("hit/miss".into());
+    }
+    if a.start_solid != b.start_solid || a.all_solid != b.all_solid {
+        return Some("start_solid/all_solid".into());
+    }
+    if a.end.distance(b.end) > 1e-6 {
+        return Some(format!("end differs by {:e}", a.end.distance(b.end)));
+    }
+    if let (Some(x), Some(y)) = (a.surface, b.surface)
+        && !x.plane.normal().abs_diff_eq(y.plane.normal(), 1e-6)
+    {
+        return Some("plane normal".into());
+    }
+    None
+}
+
+/// The documented exclusion: the segment's start or end is within 1e-8 units of two surfaces of
+/// the configuration space (an edge or a seam, where the answers depend on rounding).
+pub fn contact_scale(world: &World, shape: &Shape, start: DVec3, end: DVec3) -> bool {
+    let Shape::Box(b) = shape else { return false };
+    [start, end].iter().any(|&p| {
+        let mut near = 0;
+        for wb in world.brushes() {
+            for plane in cspace_geom::expand::box_expanded_planes(&wb.brush, b) {
+                if plane.signed_distance(p).abs() < 1e-8
+                    && cspace_geom::expand::box_expanded_planes(&wb.brush, b)
+                        .iter()
+                        .all(|q| q.signed_distance(p) < 1e-8)
+                {
+                    near += 1;
+                }
+            }
+        }
+        near >= 2
+    })
+}
+
+/// Panics with the first failures unless there are none.
+pub fn assert_agrees(name: &str, tally: &Tally) {
+    eprintln!(
+        "{name}: {} traces, {} hits, {} start in solid, {} excluded (contact scale)",
+        tally.traces, tally.hits, tally.start_solid, tally.excluded
+    );
+    assert!(
+        tally.failures.is_empty(),
+        "{name}: {} disagreements; first:\n{}",
+        tally.failures.len(),
+        tally
+            .failures
+            .iter()
+            .filter(|f| !f.is_empty())
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
