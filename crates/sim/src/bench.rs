@@ -158,8 +158,8 @@ pub fn map_world(
 /// One timed run.
 #[derive(Debug, Clone)]
 pub struct CrowdTiming {
-    /// The backend.
-    pub backend: BackendKind,
+    /// The backend's name.
+    pub backend: String,
     /// Agents.
     pub agents: usize,
     /// Steps.
@@ -192,6 +192,18 @@ pub fn time_crowd_with(
     let collider = backend
         .build_for(&crowd.world, &[player()])?
         .ok_or_else(|| anyhow::anyhow!("{} cannot trace the player box", backend.name()))?;
+    time_crowd_on(crowd, collider, steps, time_filters)
+}
+
+/// [`time_crowd_with`] on a backend built by the caller (one the simulator does not offer by
+/// name, or a tree compiled once and shared between runs).
+pub fn time_crowd_on(
+    crowd: &Crowd,
+    collider: Box<dyn Collider>,
+    steps: u64,
+    time_filters: bool,
+) -> anyhow::Result<CrowdTiming> {
+    let backend = collider.name().to_string();
     let options = SimOptions {
         sample_every: steps.max(1),
         time_filters,

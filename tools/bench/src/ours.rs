@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use cspace_geom::aabb_tree::AabbTree;
 use cspace_geom::{Collider, DVec3, ExactCollider, Prepared, Shape, World};
+use cspace_onion::{CompileOptions, NodeRef, OnionCollider, OnionTree, Pose};
 
 use crate::query::Query;
 use crate::timing::Tracer;
@@ -29,16 +30,22 @@ impl Memory {
     }
 }
 
+/// Makes a fresh backend over an already built structure (cheap: the structure is shared), so
+/// that every timed run starts from the same state.
+pub type Factory = Box<dyn Fn() -> Box<dyn Collider>>;
+
 /// A backend built for a world and a shape.
 pub struct Built {
-    /// The backend.
-    pub collider: Box<dyn Collider>,
+    /// Makes the backend.
+    pub factory: Factory,
     /// How long building it took.
     pub build: Duration,
     /// What it occupies, when the backend can tell.
     pub memory: Option<Memory>,
     /// What was built, for the build table (`AABB tree over brush bounds`, `1 pose`, ...).
     pub structure: String,
+    /// The tree to locate segment starts in, for the root-to-leaf path lengths.
+    pub tree: Option<Arc<OnionTree>>,
 }
 
 /// Why a backend has no row.
@@ -69,10 +76,17 @@ pub struct OurBackend {
     pub build: fn(&Arc<World>, &Shape) -> Result<Built, Unavailable>,
     /// Whether it claims exact answers (its rows must agree with the exact reference).
     pub exact: bool,
+    /// Whether it also walks the agent-step crowds (built for the player box) when the
+    /// simulator does not offer it by name yet.
+    pub agent_step: bool,
 }
 
 /// The label of the exact reference.
 pub const EXACT: &str = "exact";
+/// The label of the plain solid BSP: the onion tree of the zero-size pose, for rays.
+pub const PLAIN_BSP: &str = "plain BSP (onion, zero-size pose)";
+/// The label of the onion tree for the box traces.
+pub const ONION: &str = "onion";
 
 /// Every backend, the exact reference first.
 pub fn backends() -> Vec<OurBackend> {
@@ -82,30 +96,35 @@ pub fn backends() -> Vec<OurBackend> {
             queries: &Query::ALL,
             build: build_exact,
             exact: true,
+            agent_step: false,
         },
         OurBackend {
-            label: "plain BSP (onion, zero-size pose)",
+            label: PLAIN_BSP,
             queries: &[Query::Ray],
-            build: |_, _| Err(Unavailable::NotBuilt("cspace-onion has not landed")),
+            build: build_onion,
             exact: true,
+            agent_step: false,
         },
         OurBackend {
-            label: "onion",
+            label: ONION,
             queries: &[Query::Box],
-            build: |_, _| Err(Unavailable::NotBuilt("cspace-onion has not landed")),
+            build: build_onion,
             exact: true,
+            agent_step: true,
         },
         OurBackend {
             label: "melax-exact (exact bevels)",
             queries: &[Query::Box],
             build: |_, _| Err(Unavailable::NotBuilt("cspace-melax has not landed")),
             exact: true,
+            agent_step: false,
         },
         OurBackend {
             label: "melax (paper bevels)",
             queries: &[Query::Sphere, Query::Cylinder],
             build: |_, _| Err(Unavailable::NotBuilt("cspace-melax has not landed")),
             exact: false,
+            agent_step: false,
         },
     ]
 }
@@ -118,8 +137,9 @@ fn build_exact(world: &Arc<World>, _shape: &Shape) -> Result<Built, Unavailable>
     let tree = AabbTree::new(&bounds);
     let build = clock.elapsed();
     std::hint::black_box(tree);
+    let shared = world.clone();
     Ok(Built {
-        collider: Box::new(ExactCollider::new(world.clone())),
+        factory: Box::new(move || Box::new(ExactCollider::new(shared.clone()))),
         build,
         // Not a tree backend: the node count stays in the description, not in bytes per node.
         memory: Some(Memory {
@@ -130,7 +150,65 @@ fn build_exact(world: &Arc<World>, _shape: &Shape) -> Result<Built, Unavailable>
             "brushes + AABB tree of their bounds ({} nodes)",
             world.index_node_count()
         ),
+        tree: None,
     })
+}
+
+/// The onion tree of one pose, the shape's box (a zero-size box gives the plain solid BSP).
+/// Its memory is the packed arrays the tree is made of (12-byte nodes, the plane table, one
+/// `u64` of solidity per leaf); its nodes are branch nodes and leaves.
+fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> {
+    let Shape::Box(b) = shape else {
+        return Err(Unavailable::Unsupported(format!(
+            "onion trees hold boxes, not {}",
+            shape.describe()
+        )));
+    };
+    let pose = if b.mins == b.maxs {
+        Pose::point()
+    } else {
+        Pose::new("query", b.mins, b.maxs)
+    };
+    let clock = Instant::now();
+    let compiled = cspace_onion::compile(world, &[pose], &CompileOptions::default())
+        .map_err(|e| Unavailable::Unsupported(e.to_string()))?;
+    let build = clock.elapsed();
+    let stats = &compiled.stats;
+    let bytes = std::mem::size_of::<OnionTree>()
+        + stats.nodes * 3 * std::mem::size_of::<u32>()
+        + stats.planes * std::mem::size_of::<cspace_geom::Plane>()
+        + stats.leaves * std::mem::size_of::<u64>();
+    let structure = format!(
+        "onion tree, 1 pose: {} branch nodes, {} leaves, depth {} (mean leaf {:.1})",
+        stats.nodes, stats.leaves, stats.depth_max, stats.depth_mean
+    );
+    let nodes = stats.nodes + stats.leaves;
+    let tree = Arc::new(compiled.tree);
+    let shared = tree.clone();
+    let world = world.clone();
+    Ok(Built {
+        factory: Box::new(move || Box::new(OnionCollider::new(shared.clone(), world.clone()))),
+        build,
+        memory: Some(Memory {
+            bytes,
+            nodes: Some(nodes),
+        }),
+        structure,
+        tree: Some(tree),
+    })
+}
+
+/// Nodes on the root-to-leaf path of the leaf holding `point` (branch nodes and the leaf): what
+/// any trace starting there must visit at least.
+pub fn path_length(tree: &OnionTree, point: DVec3) -> usize {
+    let mut at = tree.root();
+    let mut length = 1;
+    while let NodeRef::Node(node) = at {
+        let side = usize::from(tree.node_plane(node).signed_distance(point) < 0.0);
+        at = tree.node_children(node)[side];
+        length += 1;
+    }
+    length
 }
 
 /// One of our backends with its prepared shape, as a [`Tracer`].

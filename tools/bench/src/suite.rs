@@ -138,6 +138,9 @@ pub struct TraceFigures {
     pub vs_parry: Option<Agreement>,
     /// Nodes visited per trace, when the backend counts them.
     pub nodes_per_trace: Option<f64>,
+    /// Mean nodes on the root-to-leaf path of the segments' starts, for tree backends: the
+    /// least a trace must visit.
+    pub path_nodes: Option<f64>,
 }
 
 impl TraceFigures {
@@ -399,22 +402,19 @@ fn trace_world(
             config.length,
             8 + qi as u64,
         );
-        let mut tracers: Vec<(&'static str, bool, OurTracer)> = Vec::new();
+        let mut tracers: Vec<(&'static str, Option<f64>, OurTracer)> = Vec::new();
         let mut absent: Vec<TraceRow> = Vec::new();
         for backend in ours::backends() {
             if !backend.queries.contains(&query) {
                 continue;
             }
+            eprintln!("  building {} for {}", backend.label, query.name());
             let built = (backend.build)(world, &shape).and_then(|b| {
-                Ok((
-                    b.build,
-                    b.memory,
-                    b.structure.clone(),
-                    OurTracer::new(b.collider, &shape)?,
-                ))
+                let tracer = OurTracer::new((b.factory)(), &shape)?;
+                Ok((b.build, b.memory, b.structure, b.tree, tracer))
             });
             match built {
-                Ok((build, memory, structure, tracer)) => {
+                Ok((build, memory, structure, tree, tracer)) => {
                     // The exact reference builds nothing per shape: one row per world.
                     if backend.label != ours::EXACT || qi == 0 {
                         builds.push(BuildRow {
@@ -429,7 +429,14 @@ fn trace_world(
                             memory,
                         });
                     }
-                    tracers.push((backend.label, backend.exact, tracer));
+                    let path_nodes = tree.map(|t| {
+                        segments
+                            .iter()
+                            .map(|&(a, _)| ours::path_length(&t, a) as f64)
+                            .sum::<f64>()
+                            / segments.len().max(1) as f64
+                    });
+                    tracers.push((backend.label, path_nodes, tracer));
                 }
                 Err(why) => absent.push(TraceRow {
                     query,
@@ -463,7 +470,7 @@ fn trace_world(
         let peer_ns = timings[peer].median_ns;
         let exact_answers = &answers[0];
         let hits = |a: &[Option<f64>]| a.iter().filter(|x| x.is_some()).count();
-        for (i, (label, _, _)) in tracers.iter().enumerate() {
+        for (i, (label, path_nodes, _)) in tracers.iter().enumerate() {
             // Counters accumulate over the recorded pass and every timed pass.
             let traces = (segments.len() * (1 + config.passes.max(1))) as f64;
             let nodes_per_trace = match (nodes_before[i], nodes_after[i]) {
@@ -482,6 +489,7 @@ fn trace_world(
                         .then(|| Agreement::between(&answers[i], exact_answers, &segments)),
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
+                    path_nodes: *path_nodes,
                 }),
             });
         }
@@ -497,6 +505,7 @@ fn trace_world(
                 vs_exact: Some(Agreement::between(&answers[peer], exact_answers, &segments)),
                 vs_parry: None,
                 nodes_per_trace: None,
+                path_nodes: None,
             }),
         });
         eprintln!(
@@ -514,10 +523,61 @@ fn trace_world(
 /// through agent-agent collisions, which rapier's loop does not have).
 pub const AGREEMENT_STEPS: u64 = 30;
 
+/// A backend in the agent-step table: by name through the simulator, or built here.
+enum CrowdBackend {
+    /// One the simulator offers by name.
+    Kind(BackendKind),
+    /// One of ours the simulator does not offer yet, with its factory.
+    Built(&'static str, ours::Factory),
+}
+
+impl CrowdBackend {
+    fn label(&self) -> String {
+        match self {
+            CrowdBackend::Kind(k) => k.name().to_string(),
+            CrowdBackend::Built(label, _) => format!("{label} (built here)"),
+        }
+    }
+
+    fn run(&self, crowd: &Crowd, steps: u64) -> anyhow::Result<CrowdTiming> {
+        match self {
+            CrowdBackend::Kind(k) => crowds::time_crowd(crowd, *k, steps),
+            CrowdBackend::Built(_, factory) => {
+                crowds::time_crowd_on(crowd, factory(), steps, false)
+            }
+        }
+    }
+}
+
 /// Our simulator on every backend against rapier's controller, on one crowd.
 fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable> {
     eprintln!("crowd on {}: {} agents", crowd.name, crowd.agents.len());
-    let kinds: Vec<BackendKind> = BackendKind::ALL.to_vec();
+    let mut kinds: Vec<CrowdBackend> = BackendKind::ALL
+        .iter()
+        .map(|&k| CrowdBackend::Kind(k))
+        .collect();
+    let mut missing: Vec<(String, String)> = Vec::new();
+    for backend in ours::backends().into_iter().filter(|b| b.agent_step) {
+        if BackendKind::ALL.iter().any(|k| k.name() == backend.label) {
+            continue;
+        }
+        match (backend.build)(&crowd.world, &crowds::player()) {
+            Ok(built) => kinds.push(CrowdBackend::Built(backend.label, built.factory)),
+            Err(why) => missing.push((backend.label.to_string(), why.to_string())),
+        }
+    }
+    for name in EXPECTED_SIM_BACKENDS {
+        let offered = BackendKind::ALL.iter().any(|k| k.name() == name)
+            || kinds
+                .iter()
+                .any(|k| matches!(k, CrowdBackend::Built(l, _) if *l == name));
+        if !offered && !missing.iter().any(|(l, _)| l == name) {
+            missing.push((
+                name.to_string(),
+                "not built (not a simulator backend yet)".to_string(),
+            ));
+        }
+    }
     let parry = ParryWorld::new(&crowd.world);
     let setups = [ControllerSetup::Quake, ControllerSetup::Defaults];
     let rapier: Vec<RapierCrowd> = setups
@@ -528,7 +588,7 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
     let mut last: Vec<Option<CrowdTiming>> = (0..kinds.len()).map(|_| None).collect();
     let timings = timing::interleaved_runs(participants, config.crowd_passes, |i, _| {
         if i < kinds.len() {
-            let t = crowds::time_crowd(crowd, kinds[i], config.crowd_steps)?;
+            let t = kinds[i].run(crowd, config.crowd_steps)?;
             let ns = 1e9 / t.agent_steps_per_second;
             last[i] = Some(t);
             Ok::<f64, anyhow::Error>(ns)
@@ -540,13 +600,15 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
     })?;
     let steps = AGREEMENT_STEPS.min(config.crowd_steps);
     let mut positions = Vec::with_capacity(participants);
-    for &kind in &kinds {
-        positions.push(crowds::time_crowd(crowd, kind, steps)?.final_positions);
+    for kind in &kinds {
+        positions.push(kind.run(crowd, steps)?.final_positions);
     }
     for r in &rapier {
         positions.push(r.run(steps).final_positions);
     }
-    let exact = kinds.iter().position(|&k| k == BackendKind::Exact);
+    let exact = kinds
+        .iter()
+        .position(|k| matches!(k, CrowdBackend::Kind(BackendKind::Exact)));
     let rapier_quake = kinds.len();
     let mean_distance = |a: &[DVec3], b: &[DVec3]| {
         a.iter().zip(b).map(|(p, q)| p.distance(*q)).sum::<f64>() / a.len().max(1) as f64
@@ -558,7 +620,7 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
             Some(t) => {
                 let t = t.as_ref().expect("every backend ran");
                 (
-                    kinds[i].name().to_string(),
+                    kinds[i].label(),
                     false,
                     Some(t.traces_per_agent_step),
                     t.backend_counters.clone(),
@@ -587,14 +649,12 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
             }),
         });
         if i + 1 == kinds.len() {
-            for name in EXPECTED_SIM_BACKENDS {
-                if !kinds.iter().any(|k| k.name() == name) {
-                    rows.push(CrowdRow {
-                        backend: name.to_string(),
-                        is_peer: false,
-                        figures: Err("not built (not a simulator backend yet)".to_string()),
-                    });
-                }
+            for (name, why) in &missing {
+                rows.push(CrowdRow {
+                    backend: name.clone(),
+                    is_peer: false,
+                    figures: Err(why.clone()),
+                });
             }
         }
     }
