@@ -140,6 +140,19 @@ impl AabbTree {
         }
     }
 
+    /// Bytes the tree occupies: the struct and its arrays (capacity, not just length).
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<AabbTree>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.order.capacity() * std::mem::size_of::<u32>()
+            + self.boxes.capacity() * std::mem::size_of::<Aabb>()
+    }
+
+    /// The number of nodes (inner nodes and leaves).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// The bounds of everything in the tree (empty for an empty tree).
     pub fn bounds(&self) -> Aabb {
         self.nodes.first().map_or(Aabb::EMPTY, |n| n.bounds)

@@ -120,6 +120,27 @@ impl World {
         self.brushes.is_empty()
     }
 
+    /// Bytes the world occupies: its brushes (geometry and provenance, not the shared file
+    /// names) and its spatial index, for memory reports.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<World>()
+            + (self.brushes.capacity() - self.brushes.len()) * std::mem::size_of::<WorldBrush>()
+            + self
+                .brushes
+                .iter()
+                .map(|b| {
+                    b.brush.memory_bytes() + std::mem::size_of::<WorldBrush>()
+                        - std::mem::size_of::<Brush>()
+                })
+                .sum::<usize>()
+            + self.index.memory_bytes()
+    }
+
+    /// The number of nodes of the spatial index over the brushes' bounds.
+    pub fn index_node_count(&self) -> usize {
+        self.index.node_count()
+    }
+
     /// The bounds of all brushes (empty for an empty world).
     pub fn bounds(&self) -> Aabb {
         self.index.bounds()

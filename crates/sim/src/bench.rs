@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cspace_contact::AgentId;
+use cspace_contact::{AgentId, FilterStats};
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, World};
 
@@ -158,8 +158,8 @@ pub fn map_world(
 /// One timed run.
 #[derive(Debug, Clone)]
 pub struct CrowdTiming {
-    /// The backend.
-    pub backend: BackendKind,
+    /// The backend's name.
+    pub backend: String,
     /// Agents.
     pub agents: usize,
     /// Steps.
@@ -170,16 +170,43 @@ pub struct CrowdTiming {
     pub traces_per_agent_step: f64,
     /// The backend's own counters.
     pub backend_counters: Option<String>,
+    /// Blow's filter table of the run (timed per filter when the options asked for it).
+    pub filter_stats: FilterStats,
+    /// Where the agents ended, in id order (units).
+    pub final_positions: Vec<DVec3>,
 }
 
 /// Runs the crowd for `steps` steps of 1/60 s on `backend` (after one warm-up step).
 pub fn time_crowd(crowd: &Crowd, backend: BackendKind, steps: u64) -> anyhow::Result<CrowdTiming> {
+    time_crowd_with(crowd, backend, steps, false)
+}
+
+/// [`time_crowd`], timing each filter of Blow's stack when `time_filters` is set (a clock read
+/// per filter and pair: slower steps, but the table gets its mean times).
+pub fn time_crowd_with(
+    crowd: &Crowd,
+    backend: BackendKind,
+    steps: u64,
+    time_filters: bool,
+) -> anyhow::Result<CrowdTiming> {
     let collider = backend
         .build_for(&crowd.world, &[player()])?
         .ok_or_else(|| anyhow::anyhow!("{} cannot trace the player box", backend.name()))?;
+    time_crowd_on(crowd, collider, steps, time_filters)
+}
+
+/// [`time_crowd_with`] on a backend built by the caller (one the simulator does not offer by
+/// name, or a tree compiled once and shared between runs).
+pub fn time_crowd_on(
+    crowd: &Crowd,
+    collider: Box<dyn Collider>,
+    steps: u64,
+    time_filters: bool,
+) -> anyhow::Result<CrowdTiming> {
+    let backend = collider.name().to_string();
     let options = SimOptions {
         sample_every: steps.max(1),
-        time_filters: false,
+        time_filters,
     };
     let mut sim = Sim::new(
         collider,
@@ -201,5 +228,7 @@ pub fn time_crowd(crowd: &Crowd, backend: BackendKind, steps: u64) -> anyhow::Re
         agent_steps_per_second: agent_steps as f64 / seconds,
         traces_per_agent_step: (sim.counters().traces - traces0) as f64 / agent_steps.max(1) as f64,
         backend_counters: sim.backend_counters(),
+        filter_stats: *sim.filter_stats(),
+        final_positions: sim.states().iter().map(|s| s.position).collect(),
     })
 }

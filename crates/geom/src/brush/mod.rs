@@ -300,6 +300,21 @@ impl Brush {
         &self.box_planes
     }
 
+    /// Bytes the brush occupies: the struct and its arrays (capacity, not just length), for
+    /// memory reports.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Brush>()
+            + self.faces.capacity() * std::mem::size_of::<Face>()
+            + self
+                .faces
+                .iter()
+                .map(|f| f.vertices.capacity() * std::mem::size_of::<u32>())
+                .sum::<usize>()
+            + self.vertices.capacity() * std::mem::size_of::<DVec3>()
+            + self.edges.capacity() * std::mem::size_of::<Edge>()
+            + self.box_planes.capacity() * std::mem::size_of::<Plane>()
+    }
+
     /// The number of face planes at the start of [`Brush::box_planes`].
     pub fn face_count(&self) -> usize {
         self.faces.len()

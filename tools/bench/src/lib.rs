@@ -1,0 +1,63 @@
+//! cspace's backends against the peers, side by side in one run (issue 8): writes
+//! `docs/PERFORMANCE.md` and its plots.
+//!
+//! The suite ([`suite::run`]) builds the benchmark world (`RandomBoxes::BENCHMARK`), the rest
+//! of the scaling series and the corpus maps, draws segments that start in free space, and times
+//! every backend of [`ours::backends`] against parry ([`peers::parry`]) on the same segments,
+//! interleaved ([`timing`]), beside how far their answers are apart ([`agreement`]). The agent
+//! step runs `sim bench`'s crowds on our simulator per backend and on rapier's character
+//! controller ([`peers::rapier`]). [`report::markdown`] and [`plot`] write the results.
+//!
+//! The peers' heavy dependencies stay here: this crate is not published and no library crate
+//! depends on it.
+//!
+//! ```no_run
+//! let report = cspace_bench::suite::run(&cspace_bench::suite::Config::quick(None))?;
+//! println!("{}", cspace_bench::report::markdown(&report));
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+
+pub mod agreement;
+pub mod machine;
+pub mod ours;
+pub mod peers;
+pub mod plot;
+pub mod query;
+pub mod report;
+pub mod suite;
+pub mod timing;
+
+use std::path::Path;
+
+/// Runs the suite and writes the report to `out` with its plots beside it; returns the report.
+pub fn write(config: &suite::Config, out: &Path) -> anyhow::Result<suite::Report> {
+    use anyhow::Context;
+    let report = suite::run(config)?;
+    let dir = out.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    let plots = [
+        (
+            report::SCALING_PLOT,
+            plot::svg(
+                "Trace cost against world size",
+                "ns per trace (median)",
+                &plot::trace_series(&report),
+            )?,
+        ),
+        (
+            report::BUILD_PLOT,
+            plot::svg(
+                "Build time against world size",
+                "build time (ms)",
+                &plot::build_series(&report),
+            )?,
+        ),
+    ];
+    for (name, svg) in plots {
+        let path = dir.join(name);
+        std::fs::write(&path, svg).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    std::fs::write(out, report::markdown(&report))
+        .with_context(|| format!("{}: cannot write", out.display()))?;
+    Ok(report)
+}

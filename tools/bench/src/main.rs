@@ -1,0 +1,61 @@
+//! `cspace-bench`: runs the suite and writes `docs/PERFORMANCE.md` (see that file for the
+//! command and what it measures).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// cspace's backends against parry and rapier, side by side in one run.
+#[derive(Debug, Parser)]
+#[command(name = "cspace-bench", version)]
+struct Args {
+    /// A smoke test of every part: fewer segments, passes and agents, no 20,000-box world.
+    #[arg(long)]
+    quick: bool,
+    /// Where to write the report (the plots go beside it).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PERFORMANCE.md"))]
+    out: PathBuf,
+    /// The corpus directory; defaults to `CSPACE_MAPS`. Without it the corpus rows are skipped.
+    #[arg(long)]
+    maps: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let mut args = Args::parse();
+    if args.maps.is_none() {
+        args.maps = std::env::var_os("CSPACE_MAPS").map(PathBuf::from);
+    }
+    let config = if args.quick {
+        cspace_bench::suite::Config::quick(args.maps)
+    } else {
+        cspace_bench::suite::Config::full(args.maps)
+    };
+    if config.maps.is_none() {
+        eprintln!("CSPACE_MAPS is not set: the corpus rows are skipped");
+    }
+    match cspace_bench::write(&config, &args.out) {
+        Ok(report) => {
+            eprintln!(
+                "wrote {} in {:.0} s",
+                args.out.display(),
+                report.elapsed.as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_is_consistent() {
+        super::Args::command().debug_assert();
+    }
+}

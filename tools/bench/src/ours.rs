@@ -1,0 +1,284 @@
+//! Our backends, one entry each: how to build it for a world and a shape, and which rows it
+//! fills. A backend whose crate is not in the workspace yet keeps its entry and reports its
+//! rows as "not built", so the tables keep their shape as backends land.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cspace_geom::aabb_tree::AabbTree;
+use cspace_geom::{Collider, DVec3, ExactCollider, Prepared, Shape, World};
+use cspace_onion::{CompileOptions, NodeRef, OnionCollider, OnionTree, Pose};
+
+use crate::query::Query;
+use crate::timing::Tracer;
+
+/// Memory of a built structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Memory {
+    /// Bytes it occupies (struct and arrays).
+    pub bytes: usize,
+    /// Nodes of its tree, when it is one.
+    pub nodes: Option<usize>,
+}
+
+impl Memory {
+    /// Bytes per node, for trees.
+    pub fn bytes_per_node(&self) -> Option<f64> {
+        self.nodes
+            .filter(|&n| n > 0)
+            .map(|n| self.bytes as f64 / n as f64)
+    }
+}
+
+/// Makes a fresh backend over an already built structure (cheap: the structure is shared), so
+/// that every timed run starts from the same state.
+pub type Factory = Box<dyn Fn() -> Box<dyn Collider>>;
+
+/// A backend built for a world and a shape.
+pub struct Built {
+    /// Makes the backend.
+    pub factory: Factory,
+    /// How long building it took.
+    pub build: Duration,
+    /// What it occupies, when the backend can tell.
+    pub memory: Option<Memory>,
+    /// What was built, for the build table (`AABB tree over brush bounds`, `1 pose`, ...).
+    pub structure: String,
+    /// The tree to locate segment starts in, for the root-to-leaf path lengths.
+    pub tree: Option<Arc<OnionTree>>,
+}
+
+/// Why a backend has no row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unavailable {
+    /// Its crate is not in the workspace yet.
+    NotBuilt(&'static str),
+    /// It refused the shape.
+    Unsupported(String),
+}
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unavailable::NotBuilt(why) => write!(f, "not built ({why})"),
+            Unavailable::Unsupported(why) => write!(f, "unsupported ({why})"),
+        }
+    }
+}
+
+/// One of our backends in the suite.
+pub struct OurBackend {
+    /// The row label.
+    pub label: &'static str,
+    /// The queries it has rows for (the exact reference has all).
+    pub queries: &'static [Query],
+    /// Builds it for the world, ready for the shape.
+    pub build: fn(&Arc<World>, &Shape) -> Result<Built, Unavailable>,
+    /// Whether it claims exact answers (its rows must agree with the exact reference).
+    pub exact: bool,
+    /// Whether it also walks the agent-step crowds (built for the player box) when the
+    /// simulator does not offer it by name yet.
+    pub agent_step: bool,
+}
+
+/// The label of the exact reference.
+pub const EXACT: &str = "exact";
+/// The label of the plain solid BSP: the onion tree of the zero-size pose, for rays.
+pub const PLAIN_BSP: &str = "plain BSP (onion, zero-size pose)";
+/// The label of the onion tree for the box traces.
+pub const ONION: &str = "onion";
+
+/// Every backend, the exact reference first.
+pub fn backends() -> Vec<OurBackend> {
+    vec![
+        OurBackend {
+            label: EXACT,
+            queries: &Query::ALL,
+            build: build_exact,
+            exact: true,
+            agent_step: false,
+        },
+        OurBackend {
+            label: PLAIN_BSP,
+            queries: &[Query::Ray],
+            build: build_onion,
+            exact: true,
+            agent_step: false,
+        },
+        OurBackend {
+            label: ONION,
+            queries: &[Query::Box],
+            build: build_onion,
+            exact: true,
+            agent_step: true,
+        },
+        OurBackend {
+            label: "melax-exact (exact bevels)",
+            queries: &[Query::Box],
+            build: |_, _| Err(Unavailable::NotBuilt("cspace-melax has not landed")),
+            exact: true,
+            agent_step: false,
+        },
+        OurBackend {
+            label: "melax (paper bevels)",
+            queries: &[Query::Sphere, Query::Cylinder],
+            build: |_, _| Err(Unavailable::NotBuilt("cspace-melax has not landed")),
+            exact: false,
+            agent_step: false,
+        },
+    ]
+}
+
+/// The exact reference: its structure is the world's AABB tree over the brush bounds (timed by
+/// building that tree again), and its memory the whole world's.
+fn build_exact(world: &Arc<World>, _shape: &Shape) -> Result<Built, Unavailable> {
+    let bounds: Vec<_> = world.brushes().iter().map(|b| b.brush.bounds()).collect();
+    let clock = Instant::now();
+    let tree = AabbTree::new(&bounds);
+    let build = clock.elapsed();
+    std::hint::black_box(tree);
+    let shared = world.clone();
+    Ok(Built {
+        factory: Box::new(move || Box::new(ExactCollider::new(shared.clone()))),
+        build,
+        // Not a tree backend: the node count stays in the description, not in bytes per node.
+        memory: Some(Memory {
+            bytes: world.memory_bytes(),
+            nodes: None,
+        }),
+        structure: format!(
+            "brushes + AABB tree of their bounds ({} nodes)",
+            world.index_node_count()
+        ),
+        tree: None,
+    })
+}
+
+/// The onion tree of one pose, the shape's box (a zero-size box gives the plain solid BSP).
+/// Its memory is the packed arrays the tree is made of (12-byte nodes, the plane table, one
+/// `u64` of solidity per leaf); its nodes are branch nodes and leaves.
+fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> {
+    let Shape::Box(b) = shape else {
+        return Err(Unavailable::Unsupported(format!(
+            "onion trees hold boxes, not {}",
+            shape.describe()
+        )));
+    };
+    let pose = if b.mins == b.maxs {
+        Pose::point()
+    } else {
+        Pose::new("query", b.mins, b.maxs)
+    };
+    let clock = Instant::now();
+    let compiled = cspace_onion::compile(world, &[pose], &CompileOptions::default())
+        .map_err(|e| Unavailable::Unsupported(e.to_string()))?;
+    let build = clock.elapsed();
+    let stats = &compiled.stats;
+    let bytes = std::mem::size_of::<OnionTree>()
+        + stats.nodes * 3 * std::mem::size_of::<u32>()
+        + stats.planes * std::mem::size_of::<cspace_geom::Plane>()
+        + stats.leaves * std::mem::size_of::<u64>();
+    let structure = format!(
+        "onion tree, 1 pose: {} branch nodes, {} leaves, depth {} (mean leaf {:.1})",
+        stats.nodes, stats.leaves, stats.depth_max, stats.depth_mean
+    );
+    let nodes = stats.nodes + stats.leaves;
+    let tree = Arc::new(compiled.tree);
+    let shared = tree.clone();
+    let world = world.clone();
+    Ok(Built {
+        factory: Box::new(move || Box::new(OnionCollider::new(shared.clone(), world.clone()))),
+        build,
+        memory: Some(Memory {
+            bytes,
+            nodes: Some(nodes),
+        }),
+        structure,
+        tree: Some(tree),
+    })
+}
+
+/// Nodes on the root-to-leaf path of the leaf holding `point` (branch nodes and the leaf): what
+/// any trace starting there must visit at least.
+pub fn path_length(tree: &OnionTree, point: DVec3) -> usize {
+    let mut at = tree.root();
+    let mut length = 1;
+    while let NodeRef::Node(node) = at {
+        let side = usize::from(tree.node_plane(node).signed_distance(point) < 0.0);
+        at = tree.node_children(node)[side];
+        length += 1;
+    }
+    length
+}
+
+/// One of our backends with its prepared shape, as a [`Tracer`].
+pub struct OurTracer {
+    collider: Box<dyn Collider>,
+    prepared: Prepared,
+}
+
+impl OurTracer {
+    /// The tracer for `collider` sweeping `shape`.
+    pub fn new(collider: Box<dyn Collider>, shape: &Shape) -> Result<OurTracer, Unavailable> {
+        let prepared = collider
+            .prepare(shape)
+            .map_err(|e| Unavailable::Unsupported(e.reason))?;
+        Ok(OurTracer { collider, prepared })
+    }
+
+    /// The backend's counters line.
+    pub fn counters(&self) -> Option<String> {
+        self.collider.counters()
+    }
+}
+
+impl Tracer for OurTracer {
+    fn trace(&mut self, start: DVec3, end: DVec3) -> Option<f64> {
+        let hit = self.collider.trace(&self.prepared, start, end);
+        if hit.all_solid {
+            return Some(0.0);
+        }
+        hit.surface.map(|s| s.time_of_impact)
+    }
+}
+
+/// The number of nodes visited a backend's counters line reports: the integer right before
+/// `nodes` (as in `123 nodes visited`), or right after `nodes:`, `nodes visited:` or `nodes=`.
+/// `None` when the line has none.
+pub fn nodes_visited(counters: &str) -> Option<u64> {
+    let lower = counters.to_ascii_lowercase();
+    let at = lower.find("nodes")?;
+    let mut after = lower[at + "nodes".len()..].trim_start();
+    after = after.strip_prefix("visited").unwrap_or(after).trim_start();
+    if let Some(rest) = after.strip_prefix(':').or_else(|| after.strip_prefix('=')) {
+        let digits: String = rest
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        return digits.parse().ok();
+    }
+    let before = lower[..at].trim_end();
+    let digits: String = before
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_visited_reads_common_counter_lines() {
+        assert_eq!(nodes_visited("12 traces, 345 nodes visited"), Some(345));
+        assert_eq!(nodes_visited("traces 12; nodes visited: 77"), Some(77));
+        assert_eq!(nodes_visited("nodes=9"), Some(9));
+        assert_eq!(nodes_visited("3 skips"), None);
+    }
+}

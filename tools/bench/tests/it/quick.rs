@@ -1,0 +1,55 @@
+use cspace_bench::suite::{self, Config};
+use cspace_bench::{plot, report};
+
+#[test]
+fn tiny_suite_writes_every_section() {
+    let config = Config::tiny();
+    let result = suite::run(&config).expect("the tiny suite runs");
+    let text = report::markdown(&result);
+    for heading in [
+        "## The command",
+        "## Machine",
+        "## Where we stand",
+        "### Against the physical limit",
+        "## Traces: random boxes 60",
+        "## Traces: random boxes 30",
+        "## Scaling",
+        "## Build time and memory",
+        "## One full agent step",
+        "## Blow's filter table",
+    ] {
+        assert!(text.contains(heading), "no {heading:?} in:\n{text}");
+    }
+    // Every query has its exact row and its parry row on the benchmark world.
+    let world = &result.worlds[0];
+    for query in cspace_bench::query::Query::ALL {
+        for backend in ["exact", query.peer_name()] {
+            let row = world
+                .rows
+                .iter()
+                .find(|r| r.query == query && r.backend == backend)
+                .unwrap_or_else(|| panic!("no {backend} row for {}", query.name()));
+            assert!(row.figures.is_ok(), "{backend}: {:?}", row.figures);
+        }
+    }
+    // The exact reference agrees with itself: its rows carry no vs-exact figure.
+    assert!(world.rows.iter().any(|r| r.backend == "exact"
+        && r.figures.as_ref().is_ok_and(|f| f.vs_exact.is_none())));
+    // Without CSPACE_MAPS the corpus is skipped by name.
+    for name in suite::CORPUS {
+        assert!(text.contains(&format!("{name}: skipped, CSPACE_MAPS is not set")));
+    }
+    // rapier's controller ran on the crowd.
+    assert!(
+        result.crowds[0]
+            .rows
+            .iter()
+            .any(|r| r.is_peer && r.figures.is_ok())
+    );
+    // Both plots draw.
+    for series in [plot::trace_series(&result), plot::build_series(&result)] {
+        assert!(!series.is_empty());
+        let svg = plot::svg("test", "ns", &series).expect("the plot draws");
+        assert!(svg.contains("<svg"));
+    }
+}
