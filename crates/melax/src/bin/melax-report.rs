@@ -576,7 +576,7 @@ const NOTES: &str = "## Notes\n
   table, not absolute figures across runs. The ray trace costs the same as the onion backend's on
   the same plain tree.
 - **Table 1**: our `M()` slices with f64 polygon clipping and re-caps each piece; the ratio to
-  `F()` is smaller than the paper's 50x but slicing still dominates (112 slices, about 2 µs each).
+  `F()` is smaller than the paper's 50x, but slicing still dominates the merge.
 ";
 
 fn main() -> ExitCode {
