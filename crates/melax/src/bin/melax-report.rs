@@ -171,7 +171,7 @@ fn plot(
     x_desc: &str,
     y_desc: &str,
     series: &[(String, Vec<(f64, f64)>)],
-    log_x: bool,
+    log_log: bool,
 ) -> Result<(), String> {
     cspace_font::register();
     let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
@@ -223,10 +223,16 @@ fn plot(
                 .map_err(|e| e.to_string())?;
         }};
     }
-    if log_x {
+    if log_log {
+        // Both axes logarithmic: node counts span four orders of magnitude.
+        let y0 = series
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|q| q.1))
+            .fold(f64::INFINITY, f64::min)
+            * 0.8;
         draw_lines!(
             builder
-                .build_cartesian_2d((x0..x1).log_scale(), 0.0..y1)
+                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
                 .map_err(|e| e.to_string())?
         );
     } else {
@@ -492,8 +498,8 @@ fn run(args: &Args) -> Result<(), String> {
     plot(
         &f6_path,
         "Figure 6: nodes visited vs object size",
-        "sphere diameter (% of world size, log scale)",
-        "mean nodes and leaves visited",
+        "sphere diameter (% of world size)",
+        "mean nodes and leaves visited (log scale)",
         &f6,
         true,
     )?;
