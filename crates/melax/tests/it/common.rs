@@ -1,11 +1,9 @@
 //! Worlds, shapes and helpers shared by the tests.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use cspace_geom::generate::{RandomBoxes, Rng, oriented_box, random_convex_brush};
 use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
-use cspace_mapfile::{BuildOptions, load_world};
 
 /// A world with a name for messages.
 pub struct NamedWorld {
@@ -94,38 +92,14 @@ pub fn generated() -> Vec<NamedWorld> {
     vec![random_boxes(), convex_brushes(), room()]
 }
 
-/// Every `.map` of the corpus, or `None` (with the skip printed) when `CSPACE_MAPS` is unset;
-/// a set but unreadable directory fails the test.
+/// Every `.map` of the corpus (`cspace_corpus::maps`), or `None` when `CSPACE_MAPS` is unset.
 pub fn corpus(test: &str) -> Option<Vec<NamedWorld>> {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("skipped: {test} (CSPACE_MAPS unset)");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("CSPACE_MAPS={} cannot be read: {e}", dir.display()))
-        .map(|entry| entry.expect("a readable directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "map"))
-        .collect();
-    paths.sort();
-    assert!(
-        !paths.is_empty(),
-        "CSPACE_MAPS={} holds no .map file",
-        dir.display()
-    );
     Some(
-        paths
-            .iter()
-            .map(|path| {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                let text = std::fs::read(path)
-                    .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
-                let loaded = load_world(&text, &name, &BuildOptions::default())
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-                NamedWorld {
-                    name,
-                    world: Arc::new(loaded.world),
-                }
+        cspace_corpus::maps(test)?
+            .into_iter()
+            .map(|m| NamedWorld {
+                name: m.name,
+                world: m.world,
             })
             .collect(),
     )

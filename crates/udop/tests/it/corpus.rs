@@ -1,14 +1,12 @@
 //! The corpus maps (directory in `CSPACE_MAPS`): k-UDOPs around the spawn points hold no solid,
 //! and the cache answers agents walking from the spawn points exactly as the exact backend.
-//! Unset: the tests print `skipped <test>: CSPACE_MAPS is not set` and pass; set but unreadable:
+//! Unset: the tests print `skipped: <test> (CSPACE_MAPS unset)` and pass; set but unreadable:
 //! they fail.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, World};
-use cspace_mapfile::{BuildOptions, load_world};
 use cspace_udop::{CacheConfig, UdopCache};
 
 use crate::conservative::{builders, sample};
@@ -16,36 +14,12 @@ use crate::conservative::{builders, sample};
 /// A corpus map: file name, world, spawn origins.
 type CorpusMap = (String, Arc<World>, Vec<DVec3>);
 
-/// Every `.map` of the corpus, or `None` when `CSPACE_MAPS` is unset.
+/// Every `.map` of the corpus (`cspace_corpus::maps`), or `None` when `CSPACE_MAPS` is unset.
 fn corpus(test: &str) -> Option<Vec<CorpusMap>> {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("skipped {test}: CSPACE_MAPS is not set");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("CSPACE_MAPS={} cannot be read: {e}", dir.display()))
-        .map(|entry| entry.expect("a readable directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "map"))
-        .collect();
-    paths.sort();
-    assert!(
-        !paths.is_empty(),
-        "CSPACE_MAPS={} holds no .map file",
-        dir.display()
-    );
     Some(
-        paths
-            .iter()
-            .map(|path| {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                let text = std::fs::read(path)
-                    .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
-                let loaded = load_world(&text, &name, &BuildOptions::default())
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-                let spawns = loaded.spawn_points.iter().map(|s| s.origin).collect();
-                (name, Arc::new(loaded.world), spawns)
-            })
+        cspace_corpus::maps(test)?
+            .into_iter()
+            .map(|m| (m.name, m.world, m.spawns))
             .collect(),
     )
 }
