@@ -44,7 +44,7 @@ pub fn paths(test: &str) -> Option<Vec<PathBuf>> {
 
 /// The `.map` files in `dir`, sorted by name; panics when there is none.
 pub fn map_paths_in(dir: &Path) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("CSPACE_MAPS={} cannot be read: {e}", dir.display()))
         .map(|entry| entry.expect("a readable directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "map"))
@@ -111,7 +111,7 @@ mod tests {
         let map = load(&paths[0]);
         assert_eq!(map.name, "a.map");
         let expected = load_world(room.as_bytes(), "a.map", &BuildOptions::default()).unwrap();
-        assert!(map.world.len() > 0);
+        assert!(!map.world.is_empty());
         assert_eq!(map.world.len(), expected.world.len());
         let spawns: Vec<DVec3> = expected.spawn_points.iter().map(|s| s.origin).collect();
         assert_eq!(map.spawns, spawns);
