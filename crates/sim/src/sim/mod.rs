@@ -362,9 +362,9 @@ impl Sim {
     /// The bodies movers collide with, refreshed from the components.
     fn refresh_bodies(&mut self) {
         self.bodies.clear();
+        let view = self.world.view::<(&PoseSet, &Pose, &Position)>();
         for &e in &self.agents {
-            let mut q = self.world.query_one::<(&PoseSet, &Pose, &Position)>(e);
-            let (poses, pose, position) = q.get().expect("agents have every component");
+            let (poses, pose, position) = view.get(e).expect("agents have every component");
             self.bodies.push(Body {
                 shape: poses.get(*pose).shape().clone(),
                 position: position.0,
@@ -375,8 +375,9 @@ impl Sim {
     /// Finds the ground under every agent and frees agents that start in solid.
     fn settle(&mut self) {
         self.refresh_bodies();
-        for index in 0..self.agents.len() {
-            self.update_agent(index, |st, tr, p, log| {
+        let (mut view, mut ctx) = self.split();
+        for index in 0..ctx.agents.len() {
+            update_agent(&mut ctx, &mut view, index, |st, tr, p, log| {
                 movement::unstick(st, tr, log);
                 movement::ground_check(st, tr, p, log);
             });
@@ -386,17 +387,16 @@ impl Sim {
     /// Moves every awake agent once, in id order.
     fn move_agents(&mut self, dt: f64) {
         self.refresh_bodies();
-        for index in 0..self.agents.len() {
-            let asleep = self
-                .world
-                .get::<&Rest>(self.agents[index])
-                .expect("agents rest")
-                .asleep;
-            if asleep {
+        let (mut view, mut ctx) = self.split();
+        for index in 0..ctx.agents.len() {
+            let (.., rest, _, _) = view
+                .get_mut(ctx.agents[index])
+                .expect("agents have every component");
+            if rest.asleep {
                 continue;
             }
-            self.counters.agent_steps += 1;
-            self.update_agent(index, |st, tr, p, log| {
+            ctx.counters.agent_steps += 1;
+            update_agent(&mut ctx, &mut view, index, |st, tr, p, log| {
                 movement::crouch_or_stand(st, tr, log);
                 movement::walk_or_fall(st, tr, p, dt, log);
                 movement::ground_check(st, tr, p, log);
@@ -404,164 +404,204 @@ impl Sim {
         }
     }
 
-    /// Copies agent `index` out of its components, runs `update` on it, writes it back, and
-    /// records what happened.
-    fn update_agent(
-        &mut self,
-        index: usize,
-        update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
-    ) {
-        let entity = self.agents[index];
-        let id = AgentId(index as u32);
-        // The query borrows the hecs world only; the tracer borrows the other fields.
-        let mut query = self
-            .world
-            .query_one::<(&PoseSet, &Pose, &Position, &Velocity, &Ground, &Intent)>(entity);
-        let (poses, pose, position, velocity, ground, intent) =
-            query.get().expect("agents have every component");
-        let mut state = MoverState {
-            position: position.0,
-            velocity: velocity.0,
-            pose: *pose,
-            ground: *ground,
-            intent: *intent,
-            can_crouch: poses.crouching.is_some(),
-        };
-        let before = state;
-        let mut log = MoveLog::default();
-        let mut tracer = Tracer {
-            collider: self.collider.as_mut(),
-            filters: &mut self.filters,
-            bodies: &self.bodies,
-            me: id,
-            poses,
-            step: self.step,
-            candidates: &mut self.candidates,
-            traces: &mut self.counters.traces,
-        };
-        update(&mut state, &mut tracer, &self.params, &mut log);
-        // Write back, and keep the grid and the bodies current for the agents that follow.
-        let old_bounds = poses
-            .get(before.pose)
-            .shape()
-            .bounds()
-            .translated(before.position);
-        let new_shape = poses.get(state.pose).shape();
-        let new_bounds = new_shape.bounds().translated(state.position);
-        self.filters.update(id, &old_bounds, &new_bounds);
-        let body = &mut self.bodies[index];
-        if before.pose != state.pose {
-            body.shape = new_shape.clone();
-        }
-        body.position = state.position;
-        drop(query);
-        self.record(index, &before, &state, log);
-    }
-
-    fn record(&mut self, index: usize, before: &MoverState, after: &MoverState, log: MoveLog) {
-        let entity = self.agents[index];
-        let id = AgentId(index as u32);
-        let step = self.step;
-        let mut woken = Vec::new();
-        {
-            let (position, velocity, pose, ground, intent, rest, totals, touching) = self
-                .world
-                .query_one_mut::<(
-                    &mut Position,
-                    &mut Velocity,
-                    &mut Pose,
-                    &mut Ground,
-                    &mut Intent,
-                    &mut Rest,
-                    &mut Totals,
-                    &mut Touching,
-                )>(entity)
-                .expect("agents have every component");
-            position.0 = after.position;
-            velocity.0 = after.velocity;
-            *pose = after.pose;
-            *ground = after.ground;
-            *intent = after.intent;
-            totals.distance += after.position.distance(before.position);
-            // Contacts are recorded when they begin.
-            let mut now: Vec<TouchKey> = Vec::new();
-            for hit in &log.hits {
-                let Some(contact) = hit.contact else { continue };
-                let key = TouchKey::of(&contact.other);
-                if !now.contains(&key) {
-                    now.push(key);
-                    if !touching.0.contains(&key) {
-                        totals.contacts += 1;
-                        self.recorder.events.push(Event {
-                            step,
-                            agent: id,
-                            kind: EventKind::Contact(contact),
-                        });
-                    }
-                }
-                if let ContactTarget::Agent(other) = contact.other {
-                    woken.push(other);
-                }
-            }
-            now.sort_unstable();
-            touching.0 = now;
-            for kind in &log.events {
-                // A refused stand is recorded once per refusal streak.
-                if *kind == EventKind::StandRefused
-                    && self
-                        .recorder
-                        .events
-                        .iter()
-                        .rev()
-                        .find(|e| e.agent == id)
-                        .is_some_and(|e| e.kind == EventKind::StandRefused)
-                {
-                    continue;
-                }
-                self.recorder.events.push(Event {
-                    step,
-                    agent: id,
-                    kind: *kind,
-                });
-            }
-            // Rest and sleep.
-            let resting = after.ground.walkable().is_some()
-                && after.velocity == DVec3::ZERO
-                && after.intent.direction == DVec3::ZERO
-                && !after.intent.jump
-                && (after.pose == Pose::Standing) != after.intent.crouch
-                && log.hits.is_empty()
-                && log.events.is_empty();
-            rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
-            if rest.still_steps >= self.params.sleep_after_steps
-                && !rest.asleep
-                && self.params.sleep_after_steps > 0
-            {
-                rest.asleep = true;
-                self.recorder.events.push(Event {
-                    step,
-                    agent: id,
-                    kind: EventKind::Slept,
-                });
-            }
-        }
-        for other in woken {
-            self.wake(other);
-        }
-    }
-
-    fn wake(&mut self, id: AgentId) {
-        let entity = self.agents[id.0 as usize];
-        let mut rest = self.world.get::<&mut Rest>(entity).expect("agents rest");
-        rest.still_steps = 0;
-        if rest.asleep {
-            rest.asleep = false;
-            self.recorder.events.push(Event {
+    /// The agents' components (one hecs view, its lookups prepared once per system) and the rest
+    /// of the simulation, borrowed apart.
+    fn split(&mut self) -> (hecs::View<'_, AgentQuery>, StepContext<'_>) {
+        (
+            self.world.view_mut::<AgentQuery>(),
+            StepContext {
+                collider: self.collider.as_mut(),
+                params: &self.params,
                 step: self.step,
+                agents: &self.agents,
+                filters: &mut self.filters,
+                recorder: &mut self.recorder,
+                counters: &mut self.counters,
+                bodies: &mut self.bodies,
+                candidates: &mut self.candidates,
+            },
+        )
+    }
+}
+
+/// The components a moving agent reads and writes.
+type AgentQuery = (
+    &'static PoseSet,
+    &'static mut Pose,
+    &'static mut Position,
+    &'static mut Velocity,
+    &'static mut Ground,
+    &'static mut Intent,
+    &'static mut Rest,
+    &'static mut Totals,
+    &'static mut Touching,
+);
+
+/// Everything of a [`Sim`] but its hecs world, for the systems that move agents.
+struct StepContext<'a> {
+    collider: &'a mut dyn Collider,
+    params: &'a MoveParams,
+    step: u64,
+    agents: &'a [hecs::Entity],
+    filters: &'a mut FilterStack,
+    recorder: &'a mut Recorder,
+    counters: &'a mut SimCounters,
+    bodies: &'a mut Vec<Body>,
+    candidates: &'a mut Vec<AgentId>,
+}
+
+/// Copies agent `index` out of its components, runs `update` on it, writes it back, and records
+/// what happened.
+fn update_agent(
+    ctx: &mut StepContext,
+    view: &mut hecs::View<'_, AgentQuery>,
+    index: usize,
+    update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
+) {
+    let entity = ctx.agents[index];
+    let id = AgentId(index as u32);
+    let (poses, pose, position, velocity, ground, intent, _, _, _) =
+        view.get_mut(entity).expect("agents have every component");
+    let mut state = MoverState {
+        position: position.0,
+        velocity: velocity.0,
+        pose: *pose,
+        ground: *ground,
+        intent: *intent,
+        can_crouch: poses.crouching.is_some(),
+    };
+    let before = state;
+    let mut log = MoveLog::default();
+    let mut tracer = Tracer {
+        collider: &mut *ctx.collider,
+        filters: &mut *ctx.filters,
+        bodies: ctx.bodies,
+        me: id,
+        poses,
+        step: ctx.step,
+        candidates: &mut *ctx.candidates,
+        traces: &mut ctx.counters.traces,
+    };
+    update(&mut state, &mut tracer, ctx.params, &mut log);
+    // Keep the grid and the bodies current for the agents that follow.
+    let old_bounds = poses
+        .get(before.pose)
+        .shape()
+        .bounds()
+        .translated(before.position);
+    let new_shape = poses.get(state.pose).shape();
+    let new_bounds = new_shape.bounds().translated(state.position);
+    ctx.filters.update(id, &old_bounds, &new_bounds);
+    let body = &mut ctx.bodies[index];
+    if before.pose != state.pose {
+        body.shape = new_shape.clone();
+    }
+    body.position = state.position;
+    record(ctx, view, index, &before, &state, log);
+}
+
+/// Writes an agent's new state back and records its contacts, events and rest.
+fn record(
+    ctx: &mut StepContext,
+    view: &mut hecs::View<'_, AgentQuery>,
+    index: usize,
+    before: &MoverState,
+    after: &MoverState,
+    log: MoveLog,
+) {
+    let entity = ctx.agents[index];
+    let id = AgentId(index as u32);
+    let step = ctx.step;
+    let mut woken = Vec::new();
+    {
+        let (_, pose, position, velocity, ground, intent, rest, totals, touching) =
+            view.get_mut(entity).expect("agents have every component");
+        position.0 = after.position;
+        velocity.0 = after.velocity;
+        *pose = after.pose;
+        *ground = after.ground;
+        *intent = after.intent;
+        totals.distance += after.position.distance(before.position);
+        // Contacts are recorded when they begin.
+        let mut now: Vec<TouchKey> = Vec::new();
+        for hit in &log.hits {
+            let Some(contact) = hit.contact else { continue };
+            let key = TouchKey::of(&contact.other);
+            if !now.contains(&key) {
+                now.push(key);
+                if !touching.0.contains(&key) {
+                    totals.contacts += 1;
+                    ctx.recorder.events.push(Event {
+                        step,
+                        agent: id,
+                        kind: EventKind::Contact(contact),
+                    });
+                }
+            }
+            if let ContactTarget::Agent(other) = contact.other {
+                woken.push(other);
+            }
+        }
+        now.sort_unstable();
+        touching.0 = now;
+        for kind in &log.events {
+            // A refused stand is recorded once per refusal streak.
+            if *kind == EventKind::StandRefused
+                && ctx
+                    .recorder
+                    .events
+                    .iter()
+                    .rev()
+                    .find(|e| e.agent == id)
+                    .is_some_and(|e| e.kind == EventKind::StandRefused)
+            {
+                continue;
+            }
+            ctx.recorder.events.push(Event {
+                step,
                 agent: id,
-                kind: EventKind::Woke,
+                kind: *kind,
             });
         }
+        // Rest and sleep.
+        let resting = after.ground.walkable().is_some()
+            && after.velocity == DVec3::ZERO
+            && after.intent.direction == DVec3::ZERO
+            && !after.intent.jump
+            && (after.pose == Pose::Standing) != after.intent.crouch
+            && log.hits.is_empty()
+            && log.events.is_empty();
+        rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
+        if rest.still_steps >= ctx.params.sleep_after_steps
+            && !rest.asleep
+            && ctx.params.sleep_after_steps > 0
+        {
+            rest.asleep = true;
+            ctx.recorder.events.push(Event {
+                step,
+                agent: id,
+                kind: EventKind::Slept,
+            });
+        }
+    }
+    for other in woken {
+        wake(ctx, view, other);
+    }
+}
+
+/// Wakes agent `id` (another agent touched it).
+fn wake(ctx: &mut StepContext, view: &mut hecs::View<'_, AgentQuery>, id: AgentId) {
+    let (.., rest, _, _) = view
+        .get_mut(ctx.agents[id.0 as usize])
+        .expect("agents have every component");
+    rest.still_steps = 0;
+    if rest.asleep {
+        rest.asleep = false;
+        ctx.recorder.events.push(Event {
+            step: ctx.step,
+            agent: id,
+            kind: EventKind::Woke,
+        });
     }
 }
 
@@ -575,10 +615,9 @@ fn apply_scripts(
 ) {
     // A small slack so an event at exactly k * dt fires at step k despite rounding of k * dt.
     let due = time + 1e-9;
+    let mut view = world.view_mut::<(&mut Script, &mut Intent, &mut Rest)>();
     for (index, &entity) in agents.iter().enumerate() {
-        let (script, intent, rest) = world
-            .query_one_mut::<(&mut Script, &mut Intent, &mut Rest)>(entity)
-            .expect("agents have scripts");
+        let (script, intent, rest) = view.get_mut(entity).expect("agents have scripts");
         let mut fired = false;
         while let Some(event) = script.events.get(script.next).filter(|e| e.at <= due) {
             fired = true;
