@@ -46,7 +46,9 @@ pub struct MoveParams {
     pub max_clip_planes: u32,
     /// Steps an agent must rest (on ground, no speed, no input) before it sleeps: 16.
     pub sleep_after_steps: u32,
-    /// Cell size of the agent grid, units: 128 (Blow's 2D grid).
+    /// Cell size of the agent grid (Blow's 2D grid), units: 64, two player widths. A move's
+    /// bounds then cover one to four cells holding few agents; 128 tested about 2.5 times as many
+    /// candidates per trace in the E1M1 crowd and stepped 25-45% slower.
     pub grid_cell: f64,
 }
 
@@ -70,7 +72,7 @@ impl Default for MoveParams {
             bumps: 4,
             max_clip_planes: 5,
             sleep_after_steps: 16,
-            grid_cell: 128.0,
+            grid_cell: 64.0,
         }
     }
 }
