@@ -155,6 +155,29 @@ impl OnionTree {
         }
     }
 
+    /// Every leaf whose closure holds `point`: both sides where it lies on a plane (within
+    /// [`CONTACT`]).
+    pub fn leaves_at(&self, point: DVec3) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root()];
+        while let Some(at) = stack.pop() {
+            match at {
+                NodeRef::Leaf(leaf) => out.push(leaf),
+                NodeRef::Node(n) => {
+                    let node = self.nodes[n as usize];
+                    let d = self.planes[node.plane as usize].signed_distance(point);
+                    if d >= -CONTACT {
+                        stack.push(NodeRef::unpack(node.children[0]));
+                    }
+                    if d <= CONTACT {
+                        stack.push(NodeRef::unpack(node.children[1]));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The spaces `point` is solid in, as a bit mask. A point within [`CONTACT`] of a plane is
     /// solid only where the leaves on both sides are solid (touching is free).
     pub fn point_mask(&self, point: DVec3) -> u64 {
