@@ -139,8 +139,20 @@ impl OnionTree {
                 mut entry,
             } = stack.pop().expect("the stack is above its base");
             loop {
-                if at & LEAF_BIT != 0 {
-                    let solid = self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0;
+                // A leaf, or a subtree uniform in this space: one stretch.
+                let uniform = if at & LEAF_BIT != 0 {
+                    Some(self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0)
+                } else {
+                    let [any, all] = self.summary[at as usize];
+                    if any >> space & 1 == 0 {
+                        Some(false)
+                    } else if all >> space & 1 != 0 {
+                        Some(true)
+                    } else {
+                        None
+                    }
+                };
+                if let Some(solid) = uniform {
                     if !visit(Interval {
                         t0,
                         t1,
