@@ -11,7 +11,14 @@
 //!   cell (Listings 3-4). [`CompileOptions`] holds the splitter score's weights.
 //! - [`OnionTree`] is the packed tree: [`OnionTree::find_first_transition`] is Listing 5, and
 //!   [`OnionTree::point_mask`] the point query. [`TreeStats`] tells its size and shape.
-//! - [`OnionCollider`] answers [`cspace_geom::Collider`] traces for boxes equal to a compiled pose.
+//! - [`OnionCollider`] answers [`cspace_geom::Collider`] traces for boxes equal to a compiled pose
+//!   (no allocation per trace: its traversal stack and interval lists are reused).
+//! - [`CompileOptions::fill_outside`] fills the outside of sealed maps from their spawn points;
+//!   [`OnionTree::to_bytes`] / [`OnionTree::from_bytes`] save and load a tree (versioned,
+//!   checksummed, validated); [`OnionTree::validate`] checks a tree's invariants.
+//!
+//! `docs/onion.md` records the decisions, the deviations from Listing 5, the tests and the
+//! benchmarks.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -47,7 +54,7 @@ pub use collider::OnionCollider;
 pub use compile::{CompileError, CompileOptions, Compiled, compile};
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::Pose;
-pub use stats::{LeafPattern, StageSeconds, TreeStats};
+pub use stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};
 pub use trace::{Crossing, MAX_DEPTH, Transition};
 pub use tree::{MAX_SPACES, NodeRef, OnionTree};
 pub use validate::InvalidTree;

@@ -15,6 +15,8 @@ pub struct StageSeconds {
     pub union: f64,
     /// Building the tree (Listing 2), leaf solidity included.
     pub build: f64,
+    /// Filling the outside (when asked).
+    pub fill: f64,
     /// Everything.
     pub total: f64,
 }
@@ -53,6 +55,28 @@ pub struct TreeStats {
     pub leaf_patterns: Vec<LeafPattern>,
     /// Compile time per stage.
     pub compile_seconds: StageSeconds,
+    /// What the outside fill did in each space.
+    pub outside_fill: Vec<FillOutcome>,
+}
+
+/// What the outside fill did in one space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FillOutcome {
+    /// Not asked for.
+    Off,
+    /// No spawn point lies in an empty leaf of this space.
+    NoSpawn,
+    /// The flood from the spawn points reached the world box: the map is not sealed for this
+    /// pose; left unfilled.
+    Leaked,
+    /// Sealed, but left unfilled because a space of a larger pose containing this one leaked
+    /// (filling it would break the nesting invariant).
+    Nested,
+    /// Sealed: this many empty leaves became solid.
+    Filled {
+        /// Leaves made solid.
+        leaves: usize,
+    },
 }
 
 impl TreeStats {
@@ -100,6 +124,7 @@ impl TreeStats {
             zero_volume_leaves: 0,
             leaf_patterns,
             compile_seconds: StageSeconds::default(),
+            outside_fill: vec![FillOutcome::Off; spaces],
         }
     }
 
@@ -115,7 +140,7 @@ impl TreeStats {
             .join(",");
         let s = &self.compile_seconds;
         format!(
-            "{{\"spaces\":{},\"nodes\":{},\"leaves\":{},\"planes\":{},\"depth_max\":{},\"depth_mean\":{:.3},\"polygons_before\":[{}],\"polygons_after\":[{}],\"zero_volume_leaves\":{},\"leaf_patterns\":[{}],\"compile_seconds\":{{\"expand\":{:.6},\"union\":{:.6},\"build\":{:.6},\"total\":{:.6}}},\"compile_seconds_total\":{:.6}}}",
+            "{{\"spaces\":{},\"nodes\":{},\"leaves\":{},\"planes\":{},\"depth_max\":{},\"depth_mean\":{:.3},\"polygons_before\":[{}],\"polygons_after\":[{}],\"zero_volume_leaves\":{},\"leaf_patterns\":[{}],\"compile_seconds\":{{\"expand\":{:.6},\"union\":{:.6},\"build\":{:.6},\"fill\":{:.6},\"total\":{:.6}}},\"compile_seconds_total\":{:.6}}}",
             self.spaces,
             self.nodes,
             self.leaves,
@@ -129,6 +154,7 @@ impl TreeStats {
             s.expand,
             s.union,
             s.build,
+            s.fill,
             s.total,
             s.total
         )

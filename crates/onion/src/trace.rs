@@ -70,18 +70,22 @@ pub(crate) struct Frame {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     stack: Vec<Frame>,
+    /// Interval lists for the two sides of planes a segment lies on, reused.
+    pool: Vec<Vec<Interval>>,
 }
 
 impl Scratch {
     pub fn with_capacity(frames: usize) -> Scratch {
         Scratch {
             stack: Vec::with_capacity(frames),
+            pool: Vec::new(),
         }
     }
 
     pub fn new() -> Scratch {
         Scratch {
             stack: Vec::with_capacity(64),
+            pool: Vec::new(),
         }
     }
 }
@@ -121,33 +125,46 @@ impl OnionTree {
         (t0, t1): (f64, f64),
         entry: u32,
         record_start: bool,
-        stack: &mut Vec<Frame>,
+        scratch: &mut Scratch,
         visit: &mut dyn FnMut(Interval) -> bool,
     ) -> bool {
-        let base = stack.len();
-        stack.push(Frame {
+        // Nested walks (both sides of a plane) share the stack above their own base.
+        let base = scratch.stack.len();
+        scratch.stack.push(Frame {
             at: from,
             t0,
             t1,
             entry,
         });
-        while stack.len() > base {
+        while scratch.stack.len() > base {
             let Frame {
                 mut at,
                 t0,
                 mut t1,
                 mut entry,
-            } = stack.pop().expect("the stack is above its base");
+            } = scratch.stack.pop().expect("the stack is above its base");
             loop {
-                if at & LEAF_BIT != 0 {
-                    let solid = self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0;
+                // A leaf, or a subtree uniform in this space: one stretch.
+                let uniform = if at & LEAF_BIT != 0 {
+                    Some(self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0)
+                } else {
+                    let [any, all] = self.summary[at as usize];
+                    if any >> space & 1 == 0 {
+                        Some(false)
+                    } else if all >> space & 1 != 0 {
+                        Some(true)
+                    } else {
+                        None
+                    }
+                };
+                if let Some(solid) = uniform {
                     if !visit(Interval {
                         t0,
                         t1,
                         solid,
                         entry,
                     }) {
-                        stack.truncate(base);
+                        scratch.stack.truncate(base);
                         return false;
                     }
                     break;
@@ -171,9 +188,10 @@ impl OnionTree {
                             (t0, t1),
                             entry,
                             record_start,
+                            scratch,
                             visit,
                         ) {
-                            stack.truncate(base);
+                            scratch.stack.truncate(base);
                             return false;
                         }
                         break;
@@ -195,7 +213,7 @@ impl OnionTree {
                     } else {
                         (node.children[1], node.children[0], node.plane | FLIP)
                     };
-                    stack.push(Frame {
+                    scratch.stack.push(Frame {
                         at: far,
                         t0: tm,
                         t1,
@@ -220,56 +238,46 @@ impl OnionTree {
         span: (f64, f64),
         entry: u32,
         record_start: bool,
+        scratch: &mut Scratch,
         visit: &mut dyn FnMut(Interval) -> bool,
     ) -> bool {
-        let mut stack = Vec::new();
-        let mut front = Vec::new();
-        let mut back = Vec::new();
-        self.walk(
-            space,
-            start,
-            end,
-            children[0],
-            span,
-            entry,
-            record_start,
-            &mut stack,
-            &mut |iv| {
-                front.push(iv);
-                true
-            },
-        );
-        self.walk(
-            space,
-            start,
-            end,
-            children[1],
-            span,
-            entry,
-            record_start,
-            &mut stack,
-            &mut |iv| {
-                back.push(iv);
-                true
-            },
-        );
+        let mut sides = [
+            scratch.pool.pop().unwrap_or_default(),
+            scratch.pool.pop().unwrap_or_default(),
+        ];
+        for (side, child) in sides.iter_mut().zip(children) {
+            side.clear();
+            self.walk(
+                space,
+                start,
+                end,
+                child,
+                span,
+                entry,
+                record_start,
+                scratch,
+                &mut |iv| {
+                    side.push(iv);
+                    true
+                },
+            );
+        }
+        let [front, back] = &sides;
         let (mut i, mut j) = (0, 0);
-        while i < front.len() && j < back.len() {
+        let mut go_on = true;
+        while go_on && i < front.len() && j < back.len() {
             let (a, b) = (front[i], back[j]);
             let entry = if a.t0 > b.t0 || (a.t0 == b.t0 && a.entry != NO_PLANE) {
                 a.entry
             } else {
                 b.entry
             };
-            let piece = Interval {
+            go_on = visit(Interval {
                 t0: a.t0.max(b.t0),
                 t1: a.t1.min(b.t1),
                 solid: a.solid && b.solid,
                 entry,
-            };
-            if !visit(piece) {
-                return false;
-            }
+            });
             if a.t1 <= b.t1 {
                 i += 1;
             }
@@ -277,7 +285,8 @@ impl OnionTree {
                 j += 1;
             }
         }
-        true
+        scratch.pool.extend(sides);
+        go_on
     }
 
     /// Listing 5 without the retry; `record_start` notes the plane a start lies on.
@@ -299,7 +308,7 @@ impl OnionTree {
             (0.0, 1.0),
             NO_PLANE,
             record_start,
-            &mut scratch.stack,
+            scratch,
             &mut |iv| {
                 if iv.t1 <= iv.t0 && first.is_some() {
                     return true;
@@ -400,7 +409,7 @@ impl OnionTree {
             (0.0, 1.0),
             NO_PLANE,
             true,
-            &mut scratch.stack,
+            scratch,
             &mut |iv| {
                 let first = !seen_any;
                 seen_any = true;

@@ -62,6 +62,10 @@ pub struct OnionTree {
     pub(crate) nodes: Vec<PackedNode>,
     /// Bit `s` of `leaves[i]` is set when leaf `i` is solid in space `s`.
     pub(crate) leaves: Vec<u64>,
+    /// Per node, derived: the OR and the AND of the solidity of the leaves below it. A subtree
+    /// uniform in the queried space is answered without descending (the planes of the other
+    /// spaces split it for nothing).
+    pub(crate) summary: Vec<[u64; 2]>,
 }
 
 impl OnionTree {
@@ -72,11 +76,28 @@ impl OnionTree {
         nodes: Vec<PackedNode>,
         leaves: Vec<u64>,
     ) -> OnionTree {
+        let mut summary = vec![[0u64, u64::MAX]; nodes.len()];
+        // Children follow their parents (depth-first order): fill from the back.
+        for i in (0..nodes.len()).rev() {
+            let mut any_all = [0u64, u64::MAX];
+            for child in nodes[i].children {
+                let [any, all] = match NodeRef::unpack(child) {
+                    NodeRef::Leaf(l) => {
+                        let m = leaves.get(l as usize).copied().unwrap_or(0);
+                        [m, m]
+                    }
+                    NodeRef::Node(n) => summary.get(n as usize).copied().unwrap_or([0, 0]),
+                };
+                any_all = [any_all[0] | any, any_all[1] & all];
+            }
+            summary[i] = any_all;
+        }
         OnionTree {
             poses,
             planes,
             nodes,
             leaves,
+            summary,
         }
     }
 
@@ -155,6 +176,29 @@ impl OnionTree {
         }
     }
 
+    /// Every leaf whose closure holds `point`: both sides where it lies on a plane (within
+    /// [`CONTACT`]).
+    pub fn leaves_at(&self, point: DVec3) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root()];
+        while let Some(at) = stack.pop() {
+            match at {
+                NodeRef::Leaf(leaf) => out.push(leaf),
+                NodeRef::Node(n) => {
+                    let node = self.nodes[n as usize];
+                    let d = self.planes[node.plane as usize].signed_distance(point);
+                    if d >= -CONTACT {
+                        stack.push(NodeRef::unpack(node.children[0]));
+                    }
+                    if d <= CONTACT {
+                        stack.push(NodeRef::unpack(node.children[1]));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The spaces `point` is solid in, as a bit mask. A point within [`CONTACT`] of a plane is
     /// solid only where the leaves on both sides are solid (touching is free).
     pub fn point_mask(&self, point: DVec3) -> u64 {
@@ -187,6 +231,33 @@ impl OnionTree {
 
     /// True when `point` is solid in `space` (see [`OnionTree::point_mask`]).
     pub fn is_solid(&self, space: usize, point: DVec3) -> bool {
-        self.point_mask(point) >> space & 1 != 0
+        self.is_solid_from(self.root(), space, point)
+    }
+
+    fn is_solid_from(&self, mut at: NodeRef, space: usize, point: DVec3) -> bool {
+        loop {
+            match at {
+                NodeRef::Leaf(leaf) => return self.leaves[leaf as usize] >> space & 1 != 0,
+                NodeRef::Node(n) => {
+                    let [any, all] = self.summary[n as usize];
+                    if any >> space & 1 == 0 {
+                        return false;
+                    }
+                    if all >> space & 1 != 0 {
+                        return true;
+                    }
+                    let node = self.nodes[n as usize];
+                    let d = self.planes[node.plane as usize].signed_distance(point);
+                    if d > CONTACT {
+                        at = NodeRef::unpack(node.children[0]);
+                    } else if d < -CONTACT {
+                        at = NodeRef::unpack(node.children[1]);
+                    } else {
+                        return self.is_solid_from(NodeRef::unpack(node.children[0]), space, point)
+                            && self.is_solid_from(NodeRef::unpack(node.children[1]), space, point);
+                    }
+                }
+            }
+        }
     }
 }

@@ -20,6 +20,29 @@ pub(crate) struct BuildPolygon {
     pub space: u16,
     /// Whether its plane may still split (Listing 1's `splitCandidate`).
     pub candidate: bool,
+    /// A bounding sphere of the vertices: centre and radius (for quick classification).
+    pub centre: glam::DVec3,
+    pub radius: f64,
+}
+
+impl BuildPolygon {
+    /// A polygon with its bounding sphere.
+    pub fn new(polygon: Polygon, plane: u32, space: u16, candidate: bool) -> BuildPolygon {
+        let centre = polygon.vertex_mean();
+        let radius = polygon
+            .vertices
+            .iter()
+            .map(|v| v.distance(centre))
+            .fold(0.0, f64::max);
+        BuildPolygon {
+            polygon,
+            plane,
+            space,
+            candidate,
+            centre,
+            radius,
+        }
+    }
 }
 
 /// What the recursion collects.
@@ -33,6 +56,8 @@ pub(crate) struct Builder<'a> {
     pub leaf_info: Vec<LeafInfo>,
     /// Polygons reaching leaves, per space (after all splits).
     pub polygons_after: Vec<usize>,
+    /// Each leaf's cell, when kept (for filling the outside).
+    pub cells: Option<Vec<Cell>>,
     /// Half side of the squares used to cut cells.
     pub half: f64,
     /// Scratch: the last node that looked at each plane (candidate deduplication).
@@ -62,6 +87,7 @@ impl<'a> Builder<'a> {
             nodes: Vec::new(),
             leaves: Vec::new(),
             leaf_info: Vec::new(),
+            cells: options.fill_outside.then(Vec::new),
             polygons_after: vec![0; spaces.len()],
             half: bounds.size().max_element() * 4.0 + 1024.0,
             seen: vec![u32::MAX; planes.len()],
@@ -99,13 +125,10 @@ impl<'a> Builder<'a> {
                 PolygonSide::Straddle => {
                     let (b, f) = p.polygon.split_with(&plane, ONION_CUT);
                     if let Some(f) = f {
-                        front.push(BuildPolygon {
-                            polygon: f,
-                            ..p.clone()
-                        });
+                        front.push(BuildPolygon::new(f, p.plane, p.space, p.candidate));
                     }
                     if let Some(b) = b {
-                        back.push(BuildPolygon { polygon: b, ..p });
+                        back.push(BuildPolygon::new(b, p.plane, p.space, p.candidate));
                     }
                 }
             }
@@ -162,6 +185,9 @@ impl<'a> Builder<'a> {
         };
         let index = self.leaves.len() as u32;
         self.leaves.push(mask);
+        if let Some(cells) = &mut self.cells {
+            cells.push(cell.clone());
+        }
         self.leaf_info.push(LeafInfo { zero_volume, point });
         NodeRef::Leaf(index)
     }
@@ -238,7 +264,16 @@ impl<'a> Builder<'a> {
 /// by construction; others by their vertices with [`ONION_CUT`].
 fn classify(p: &BuildPolygon, splitter: u32, plane: &Plane) -> PolygonSide {
     if p.plane == splitter {
-        PolygonSide::Coplanar
+        return PolygonSide::Coplanar;
+    }
+    // The bounding sphere settles most polygons without looking at their vertices (the margin
+    // covers the rounding of the sphere).
+    let d = plane.signed_distance(p.centre);
+    let margin = p.radius * (1.0 + 1e-9) + ONION_CUT + 1e-9;
+    if d > margin {
+        PolygonSide::Front
+    } else if d < -margin {
+        PolygonSide::Back
     } else {
         p.polygon.side_of(plane, ONION_CUT)
     }

@@ -3,6 +3,7 @@
 
 mod build;
 mod cell;
+mod fill;
 mod planes;
 pub(crate) mod space;
 
@@ -12,7 +13,7 @@ use cspace_geom::{BrushError, World};
 use glam::DVec3;
 
 use crate::pose::Pose;
-use crate::stats::{StageSeconds, TreeStats};
+use crate::stats::{FillOutcome, StageSeconds, TreeStats};
 use crate::tree::{MAX_SPACES, OnionTree};
 use build::{BuildPolygon, Builder};
 pub(crate) use build::{LeafInfo as LeafInfoView, all_spaces};
@@ -41,6 +42,14 @@ pub struct CompileOptions {
     /// How many candidate planes are scored per node (default 48; axial ones first, the rest
     /// sampled evenly). Scoring is linear in the node's polygons per candidate.
     pub max_candidates: usize,
+    /// Fill the outside of sealed maps (default off): in each space, empty leaves that cannot be
+    /// reached from [`CompileOptions::spawn_points`] through empty leaves become solid, and
+    /// sibling leaves left alike are merged (qbsp's and hesperus2's outside fill). A space whose
+    /// flood reaches the world box leaks and is left unfilled, and so are the spaces of poses
+    /// inside its pose (to keep the nesting invariant).
+    pub fill_outside: bool,
+    /// Where agents start (configuration space: their origins), for [`CompileOptions::fill_outside`].
+    pub spawn_points: Vec<DVec3>,
 }
 
 impl Default for CompileOptions {
@@ -51,6 +60,8 @@ impl Default for CompileOptions {
             coplanar_weight: 1.0,
             non_axial_penalty: 0.1,
             max_candidates: 48,
+            fill_outside: false,
+            spawn_points: Vec::new(),
         }
     }
 }
@@ -143,12 +154,7 @@ pub fn compile(
                 bounds = bounds.including(*v);
             }
             polygons_before[s] += 1;
-            polygons.push(BuildPolygon {
-                polygon,
-                plane,
-                space: s as u16,
-                candidate: true,
-            });
+            polygons.push(BuildPolygon::new(polygon, plane, s as u16, true));
         }
     }
     seconds.union = t.elapsed().as_secs_f64();
@@ -173,10 +179,11 @@ pub fn compile(
             builder.leaves,
             builder.leaf_info,
             builder.polygons_after,
+            builder.cells,
         )
     };
     // On a thread with a deep stack; where no thread can be started, on this one.
-    let (nodes, leaves, leaf_info, polygons_after) = std::thread::scope(|scope| {
+    let (nodes, leaves, leaf_info, polygons_after, cells) = std::thread::scope(|scope| {
         match std::thread::Builder::new()
             .name("onion-compile".into())
             .stack_size(BUILD_STACK)
@@ -187,14 +194,27 @@ pub fn compile(
         }
     });
     seconds.build = t.elapsed().as_secs_f64();
-    seconds.total = started.elapsed().as_secs_f64();
 
-    let leaf_points: Vec<Option<DVec3>> = leaf_info
+    let mut leaf_points: Vec<Option<DVec3>> = leaf_info
         .iter()
         .map(|l| (!l.zero_volume).then_some(l.point))
         .collect();
-    let tree = OnionTree::from_parts(poses.to_vec(), planes, nodes, leaves);
-    let stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
+    let mut tree = OnionTree::from_parts(poses.to_vec(), planes, nodes, leaves);
+    let t = Instant::now();
+    let fill = match cells {
+        Some(cells) => {
+            let (filled, outcomes) =
+                fill::fill_outside(tree, &cells, &options.spawn_points, bounds, &leaf_points);
+            tree = filled.0;
+            leaf_points = filled.1;
+            outcomes
+        }
+        None => vec![FillOutcome::Off; poses.len()],
+    };
+    seconds.fill = t.elapsed().as_secs_f64();
+    seconds.total = started.elapsed().as_secs_f64();
+    let mut stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
+    stats.outside_fill = fill;
     tree.validate().expect("a compiled tree is valid");
     tree.validate_leaf_points(&leaf_points)
         .expect("each leaf's interior point lies in its cell");

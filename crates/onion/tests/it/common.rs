@@ -212,24 +212,45 @@ pub fn differ(a: &Hit, b: &Hit) -> Option<String> {
     None
 }
 
-/// The documented exclusion: the segment's start or end is within 1e-8 units of two surfaces of
-/// the configuration space (an edge or a seam, where the answers depend on rounding).
+/// The documented exclusion, for contact-scale cases where the exact backend has seams that the
+/// union does not: the segment's start or end lies within 1e-8 of two faces of the configuration
+/// space (an edge, or the faces of two touching brushes), or the whole segment lies within 1e-8 of
+/// a face shared by two touching brushes (sliding exactly in a seam).
 pub fn contact_scale(world: &World, shape: &Shape, start: DVec3, end: DVec3) -> bool {
     let Shape::Box(b) = shape else { return false };
-    [start, end].iter().any(|&p| {
+    let expanded: Vec<Vec<cspace_geom::Plane>> = world
+        .brushes()
+        .iter()
+        .map(|wb| cspace_geom::expand::box_expanded_planes(&wb.brush, b))
+        .collect();
+    let on_two = [start, end].iter().any(|&p| {
         let mut near = 0;
-        for wb in world.brushes() {
-            for plane in cspace_geom::expand::box_expanded_planes(&wb.brush, b) {
-                if plane.signed_distance(p).abs() < 1e-8
-                    && cspace_geom::expand::box_expanded_planes(&wb.brush, b)
-                        .iter()
-                        .all(|q| q.signed_distance(p) < 1e-8)
-                {
-                    near += 1;
-                }
+        for planes in &expanded {
+            if planes.iter().all(|q| q.signed_distance(p) < 1e-8) {
+                near += planes
+                    .iter()
+                    .filter(|q| q.signed_distance(p).abs() < 1e-8)
+                    .count();
             }
         }
         near >= 2
+    });
+    if on_two {
+        return true;
+    }
+    // Planes (with their brush) the whole segment lies in.
+    let mut lying: Vec<(usize, cspace_geom::Plane)> = Vec::new();
+    for (i, planes) in expanded.iter().enumerate() {
+        for q in planes {
+            if q.signed_distance(start).abs() < 1e-8 && q.signed_distance(end).abs() < 1e-8 {
+                lying.push((i, *q));
+            }
+        }
+    }
+    lying.iter().any(|(i, p)| {
+        lying
+            .iter()
+            .any(|(j, q)| i != j && p.normal().dot(q.normal()) < -0.999_999)
     })
 }
 

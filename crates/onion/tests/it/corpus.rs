@@ -7,12 +7,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cspace_geom::World;
+use cspace_geom::generate::Rng;
+use cspace_geom::{Collider, DVec3, ExactCollider, World};
 use cspace_mapfile::{BuildOptions, load_world};
 
-use cspace_onion::{CompileOptions, OnionTree, compile};
+use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, OnionTree, compile};
 
-use crate::common::{assert_agrees, compare_with, quake_poses};
+use crate::common::{assert_agrees, compare_with, contact_scale, differ, quake_poses, shape};
 
 /// The nesting invariant on every leaf: the crouching box lies inside the standing box, which
 /// lies inside the large one, so solid for a smaller box implies solid for a larger one.
@@ -31,8 +32,8 @@ fn nested(name: &str, tree: &OnionTree) {
     }
 }
 
-/// A corpus map: file name, world.
-pub type CorpusMap = (String, Arc<World>);
+/// A corpus map: file name, world, spawn origins.
+pub type CorpusMap = (String, Arc<World>, Vec<DVec3>);
 
 /// Every `.map` of the corpus, or `None` when `CSPACE_MAPS` is unset.
 pub fn corpus(test: &str) -> Option<Vec<CorpusMap>> {
@@ -61,7 +62,8 @@ pub fn corpus(test: &str) -> Option<Vec<CorpusMap>> {
                     .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
                 let loaded = load_world(&text, &name, &BuildOptions::default())
                     .unwrap_or_else(|e| panic!("{name}: {e}"));
-                (name, Arc::new(loaded.world))
+                let spawns = loaded.spawn_points.iter().map(|s| s.origin).collect();
+                (name, Arc::new(loaded.world), spawns)
             })
             .collect(),
     )
@@ -81,7 +83,7 @@ fn corpus_maps_agree_with_exact() {
     };
     let count = trace_count();
     let mut failed = Vec::new();
-    for (i, (name, world)) in maps.iter().enumerate() {
+    for (i, (name, world, _)) in maps.iter().enumerate() {
         let t = std::time::Instant::now();
         let poses = quake_poses();
         let compiled = compile(world, &poses, &CompileOptions::default())
@@ -95,4 +97,88 @@ fn corpus_maps_agree_with_exact() {
         }
     }
     assert!(failed.is_empty(), "disagreements on {failed:?}");
+}
+
+/// The largest map the fill test compiles, in brushes.
+const FILL_MAX_BRUSHES: usize = 1500;
+
+/// Maps with spawn points (up to [`FILL_MAX_BRUSHES`] brushes) compiled with the outside filled: the nesting invariant still holds,
+/// and moves from the spawn points answer as the exact backend (they stay inside).
+#[test]
+fn filled_corpus_maps_answer_moves_from_spawn_points_as_exact() {
+    let Some(maps) = corpus("filled_corpus_maps_answer_moves_from_spawn_points_as_exact") else {
+        return;
+    };
+    let mut filled_maps = 0;
+    let (mut walked, mut excluded) = (0, 0);
+    for (name, world, spawns) in &maps {
+        if spawns.is_empty() {
+            continue;
+        }
+        // The largest maps are compiled (without the fill) by the agreement test already; here
+        // they would double the suite's time.
+        if world.len() > FILL_MAX_BRUSHES {
+            eprintln!(
+                "{name}: fill not tested ({} brushes > {FILL_MAX_BRUSHES})",
+                world.len()
+            );
+            continue;
+        }
+        let poses = quake_poses();
+        let options = CompileOptions {
+            fill_outside: true,
+            spawn_points: spawns.clone(),
+            ..CompileOptions::default()
+        };
+        let compiled = compile(world, &poses, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!(
+            "{name}: {} fill {:?}",
+            compiled.stats, compiled.stats.outside_fill
+        );
+        nested(name, &compiled.tree);
+        filled_maps += usize::from(
+            compiled
+                .stats
+                .outside_fill
+                .iter()
+                .any(|o| matches!(o, FillOutcome::Filled { .. })),
+        );
+        let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+        let mut exact = ExactCollider::new(world.clone());
+        let mut rng = Rng::new(5);
+        for pose in &poses {
+            let (o, e) = (
+                onion.prepare(&shape(pose)).unwrap(),
+                exact.prepare(&shape(pose)).unwrap(),
+            );
+            // Random walks from each spawn point: every move starts where the last one ended, so
+            // it stays in space reachable from the spawn point.
+            for (i, &spawn) in spawns.iter().enumerate().take(8) {
+                let mut a = spawn;
+                for _ in 0..40 {
+                    let b = a + rng.unit_vector() * rng.range(1.0, 96.0);
+                    let (x, y) = (onion.trace(&o, a, b), exact.trace(&e, a, b));
+                    if differ(&x, &y).is_some() && contact_scale(world, &shape(pose), a, b) {
+                        excluded += 1;
+                        break;
+                    }
+                    assert_eq!(
+                        differ(&x, &y),
+                        None,
+                        "{name} {} spawn {i} {a} -> {b}: {x:?} {y:?}",
+                        pose.name
+                    );
+                    walked += 1;
+                    if y.start_solid {
+                        break;
+                    }
+                    a = y.end;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{walked} moves agree, {excluded} excluded (contact scale: a spawn point touching two surfaces)"
+    );
+    assert!(filled_maps > 0, "no corpus map was sealed");
 }

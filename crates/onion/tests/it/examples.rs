@@ -177,3 +177,49 @@ fn a_move_from_a_face_into_solid_is_an_entry_at_time_zero() {
     assert_eq!(hit.fraction, 0.0);
     assert_eq!(hit.surface.unwrap().plane.normal(), DVec3::Z);
 }
+
+#[test]
+fn statistics_describe_the_tree() {
+    let world = Arc::new(two_rooms());
+    let poses = [Pose::point(), Pose::quake_standing(), Pose::quake_large()];
+    let compiled = compile(&world, &poses, &CompileOptions::default()).unwrap();
+    let (tree, stats) = (&compiled.tree, &compiled.stats);
+    assert_eq!(stats.spaces, 3);
+    assert_eq!(stats.nodes, tree.node_count());
+    assert_eq!(stats.leaves, stats.nodes + 1);
+    assert_eq!(stats.planes, tree.planes().len());
+    assert_eq!(
+        stats.leaf_patterns.iter().map(|p| p.leaves).sum::<usize>(),
+        stats.leaves
+    );
+    // Patterns are nested (point within standing within large): only EEE, EES, ESS, SSS occur.
+    for p in &stats.leaf_patterns {
+        assert!(
+            ["EEE", "EES", "ESS", "SSS"].contains(&p.pattern.as_str()),
+            "{p:?}"
+        );
+    }
+    assert!(stats.depth_max as f64 >= stats.depth_mean && stats.depth_mean > 0.0);
+    for s in 0..3 {
+        assert!(stats.polygons_before[s] > 0);
+        assert!(stats.polygons_after[s] >= stats.polygons_before[s]);
+    }
+    assert!(stats.compile_seconds.total >= stats.compile_seconds.build);
+    let json = stats.to_json();
+    for key in [
+        "\"nodes\":",
+        "\"leaves\":",
+        "\"depth_max\":",
+        "\"spaces\":3",
+        "\"compile_seconds\":",
+    ] {
+        assert!(json.contains(key), "{key} in {json}");
+    }
+    // The tree alone tells the same shape.
+    let again = cspace_onion::TreeStats::of_tree(tree);
+    assert_eq!(
+        (again.nodes, again.leaves, again.depth_max),
+        (stats.nodes, stats.leaves, stats.depth_max)
+    );
+    assert_eq!(again.leaf_patterns, stats.leaf_patterns);
+}

@@ -7,5 +7,6 @@ mod common;
 mod corpus;
 mod errors;
 mod examples;
+mod fill;
 mod io;
 mod seams;
