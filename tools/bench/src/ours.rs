@@ -198,6 +198,53 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
     })
 }
 
+/// Nodes (branch nodes and leaves) a front-to-back walk of `start -> end` through space 0 of
+/// `tree` visits until the first solid leaf after the region the move starts in, or to the end:
+/// the bench's own count for trees whose backend keeps none (Listing 5's order, without the
+/// on-plane special cases).
+pub fn walk_nodes(tree: &OnionTree, start: DVec3, end: DVec3) -> usize {
+    let mut stack: Vec<(NodeRef, f64, f64)> = vec![(tree.root(), 0.0, 1.0)];
+    let mut visited = 0;
+    let mut left_start = !tree.is_solid(0, start);
+    while let Some((mut at, t0, mut t1)) = stack.pop() {
+        loop {
+            visited += 1;
+            match at {
+                NodeRef::Leaf(leaf) => {
+                    if !tree.leaf_is_solid(leaf, 0) {
+                        left_start = true;
+                    } else if left_start {
+                        return visited;
+                    }
+                    break;
+                }
+                NodeRef::Node(node) => {
+                    let plane = tree.node_plane(node);
+                    let [front, back] = tree.node_children(node);
+                    let (ds, de) = (plane.signed_distance(start), plane.signed_distance(end));
+                    let (da, db) = (ds + (de - ds) * t0, ds + (de - ds) * t1);
+                    if da >= 0.0 && db >= 0.0 {
+                        at = front;
+                    } else if da < 0.0 && db < 0.0 {
+                        at = back;
+                    } else {
+                        let tm = (ds / (ds - de)).clamp(t0, t1);
+                        let (near, far) = if da >= 0.0 {
+                            (front, back)
+                        } else {
+                            (back, front)
+                        };
+                        stack.push((far, tm, t1));
+                        at = near;
+                        t1 = tm;
+                    }
+                }
+            }
+        }
+    }
+    visited
+}
+
 /// Nodes on the root-to-leaf path of the leaf holding `point` (branch nodes and the leaf): what
 /// any trace starting there must visit at least.
 pub fn path_length(tree: &OnionTree, point: DVec3) -> usize {

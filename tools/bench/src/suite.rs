@@ -141,6 +141,9 @@ pub struct TraceFigures {
     /// Mean nodes on the root-to-leaf path of the segments' starts, for tree backends: the
     /// least a trace must visit.
     pub path_nodes: Option<f64>,
+    /// Mean nodes a front-to-back walk of the segments visits (the bench's own count,
+    /// [`ours::walk_nodes`]), for tree backends that count none.
+    pub walk_nodes: Option<f64>,
 }
 
 impl TraceFigures {
@@ -367,6 +370,9 @@ fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
     Aabb::new(around.min.max(bounds.min), around.max.min(bounds.max))
 }
 
+/// Mean nodes on the start's root-to-leaf path and walked per segment.
+type TreeNodes = (f64, f64);
+
 /// Every query on every backend and on parry, for one world.
 fn trace_world(
     name: &str,
@@ -402,7 +408,8 @@ fn trace_world(
             config.length,
             8 + qi as u64,
         );
-        let mut tracers: Vec<(&'static str, Option<f64>, OurTracer)> = Vec::new();
+        // (label, mean root-to-leaf path and walked nodes for tree backends, tracer)
+        let mut tracers: Vec<(&'static str, Option<TreeNodes>, OurTracer)> = Vec::new();
         let mut absent: Vec<TraceRow> = Vec::new();
         for backend in ours::backends() {
             if !backend.queries.contains(&query) {
@@ -429,14 +436,16 @@ fn trace_world(
                             memory,
                         });
                     }
-                    let path_nodes = tree.map(|t| {
-                        segments
-                            .iter()
-                            .map(|&(a, _)| ours::path_length(&t, a) as f64)
-                            .sum::<f64>()
-                            / segments.len().max(1) as f64
+                    let n = segments.len().max(1) as f64;
+                    let nodes = tree.map(|t| {
+                        let (mut path, mut walk) = (0, 0);
+                        for &(a, b) in &segments {
+                            path += ours::path_length(&t, a);
+                            walk += ours::walk_nodes(&t, a, b);
+                        }
+                        (path as f64 / n, walk as f64 / n)
                     });
-                    tracers.push((backend.label, path_nodes, tracer));
+                    tracers.push((backend.label, nodes, tracer));
                 }
                 Err(why) => absent.push(TraceRow {
                     query,
@@ -470,7 +479,7 @@ fn trace_world(
         let peer_ns = timings[peer].median_ns;
         let exact_answers = &answers[0];
         let hits = |a: &[Option<f64>]| a.iter().filter(|x| x.is_some()).count();
-        for (i, (label, path_nodes, _)) in tracers.iter().enumerate() {
+        for (i, (label, tree_nodes, _)) in tracers.iter().enumerate() {
             // Counters accumulate over the recorded pass and every timed pass.
             let traces = (segments.len() * (1 + config.passes.max(1))) as f64;
             let nodes_per_trace = match (nodes_before[i], nodes_after[i]) {
@@ -489,7 +498,8 @@ fn trace_world(
                         .then(|| Agreement::between(&answers[i], exact_answers, &segments)),
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
-                    path_nodes: *path_nodes,
+                    path_nodes: tree_nodes.map(|(path, _)| path),
+                    walk_nodes: tree_nodes.map(|(_, walk)| walk),
                 }),
             });
         }
@@ -506,6 +516,7 @@ fn trace_world(
                 vs_parry: None,
                 nodes_per_trace: None,
                 path_nodes: None,
+                walk_nodes: None,
             }),
         });
         eprintln!(
