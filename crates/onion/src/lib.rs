@@ -36,6 +36,7 @@
 
 mod collider;
 mod compile;
+mod io;
 mod pose;
 mod stats;
 mod trace;
@@ -44,6 +45,7 @@ mod validate;
 
 pub use collider::OnionCollider;
 pub use compile::{CompileError, CompileOptions, Compiled, compile};
+pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::Pose;
 pub use stats::{LeafPattern, StageSeconds, TreeStats};
 pub use trace::{Crossing, MAX_DEPTH, Transition};

@@ -438,3 +438,39 @@ impl OnionTree {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cspace_geom::{Aabb, Brush, World};
+
+    use super::*;
+    use crate::{CompileOptions, Pose, compile};
+
+    /// Golodetz's retry: Listing 5 as written (no start plane recorded) finds a move from a face
+    /// into solid all solid; the retry from a start nudged back finds the entry at time 0.
+    #[test]
+    fn nudge_back_retry_turns_an_all_solid_start_on_a_face_into_an_entry() {
+        let floor = Brush::from_aabb(Aabb::new(
+            DVec3::new(-64.0, -64.0, -16.0),
+            DVec3::new(64.0, 64.0, 0.0),
+        ))
+        .unwrap();
+        let world = World::from_brushes([floor]);
+        let tree = compile(&world, &[Pose::point()], &CompileOptions::default())
+            .unwrap()
+            .tree;
+        let (a, b) = (DVec3::new(0.0, 0.0, 0.0), DVec3::new(0.0, 0.0, -8.0));
+        let mut scratch = Scratch::new();
+        assert_eq!(
+            tree.transition_once(0, a, b, false, &mut scratch),
+            Transition::Solid
+        );
+        match tree.transition_with_retry(0, a, b, false, &mut scratch) {
+            Transition::EmptyToSolid(c) => {
+                assert_eq!(c.time, 0.0);
+                assert_eq!(c.plane.normal(), DVec3::Z);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
+use anyhow::Context;
+
 use cspace_geom::{Collider, ExactCollider, Shape, World};
+use cspace_onion::{CompileOptions, OnionCollider, Pose};
 use cspace_udop::cache::Margin;
 use cspace_udop::{CacheConfig, UdopCache};
 
@@ -15,24 +18,33 @@ pub enum BackendKind {
     /// inside the mover's k-UDOP skip the world trace. Answers are the exact backend's.
     #[value(name = "udop+exact")]
     UdopExact,
+    /// The onion BSP (`cspace-onion`): one tree with a configuration space per box pose, compiled
+    /// for the boxes of the run. Boxes only.
+    Onion,
 }
 
 impl BackendKind {
     /// Every backend, in a fixed order.
-    pub const ALL: &'static [BackendKind] = &[BackendKind::Exact, BackendKind::UdopExact];
+    pub const ALL: &'static [BackendKind] = &[
+        BackendKind::Exact,
+        BackendKind::UdopExact,
+        BackendKind::Onion,
+    ];
 
     /// The name the command line and traces use.
     pub fn name(self) -> &'static str {
         match self {
             BackendKind::Exact => "exact",
             BackendKind::UdopExact => "udop+exact",
+            BackendKind::Onion => "onion",
         }
     }
 
     /// Whether this backend can answer for every shape (without building it for a world).
     pub fn supports_all(self, shapes: &[Shape]) -> bool {
         match self {
-            BackendKind::Exact | BackendKind::UdopExact => shapes.iter().all(|_| true),
+            BackendKind::Exact | BackendKind::UdopExact => true,
+            BackendKind::Onion => shapes.iter().all(|s| matches!(s, Shape::Box(_))),
         }
     }
 
@@ -43,18 +55,40 @@ impl BackendKind {
         world: &Arc<World>,
         shapes: &[Shape],
     ) -> anyhow::Result<Option<Box<dyn Collider>>> {
+        if !self.supports_all(shapes) {
+            return Ok(None);
+        }
         let collider: Box<dyn Collider> = match self {
             BackendKind::Exact => Box::new(ExactCollider::new(world.clone())),
             BackendKind::UdopExact => Box::new(udop_cache(
                 Box::new(ExactCollider::new(world.clone())),
                 world,
             )?),
+            BackendKind::Onion => {
+                let poses = box_poses(shapes);
+                let compiled = cspace_onion::compile(world, &poses, &CompileOptions::default())
+                    .context("compiling the onion tree")?;
+                Box::new(OnionCollider::from_compiled(compiled, world.clone()))
+            }
         };
         Ok(shapes
             .iter()
             .all(|s| collider.prepare(s).is_ok())
             .then_some(collider))
     }
+}
+
+/// One onion pose per distinct box among `shapes`, in their order (named `box0`, `box1`, ...).
+pub fn box_poses(shapes: &[Shape]) -> Vec<Pose> {
+    let mut poses: Vec<Pose> = Vec::new();
+    for shape in shapes {
+        if let Shape::Box(b) = shape
+            && !poses.iter().any(|p| p.is_box(b.mins, b.maxs))
+        {
+            poses.push(Pose::new(format!("box{}", poses.len()), b.mins, b.maxs));
+        }
+    }
+    poses
 }
 
 /// The k-UDOP cache around `inner`. The swept k-DOP is not grown by the skin: the backends here

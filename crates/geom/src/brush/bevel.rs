@@ -46,8 +46,11 @@ pub(super) fn box_planes(brush: &Brush) -> Vec<Plane> {
             };
             for normal in [normal, -normal] {
                 let dist = normal.dot(a);
-                if brush.support(normal) <= dist + PLANE_THICKNESS {
-                    push_unique(&mut planes, Plane::from_unit(normal, dist));
+                let support = brush.support(normal);
+                if support <= dist + PLANE_THICKNESS {
+                    // At the support, not through `a`: a bevel accepted within the thickness
+                    // must still have the whole brush behind it.
+                    push_unique(&mut planes, Plane::from_unit(normal, support));
                 }
             }
         }

@@ -211,7 +211,7 @@ impl Brush {
                 *v = remap[*v as usize];
             }
         }
-        let vertices = kept;
+        let vertices = exact_vertices(kept, &faces);
         let edges = edges_of(&faces);
         let bounds = Aabb::from_points(vertices.iter().copied());
         let mut brush = Brush {
@@ -408,6 +408,51 @@ impl Brush {
     pub fn vertex_mean(&self) -> DVec3 {
         self.vertices.iter().copied().sum::<DVec3>() / self.vertices.len() as f64
     }
+}
+
+/// Each vertex recomputed as the crossing of the three best-conditioned face planes through it
+/// (the largest `|n1 . (n2 x n3)|`), so that it lies on its planes to rounding: the clipped
+/// copies it was welded from carry the error of clipping a square of side 8 * 2^20 units (up to
+/// ~1e-9 units), and welding keeps the first copy. A vertex on fewer than three faces, or whose
+/// planes are too close to parallel, keeps its welded position.
+fn exact_vertices(mut vertices: Vec<DVec3>, faces: &[Face]) -> Vec<DVec3> {
+    let mut through: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
+    for (f, face) in faces.iter().enumerate() {
+        for &v in &face.vertices {
+            through[v as usize].push(f as u32);
+        }
+    }
+    for (v, list) in through.iter().enumerate() {
+        let list = &list[..list.len().min(12)];
+        let mut best: Option<(f64, [u32; 3])> = None;
+        for i in 0..list.len() {
+            for j in i + 1..list.len() {
+                for k in j + 1..list.len() {
+                    let (a, b, c) = (
+                        faces[list[i] as usize].plane.normal(),
+                        faces[list[j] as usize].plane.normal(),
+                        faces[list[k] as usize].plane.normal(),
+                    );
+                    let det = a.dot(b.cross(c)).abs();
+                    if best.is_none_or(|(d, _)| det > d) {
+                        best = Some((det, [list[i], list[j], list[k]]));
+                    }
+                }
+            }
+        }
+        if let Some((det, [i, j, k])) = best
+            && det > 1e-6
+            && let Some(p) = crate::plane::intersect_three(
+                &faces[i as usize].plane,
+                &faces[j as usize].plane,
+                &faces[k as usize].plane,
+            )
+            && p.distance(vertices[v]) < VERTEX_WELD * 4.0
+        {
+            vertices[v] = p;
+        }
+    }
+    vertices
 }
 
 /// The edges of a closed set of face loops, each with the two faces that share it, in order of

@@ -96,9 +96,6 @@ pub enum CompileError {
         /// What went wrong.
         error: BrushError,
     },
-    /// The compiler's thread could not be started.
-    #[error("cannot start the compiler thread: {0}")]
-    Thread(String),
 }
 
 /// A compiled tree with its statistics.
@@ -162,23 +159,33 @@ pub fn compile(
     }
     let bounds = bounds.loosened(64.0);
     let planes = table.planes;
+    let polygons = std::sync::Mutex::new(Some(polygons));
+    let run = || {
+        let polygons = polygons
+            .lock()
+            .expect("no thread panicked holding it")
+            .take()
+            .expect("the polygons are built once");
+        let mut builder = Builder::new(&spaces, &planes, options, bounds);
+        builder.build(polygons, Cell::from_box(bounds));
+        (
+            builder.nodes,
+            builder.leaves,
+            builder.leaf_info,
+            builder.polygons_after,
+        )
+    };
+    // On a thread with a deep stack; where no thread can be started, on this one.
     let (nodes, leaves, leaf_info, polygons_after) = std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        match std::thread::Builder::new()
             .name("onion-compile".into())
             .stack_size(BUILD_STACK)
-            .spawn_scoped(scope, || {
-                let mut builder = Builder::new(&spaces, &planes, options, bounds);
-                builder.build(polygons, Cell::from_box(bounds));
-                (
-                    builder.nodes,
-                    builder.leaves,
-                    builder.leaf_info,
-                    builder.polygons_after,
-                )
-            })
-            .map_err(|e| CompileError::Thread(e.to_string()))
-            .map(|handle| handle.join().expect("the compiler does not panic"))
-    })?;
+            .spawn_scoped(scope, run)
+        {
+            Ok(handle) => handle.join().expect("the compiler does not panic"),
+            Err(_) => run(),
+        }
+    });
     seconds.build = t.elapsed().as_secs_f64();
     seconds.total = started.elapsed().as_secs_f64();
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use cspace_geom::generate::{RandomBoxes, Rng, random_convex_brush};
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Shape, World};
-use cspace_onion::{CompileOptions, OnionCollider, Pose, compile};
+use cspace_onion::{CompileOptions, Compiled, OnionCollider, Pose, compile};
 
 /// An axis-aligned box brush.
 pub fn axial(min: [f64; 3], max: [f64; 3]) -> Brush {
@@ -89,6 +89,17 @@ pub enum Start {
 /// Compares the onion backend with the exact one on `count` random segments per pose.
 pub fn compare(world: &Arc<World>, poses: &[Pose], count: usize, seed: u64) -> Tally {
     let compiled = compile(world, poses, &CompileOptions::default()).expect("compiles");
+    compare_with(world, compiled, poses, count, seed)
+}
+
+/// [`compare`] with a compiled tree.
+pub fn compare_with(
+    world: &Arc<World>,
+    compiled: Compiled,
+    poses: &[Pose],
+    count: usize,
+    seed: u64,
+) -> Tally {
     let mut onion = OnionCollider::from_compiled(compiled, world.clone());
     let mut exact = ExactCollider::new(world.clone());
     let mut rng = Rng::new(seed);
@@ -98,13 +109,19 @@ pub fn compare(world: &Arc<World>, poses: &[Pose], count: usize, seed: u64) -> T
         let shape = shape(pose);
         let o = onion.prepare(&shape).expect("a compiled pose");
         let e = exact.prepare(&shape).unwrap();
+        let Shape::Box(b) = shape else { unreachable!() };
+        let expanded: Vec<Brush> = world
+            .brushes()
+            .iter()
+            .map(|wb| cspace_geom::expand::box_expanded_brush(&wb.brush, &b).unwrap())
+            .collect();
         for i in 0..count {
             let kind = match i % 3 {
                 0 => Start::Empty,
                 1 => Start::OnFace,
                 _ => Start::Anywhere,
             };
-            let (start, end) = segment(&mut rng, world, &shape, &region, kind, &mut exact);
+            let (start, end) = segment(&mut rng, &expanded, &shape, &region, kind, &mut exact);
             let a = onion.trace(&o, start, end);
             let b = exact.trace(&e, start, end);
             tally.traces += 1;
@@ -130,7 +147,7 @@ pub fn compare(world: &Arc<World>, poses: &[Pose], count: usize, seed: u64) -> T
 /// A random segment of the given kind.
 fn segment(
     rng: &mut Rng,
-    world: &World,
+    expanded: &[Brush],
     shape: &Shape,
     region: &Aabb,
     kind: Start,
@@ -150,9 +167,7 @@ fn segment(
             (start, start + rng.unit_vector() * length)
         }
         Start::OnFace => {
-            let Shape::Box(b) = shape else { unreachable!() };
-            let wb = &world.brushes()[rng.below(world.len())];
-            let expanded = cspace_geom::expand::box_expanded_brush(&wb.brush, b).unwrap();
+            let expanded = &expanded[rng.below(expanded.len())];
             let f = rng.below(expanded.face_count());
             let face = expanded.face_polygon(f);
             // A random point of the face: a random convex combination of its vertices.

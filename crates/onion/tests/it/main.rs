@@ -4,3 +4,8 @@
 
 mod agreement;
 mod common;
+mod corpus;
+mod errors;
+mod examples;
+mod io;
+mod seams;

@@ -1,0 +1,368 @@
+//! `HitCheckBSP` (Melax Section 3), iterative over the packed nodes with a reused stack.
+//!
+//! The segment is kept as one parameter interval `[t0, t1]` of `start + t * (end - start)`. At a
+//! node the plane is shifted up by the shape's support in `-n` for the under (back) child and
+//! down by its support in `+n` for the over (front) child; each child gets the part of the
+//! interval on its side of its shifted plane, so the two parts overlap. The child nearer the start
+//! is tried first, and a hit pulls the end in for everything tried after it (a global bound, which
+//! is the paper's `v1 = Impact` applied to every pending subtree).
+//!
+//! Solid means deeper than [`CONTACT`] inside, as in every backend: each child keeps the part of
+//! the interval where the shape is more than [`CONTACT`] past its shifted plane, exactly as geom's
+//! [`cspace_geom::exact::span_of_planes`] does for a brush, so the interval that reaches a solid
+//! leaf is that cell's span. A move that starts inside a cell falls back to collecting every
+//! cell's span and merging them as the exact backend merges brushes
+//! ([`cspace_geom::exact::first_entry`]).
+
+use cspace_geom::exact::Span;
+use cspace_geom::tolerance::CONTACT;
+use cspace_geom::{DVec3, Plane};
+
+use crate::offsets::Offsets;
+use crate::tree::{EMPTY, LEAF, MelaxTree};
+
+/// The interval starts this far before the segment, so a cell the start is inside has an entry
+/// below 0 (`t < 0` is "before the start", as the exact backend's spans over the whole line).
+const T_BEFORE: f64 = -1e-6;
+
+/// Two entries closer than this (in segment parameter) are simultaneous: the exact backend's
+/// tie rule for an edge or corner shared by two solids.
+pub(crate) const TIE: f64 = 1e-12;
+
+/// No entry plane yet.
+const NO_ENTRY: u32 = u32::MAX;
+
+/// A pending subtree with the part of the segment that reaches it.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    child: u32,
+    /// The node whose shifted plane set `t0`, times 2, plus 1 for the over side.
+    entry: u32,
+    t0: f64,
+    t1: f64,
+    t1_loose: f64,
+}
+
+/// Reused buffers: no allocation per trace once warm.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    stack: Vec<Frame>,
+    nodes: Vec<u32>,
+    pub(crate) spans: Vec<(Span, u32)>,
+}
+
+/// What the fast traversal found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Outcome {
+    /// No solid cell is entered within the segment.
+    Miss,
+    /// The start is inside a cell (the spans must be merged).
+    StartSolid,
+    /// The first entry: the cell, its entry plane (see [`entry_plane`]) and the parameter at
+    /// which the shape is [`CONTACT`] deep.
+    Hit { cell: u32, entry: u32, enter: f64 },
+}
+
+/// The two children of `node` for frame `f`: `[front, back]`, and whether the back is nearer
+/// the start (tried first). Each keeps the part of the frame where the shape is more than
+/// [`CONTACT`] past its side's shifted plane (geom's `span_of_planes` rule for one plane).
+/// `LOOSE` also tracks the loose ends (only the span merge needs them).
+#[inline(always)]
+fn split<O: Offsets, const LOOSE: bool>(
+    tree: &MelaxTree,
+    offsets: &O,
+    index: u32,
+    f: &Frame,
+    start: DVec3,
+    end: DVec3,
+) -> ([Option<Frame>; 2], bool) {
+    let node = &tree.nodes[index as usize];
+    let (back, front) = offsets.offsets(node.normal, node.horizontal());
+    let d0 = node.normal.dot(start) - node.dist;
+    let d1 = node.normal.dot(end) - node.dist;
+    let rate = d0 - d1;
+    // Under side: g = f - back must be below -CONTACT; over side: g = -f - front (its rate is
+    // -rate). One reciprocal serves both.
+    let g_under = d0 - back;
+    let g_over = -d0 - front;
+    let mut under = Frame {
+        child: node.children[1],
+        ..*f
+    };
+    let mut over = Frame {
+        child: node.children[0],
+        ..*f
+    };
+    if rate == 0.0 {
+        return (
+            [
+                (g_over < -CONTACT && over.child != EMPTY).then_some(over),
+                (g_under < -CONTACT && under.child != EMPTY).then_some(under),
+            ],
+            true,
+        );
+    }
+    let inv = 1.0 / rate;
+    if rate > 0.0 {
+        // Entering the under side, leaving the over side.
+        let deep = (g_under + CONTACT) * inv;
+        if deep > under.t0 {
+            under.t0 = deep;
+            under.entry = index << 1;
+        }
+        over.t1 = over.t1.min(-(g_over + CONTACT) * inv);
+        if LOOSE {
+            over.t1_loose = over.t1_loose.min(-(g_over - CONTACT) * inv);
+        }
+    } else {
+        let deep = -(g_over + CONTACT) * inv;
+        if deep > over.t0 {
+            over.t0 = deep;
+            over.entry = (index << 1) | 1;
+        }
+        under.t1 = under.t1.min((g_under + CONTACT) * inv);
+        if LOOSE {
+            under.t1_loose = under.t1_loose.min((g_under - CONTACT) * inv);
+        }
+    }
+    // The shared empty leaf ends the walk: no frame for it.
+    (
+        [
+            (over.t0 < over.t1 && over.child != EMPTY).then_some(over),
+            (under.t0 < under.t1 && under.child != EMPTY).then_some(under),
+        ],
+        rate < 0.0,
+    )
+}
+
+fn root_frame(tree: &MelaxTree) -> Frame {
+    Frame {
+        child: tree.root,
+        entry: NO_ENTRY,
+        t0: T_BEFORE,
+        t1: 1.0,
+        t1_loose: 1.0,
+    }
+}
+
+/// The first entry into a solid cell, with the paper's pulled-in end; stops early with
+/// [`Outcome::StartSolid`] when the start is inside a cell. `visited` counts the nodes and solid
+/// leaves entered (the shared empty leaf is never entered).
+pub(crate) fn first_hit<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    start: DVec3,
+    end: DVec3,
+    skin: f64,
+    scratch: &mut Scratch,
+    visited: &mut u64,
+) -> Outcome {
+    let stack = &mut scratch.stack;
+    stack.clear();
+    stack.push(root_frame(tree));
+    let mut best: Option<(f64, u32, u32)> = None;
+    let mut bound = f64::INFINITY;
+    while let Some(f) = stack.pop() {
+        if f.t0 > bound {
+            continue;
+        }
+        *visited += 1;
+        if f.child & LEAF != 0 {
+            if f.child == EMPTY {
+                continue;
+            }
+            let cell = f.child & !LEAF;
+            if f.t0 < 0.0 {
+                if f.t1 > 0.0 {
+                    return Outcome::StartSolid;
+                }
+                // Touched at the start only.
+                continue;
+            }
+            best = Some(match best {
+                Some(b) if f.t0 >= b.0 - TIE && f.t0 <= b.0 + TIE => {
+                    // Simultaneous entries: the one the mover must stop earliest for wins.
+                    let score = |entry| pull_back(tree, offsets, entry, start, end, skin);
+                    if score(f.entry) < score(b.2) {
+                        (f.t0.min(b.0), cell, f.entry)
+                    } else {
+                        (f.t0.min(b.0), b.1, b.2)
+                    }
+                }
+                Some(b) if b.0 < f.t0 => b,
+                _ => (f.t0, cell, f.entry),
+            });
+            bound = best.map_or(bound, |b| b.0 + TIE);
+            continue;
+        }
+        let ([over, under], under_first) =
+            split::<O, false>(tree, offsets, f.child, &f, start, end);
+        let (first, second) = if under_first {
+            (under, over)
+        } else {
+            (over, under)
+        };
+        if let Some(s) = second.filter(|s| s.t0 <= bound) {
+            stack.push(s);
+        }
+        if let Some(s) = first {
+            stack.push(s);
+        }
+    }
+    match best {
+        Some((enter, cell, entry)) => Outcome::Hit { cell, entry, enter },
+        None => Outcome::Miss,
+    }
+}
+
+/// Every solid cell's span along the segment (over `[T_BEFORE, 1]`) into `scratch.spans`, for the
+/// exact backend's merge ([`cspace_geom::exact::first_entry`]).
+pub(crate) fn collect_spans<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    start: DVec3,
+    end: DVec3,
+    scratch: &mut Scratch,
+    visited: &mut u64,
+) {
+    let Scratch { stack, spans, .. } = scratch;
+    stack.clear();
+    spans.clear();
+    stack.push(root_frame(tree));
+    while let Some(f) = stack.pop() {
+        *visited += 1;
+        if f.child & LEAF != 0 {
+            if f.child != EMPTY {
+                let entry = (f.entry != NO_ENTRY).then(|| {
+                    let plane = entry_plane(tree, offsets, f.entry);
+                    (plane, touch_time(&plane, start, end))
+                });
+                let span = Span {
+                    enter: f.t0,
+                    leave: f.t1,
+                    leave_loose: f.t1_loose,
+                    entry,
+                };
+                spans.push((span, f.child & !LEAF));
+            }
+            continue;
+        }
+        let ([over, under], under_first) = split::<O, true>(tree, offsets, f.child, &f, start, end);
+        let (first, second) = if under_first {
+            (under, over)
+        } else {
+            (over, under)
+        };
+        stack.extend(second);
+        stack.extend(first);
+    }
+}
+
+/// True when the shape at `position` is deeper than [`CONTACT`] inside a (shifted) solid cell:
+/// the point query, Melax's `F()` with the planes shifted instead of the polytope tested
+/// (Section 6).
+pub(crate) fn point_solid<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    position: DVec3,
+    scratch: &mut Scratch,
+    visited: &mut u64,
+) -> bool {
+    let mut solid = false;
+    walk_point(tree, offsets, position, scratch, |child| {
+        *visited += 1;
+        if child & LEAF != 0 && child != EMPTY {
+            solid = true;
+            return false;
+        }
+        true
+    });
+    solid
+}
+
+/// The solid cells the shape at `position` reaches (deeper than [`CONTACT`]), all of them (not
+/// stopping at the first), and the nodes and leaves visited: `F()` of Section 6 and the count of
+/// Figure 6.
+pub(crate) fn cells_reached<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    position: DVec3,
+    scratch: &mut Scratch,
+) -> (usize, u64) {
+    let (mut cells, mut visited) = (0, 0);
+    walk_point(tree, offsets, position, scratch, |child| {
+        visited += 1;
+        cells += usize::from(child & LEAF != 0 && child != EMPTY);
+        true
+    });
+    (cells, visited)
+}
+
+/// Visits every node and leaf the shape at `position` reaches, until `visit` returns false.
+#[inline(always)]
+fn walk_point<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    position: DVec3,
+    scratch: &mut Scratch,
+    mut visit: impl FnMut(u32) -> bool,
+) {
+    let stack = &mut scratch.nodes;
+    stack.clear();
+    stack.push(tree.root);
+    while let Some(child) = stack.pop() {
+        if !visit(child) {
+            return;
+        }
+        if child & LEAF != 0 {
+            continue;
+        }
+        let node = &tree.nodes[child as usize];
+        let (back, front) = offsets.offsets(node.normal, node.horizontal());
+        let d = node.normal.dot(position) - node.dist;
+        if -d - front < -CONTACT {
+            stack.push(node.children[0]);
+        }
+        if d - back < -CONTACT {
+            stack.push(node.children[1]);
+        }
+    }
+}
+
+/// The shifted plane (configuration space, normal out of the cell) of an entry.
+pub(crate) fn entry_plane<O: Offsets>(tree: &MelaxTree, offsets: &O, entry: u32) -> Plane {
+    let node = &tree.nodes[(entry >> 1) as usize];
+    let (back, front) = offsets.offsets(node.normal, node.horizontal());
+    let plane = if entry & 1 == 0 {
+        Plane::new(node.normal, node.dist + back)
+    } else {
+        Plane::new(-node.normal, -node.dist + front)
+    };
+    plane.expect("node planes have unit normals and finite distances")
+}
+
+/// When the segment touches `plane` (no contact depth), clamped to `[0, 1]`.
+pub(crate) fn touch_time(plane: &Plane, start: DVec3, end: DVec3) -> f64 {
+    let d0 = plane.signed_distance(start);
+    let d1 = plane.signed_distance(end);
+    if d0 - d1 <= 0.0 {
+        return 0.0;
+    }
+    (d0 / (d0 - d1)).clamp(0.0, 1.0)
+}
+
+fn pull_back<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    entry: u32,
+    start: DVec3,
+    end: DVec3,
+    skin: f64,
+) -> f64 {
+    let plane = entry_plane(tree, offsets, entry);
+    cspace_geom::collider::skin_fraction(
+        plane.signed_distance(start),
+        plane.signed_distance(end),
+        skin,
+    )
+}
