@@ -151,7 +151,7 @@ const TARGETS: [Target; 3] = [
     },
     Target {
         what: "Melax sphere trace vs parry's ball cast",
-        backend: "melax (paper bevels)",
+        backend: crate::ours::MELAX_PAPER,
         query: Query::Sphere,
         needed: 3.0,
         exact: false,

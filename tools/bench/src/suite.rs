@@ -29,10 +29,6 @@ pub const CORPUS: [&str; 4] = [
 /// The corpus map the agent-step crowd also walks.
 pub const CROWD_MAP: &str = "quake_e1m1.map";
 
-/// Backends the simulator is expected to offer once their crates land; missing ones get a
-/// "not built" row in the agent-step table.
-pub const EXPECTED_SIM_BACKENDS: [&str; 3] = ["onion", "melax", "melax-exact"];
-
 /// What to run and how long.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -568,25 +564,16 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
         .map(|&k| CrowdBackend::Kind(k))
         .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
-    for backend in ours::backends().into_iter().filter(|b| b.agent_step) {
-        if BackendKind::ALL.iter().any(|k| k.name() == backend.label) {
+    for backend in ours::backends() {
+        let Some(name) = backend.sim_name else {
+            continue;
+        };
+        if BackendKind::ALL.iter().any(|k| k.name() == name) {
             continue;
         }
         match (backend.build)(&crowd.world, &crowds::player()) {
-            Ok(built) => kinds.push(CrowdBackend::Built(backend.label, built.factory)),
-            Err(why) => missing.push((backend.label.to_string(), why.to_string())),
-        }
-    }
-    for name in EXPECTED_SIM_BACKENDS {
-        let offered = BackendKind::ALL.iter().any(|k| k.name() == name)
-            || kinds
-                .iter()
-                .any(|k| matches!(k, CrowdBackend::Built(l, _) if *l == name));
-        if !offered && !missing.iter().any(|(l, _)| l == name) {
-            missing.push((
-                name.to_string(),
-                "not built (not a simulator backend yet)".to_string(),
-            ));
+            Ok(built) => kinds.push(CrowdBackend::Built(name, built.factory)),
+            Err(why) => missing.push((name.to_string(), why.to_string())),
         }
     }
     let parry = ParryWorld::new(&crowd.world);
