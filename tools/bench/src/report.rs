@@ -46,7 +46,13 @@ pub fn markdown(report: &Report) -> String {
     let _ = writeln!(out, "| memory | {} |", m.memory);
     let _ = writeln!(out, "| kernel | {} |", m.kernel);
     let _ = writeln!(out, "| compiler | {} (release profile) |", m.rustc);
-    let _ = writeln!(out, "| commit | {} |\n", m.commit);
+    let _ = writeln!(out, "| commit | {} |", m.commit);
+    let _ = writeln!(
+        out,
+        "| load average (1, 5, 15 min) | {} at the start, {} at the end: other work shared the \
+         machine; interleaving spreads it over both sides of every ratio |\n",
+        m.load, report.load_after
+    );
 
     targets(&mut out, report);
     method(&mut out, report);

@@ -65,7 +65,7 @@ impl Config {
             scaling: vec![200, 2000, 20_000],
             segments: 8000,
             length: (10.0, 50.0),
-            passes: 11,
+            passes: 15,
             batch: 64,
             maps,
             crowd_agents: 64,
@@ -250,6 +250,8 @@ pub struct Report {
     pub filters: Option<String>,
     /// Wall time of the whole suite.
     pub elapsed: Duration,
+    /// The load averages when the suite ended.
+    pub load_after: String,
 }
 
 impl Report {
@@ -284,6 +286,7 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
         crowds: Vec::new(),
         filters: None,
         elapsed: Duration::ZERO,
+        load_after: String::new(),
     };
 
     // The generated worlds: the benchmark world with every query, the rest of the series with
@@ -352,6 +355,7 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
         crowds::time_crowd_with(&crowd_list[0], BackendKind::Exact, config.crowd_steps, true)?;
     report.filters = Some(filters.filter_stats.to_string());
     report.elapsed = clock.elapsed();
+    report.load_after = crate::machine::load_average();
     Ok(report)
 }
 
