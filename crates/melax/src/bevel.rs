@@ -43,6 +43,36 @@ impl BevelMode {
     }
 }
 
+/// A bevel mode the command line could not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown bevel mode {0:?}: expected none, paper, paper:DEGREES (0 < DEGREES < 180) or exact"
+)]
+pub struct BevelModeError(pub String);
+
+impl std::str::FromStr for BevelMode {
+    type Err = BevelModeError;
+
+    /// Reads what [`BevelMode::describe`] writes: `none`, `paper`, `paper:95`, `exact`.
+    fn from_str(text: &str) -> Result<BevelMode, BevelModeError> {
+        let error = || BevelModeError(text.to_string());
+        match text {
+            "none" => Ok(BevelMode::None),
+            "paper" => Ok(BevelMode::PAPER),
+            "exact" => Ok(BevelMode::Exact),
+            _ => {
+                let degrees = text.strip_prefix("paper:").ok_or_else(error)?;
+                let angle_degrees: f64 = degrees.parse().map_err(|_| error())?;
+                if angle_degrees > 0.0 && angle_degrees < 180.0 {
+                    Ok(BevelMode::Paper { angle_degrees })
+                } else {
+                    Err(error())
+                }
+            }
+        }
+    }
+}
+
 /// A face is "nearly level" (a cell topped by it gets no horizontal bevel) when its normal's z is
 /// at least this: within about 8 degrees of straight up (Section 8 does not give the figure).
 pub const NEARLY_LEVEL_Z: f64 = 0.99;
@@ -188,6 +218,22 @@ mod tests {
             },
         );
         assert_eq!(planes.len(), 12 + 8, "{planes:?}");
+    }
+
+    #[test]
+    fn modes_read_back_what_they_write() {
+        for mode in [
+            BevelMode::None,
+            BevelMode::PAPER,
+            BevelMode::Paper {
+                angle_degrees: 95.0,
+            },
+            BevelMode::Exact,
+        ] {
+            assert_eq!(mode.describe().parse::<BevelMode>(), Ok(mode));
+        }
+        assert!("paper:180".parse::<BevelMode>().is_err());
+        assert!("bevelled".parse::<BevelMode>().is_err());
     }
 
     #[test]

@@ -70,6 +70,16 @@ impl MelaxCollider {
         }
     }
 
+    /// Compiles `world`'s plain tree with the onion compiler, bevels it with `bevel` and answers
+    /// from it ([`crate::compile()`]).
+    pub fn compile(
+        world: Arc<World>,
+        bevel: BevelMode,
+    ) -> Result<MelaxCollider, crate::MelaxError> {
+        let tree = crate::compile(&world, bevel)?;
+        Ok(MelaxCollider::new(world, Arc::new(tree)))
+    }
+
     /// The tree answered from.
     pub fn tree(&self) -> &Arc<MelaxTree> {
         &self.tree

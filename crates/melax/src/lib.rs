@@ -47,7 +47,7 @@ pub mod tree;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use bevel::BevelMode;
+pub use bevel::{BevelMode, BevelModeError};
 pub use collider::{MelaxCollider, MelaxCounters};
 pub use compile::{MelaxError, compile};
 pub use tree::{BspRef, MelaxStats, MelaxTree, PlainBsp};

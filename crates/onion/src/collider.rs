@@ -42,7 +42,7 @@ impl OnionCollider {
         OnionCollider {
             tree: tree.into(),
             world,
-            scratch: Scratch::new(),
+            scratch: Scratch::with_capacity(crate::trace::MAX_DEPTH),
             candidates: Vec::new(),
             traces: 0,
             hits: 0,

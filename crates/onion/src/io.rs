@@ -202,12 +202,7 @@ impl OnionTree {
         if stored != computed {
             return Err(LoadError::Checksum { stored, computed });
         }
-        let tree = OnionTree {
-            poses: pose_list,
-            planes: plane_list,
-            nodes: node_list,
-            leaves: leaf_list,
-        };
+        let tree = OnionTree::from_parts(pose_list, plane_list, node_list, leaf_list);
         tree.validate()?;
         // The root of a tree without branches is leaf 0; keep `NodeRef` in use for clarity.
         debug_assert!(matches!(tree.root(), NodeRef::Node(_) | NodeRef::Leaf(0)));

@@ -14,7 +14,8 @@ use glam::DVec3;
 
 use crate::tree::{LEAF_BIT, OnionTree};
 
-/// The deepest traversal stack a trace keeps without growing (no allocation per trace below it).
+/// The deepest traversal stack a collider keeps without growing: it reserves this many frames
+/// once, so no trace allocates below it.
 pub const MAX_DEPTH: usize = 4096;
 
 /// No plane recorded.
@@ -72,9 +73,15 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
+    pub fn with_capacity(frames: usize) -> Scratch {
+        Scratch {
+            stack: Vec::with_capacity(frames),
+        }
+    }
+
     pub fn new() -> Scratch {
         Scratch {
-            stack: Vec::with_capacity(MAX_DEPTH),
+            stack: Vec::with_capacity(64),
         }
     }
 }
@@ -378,11 +385,13 @@ impl OnionTree {
         end: DVec3,
         scratch: &mut Scratch,
     ) -> Entry {
-        let start_solid = self.is_solid(space, start);
-        let mut in_start = start_solid;
+        // Whether the start is in solid follows from the first leaf: empty, it is free; solid
+        // with no plane at the start, it is inside; solid with the start on a plane, the point
+        // query decides (solid only where both sides are).
+        let mut start_solid = false;
+        let mut in_start = false;
         let mut seen_any = false;
         let mut hit: Option<(f64, u32)> = None;
-        let mut stuck = false;
         self.walk(
             space,
             start,
@@ -395,6 +404,10 @@ impl OnionTree {
             &mut |iv| {
                 let first = !seen_any;
                 seen_any = true;
+                if first && iv.solid {
+                    start_solid = iv.entry == NO_PLANE || self.is_solid(space, start);
+                    in_start = start_solid;
+                }
                 if iv.t1 <= iv.t0 && !first {
                     return true;
                 }
@@ -405,28 +418,12 @@ impl OnionTree {
                     return true;
                 }
                 if iv.solid {
-                    if first && iv.entry == NO_PLANE {
-                        stuck = true;
-                    } else {
-                        hit = Some((iv.t0, iv.entry));
-                    }
+                    hit = Some((iv.t0, iv.entry));
                     return false;
                 }
                 true
             },
         );
-        if stuck {
-            // Rounding put a free start in solid: Golodetz's nudge-back retry.
-            return match self.transition_with_retry(space, start, end, true, scratch) {
-                Transition::EmptyToSolid(c) => Entry::Hit {
-                    start_solid,
-                    time: c.time,
-                    plane: Some(c.plane),
-                },
-                Transition::Solid => Entry::AllSolid,
-                _ => Entry::Free { start_solid },
-            };
-        }
         match hit {
             Some((time, entry)) => Entry::Hit {
                 start_solid,

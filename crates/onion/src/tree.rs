@@ -65,6 +65,21 @@ pub struct OnionTree {
 }
 
 impl OnionTree {
+    /// A tree from its parts.
+    pub(crate) fn from_parts(
+        poses: Vec<Pose>,
+        planes: Vec<Plane>,
+        nodes: Vec<PackedNode>,
+        leaves: Vec<u64>,
+    ) -> OnionTree {
+        OnionTree {
+            poses,
+            planes,
+            nodes,
+            leaves,
+        }
+    }
+
     /// The root: node 0, or leaf 0 for a tree without branches (an empty world).
     pub fn root(&self) -> NodeRef {
         if self.nodes.is_empty() {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use cspace_geom::{Collider, ExactCollider, Shape, World};
+use cspace_melax::{BevelMode, MelaxCollider};
 use cspace_onion::{CompileOptions, OnionCollider, Pose};
 use cspace_udop::cache::Margin;
 use cspace_udop::{CacheConfig, UdopCache};
@@ -21,6 +22,13 @@ pub enum BackendKind {
     /// The onion BSP (`cspace-onion`): one tree with a configuration space per box pose, compiled
     /// for the boxes of the run. Boxes only.
     Onion,
+    /// Melax's dynamic plane shifting with the paper's bevels (`cspace-melax`): one tree for
+    /// every shape; approximate near edges and corners (`docs/melax.md`).
+    Melax,
+    /// Melax's plane shifting with the complete box bevels: exact for boxes, approximate for
+    /// spheres and cylinders.
+    #[value(name = "melax-exact")]
+    MelaxExact,
 }
 
 impl BackendKind {
@@ -29,6 +37,8 @@ impl BackendKind {
         BackendKind::Exact,
         BackendKind::UdopExact,
         BackendKind::Onion,
+        BackendKind::Melax,
+        BackendKind::MelaxExact,
     ];
 
     /// The name the command line and traces use.
@@ -37,13 +47,18 @@ impl BackendKind {
             BackendKind::Exact => "exact",
             BackendKind::UdopExact => "udop+exact",
             BackendKind::Onion => "onion",
+            BackendKind::Melax => "melax",
+            BackendKind::MelaxExact => "melax-exact",
         }
     }
 
     /// Whether this backend can answer for every shape (without building it for a world).
     pub fn supports_all(self, shapes: &[Shape]) -> bool {
         match self {
-            BackendKind::Exact | BackendKind::UdopExact => true,
+            BackendKind::Exact
+            | BackendKind::UdopExact
+            | BackendKind::Melax
+            | BackendKind::MelaxExact => true,
             BackendKind::Onion => shapes.iter().all(|s| matches!(s, Shape::Box(_))),
         }
     }
@@ -70,12 +85,20 @@ impl BackendKind {
                     .context("compiling the onion tree")?;
                 Box::new(OnionCollider::from_compiled(compiled, world.clone()))
             }
+            BackendKind::Melax => Box::new(melax(world, BevelMode::PAPER)?),
+            BackendKind::MelaxExact => Box::new(melax(world, BevelMode::Exact)?),
         };
         Ok(shapes
             .iter()
             .all(|s| collider.prepare(s).is_ok())
             .then_some(collider))
     }
+}
+
+/// Melax's backend for `world` with `bevel`.
+pub fn melax(world: &Arc<World>, bevel: BevelMode) -> anyhow::Result<MelaxCollider> {
+    let tree = cspace_melax::compile(world, bevel).context("compiling the Melax tree")?;
+    Ok(MelaxCollider::new(world.clone(), Arc::new(tree)))
 }
 
 /// One onion pose per distinct box among `shapes`, in their order (named `box0`, `box1`, ...).

@@ -22,4 +22,5 @@ pub mod shape_arg;
 pub mod sim;
 pub mod summary;
 pub mod trace;
+pub mod tree_report;
 pub mod world_file;

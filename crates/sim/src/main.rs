@@ -37,6 +37,8 @@ enum Command {
     Trace(TraceArgs),
     /// Report what the import of a .map file found.
     Map(MapArgs),
+    /// Compile an onion tree (one configuration space per box pose) and print its statistics.
+    Compile(CompileArgs),
     /// Time crowds of walking agents per backend (agent steps per second).
     Bench(BenchArgs),
 }
@@ -56,6 +58,22 @@ struct BenchArgs {
     #[arg(long, value_enum, value_delimiter = ',')]
     backends: Vec<BackendKind>,
     /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct CompileArgs {
+    /// The world: a .map file or a TOML world of inline brushes.
+    world: PathBuf,
+    /// A box pose, NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ (repeat for several; default: Quake's
+    /// standing and crouching player boxes).
+    #[arg(long = "pose", value_parser = shape_arg::parse_pose)]
+    poses: Vec<cspace_onion::Pose>,
+    /// Save the compiled tree here (load it with `sim trace --backend onion --tree FILE`).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Print the statistics as JSON.
     #[arg(long)]
     json: bool,
 }
@@ -132,6 +150,26 @@ struct TraceArgs {
     /// The skin kept between a stopped mover and the hit plane, in units.
     #[arg(long, default_value_t = cspace_geom::tolerance::DEFAULT_SKIN)]
     skin: f64,
+    /// Onion only: answer from this saved tree (`sim compile -o`) instead of compiling the pose.
+    #[arg(long)]
+    tree: Option<PathBuf>,
+    /// Melax only: the bevels, `paper` (Melax's rule, the `melax` backend's) or `exact` (complete
+    /// box bevels, the `melax-exact` backend's).
+    #[arg(long, value_enum)]
+    bevel: Option<Bevel>,
+    /// Melax only, with paper bevels: the largest angle between adjacent face normals left
+    /// unbevelled, in degrees (default 90, the paper's).
+    #[arg(long)]
+    bevel_angle: Option<f64>,
+}
+
+/// Melax's bevel rule, as `--bevel` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Bevel {
+    /// Melax's rule (Sections 5 and 8).
+    Paper,
+    /// The complete box bevels.
+    Exact,
 }
 
 fn main() -> ExitCode {
@@ -153,6 +191,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check(args),
         Command::Trace(args) => trace(args),
         Command::Map(args) => map(args),
+        Command::Compile(args) => compile(args),
         Command::Bench(args) => bench(args),
     }
 }
@@ -461,6 +500,95 @@ fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The backend `sim trace` asked for, with its tree options applied.
+fn trace_backend(
+    args: &TraceArgs,
+    world: &std::sync::Arc<cspace_geom::World>,
+) -> anyhow::Result<Box<dyn cspace_geom::Collider>> {
+    let melax = matches!(args.backend, BackendKind::Melax | BackendKind::MelaxExact);
+    if args.tree.is_some() && args.backend != BackendKind::Onion {
+        anyhow::bail!(
+            "--tree is for the onion backend, not {}",
+            args.backend.name()
+        );
+    }
+    if (args.bevel.is_some() || args.bevel_angle.is_some()) && !melax {
+        anyhow::bail!(
+            "--bevel and --bevel-angle are for the melax backends, not {}",
+            args.backend.name()
+        );
+    }
+    if let Some(path) = &args.tree {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let tree = cspace_onion::OnionTree::from_bytes(&bytes)
+            .with_context(|| format!("{}: not a usable onion tree", path.display()))?;
+        return Ok(Box::new(cspace_onion::OnionCollider::new(
+            tree,
+            world.clone(),
+        )));
+    }
+    if melax {
+        let exact = match args.bevel {
+            Some(b) => b == Bevel::Exact,
+            None => args.backend == BackendKind::MelaxExact,
+        };
+        let bevel = match (exact, args.bevel_angle) {
+            (true, Some(_)) => anyhow::bail!("--bevel-angle applies to paper bevels only"),
+            (true, None) => cspace_melax::BevelMode::Exact,
+            (false, None) => cspace_melax::BevelMode::PAPER,
+            (false, Some(angle)) if angle.is_finite() && angle > 0.0 && angle < 180.0 => {
+                cspace_melax::BevelMode::Paper {
+                    angle_degrees: angle,
+                }
+            }
+            (false, Some(angle)) => {
+                anyhow::bail!("--bevel-angle must be between 0 and 180 degrees, got {angle}")
+            }
+        };
+        return Ok(Box::new(cspace_sim::backend::melax(world, bevel)?));
+    }
+    args.backend
+        .build_for(world, std::slice::from_ref(&args.shape))?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "the {} backend cannot trace {}",
+                args.backend.name(),
+                args.shape.describe()
+            )
+        })
+}
+
+fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
+    let loaded = world_file::load_world(&args.world)?;
+    let poses = if args.poses.is_empty() {
+        vec![
+            cspace_onion::Pose::quake_standing(),
+            cspace_onion::Pose::quake_crouching(),
+        ]
+    } else {
+        args.poses
+    };
+    let compiled = cspace_onion::compile(
+        &loaded.world,
+        &poses,
+        &cspace_onion::CompileOptions::default(),
+    )
+    .context("compiling the onion tree")?;
+    if let Some(path) = &args.output {
+        std::fs::write(path, compiled.tree.to_bytes())
+            .with_context(|| format!("writing the tree to {}", path.display()))?;
+    }
+    let stats = &compiled.stats;
+    if args.json {
+        let json = cspace_sim::tree_report::json(stats, &poses);
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        print!("{}", cspace_sim::tree_report::text(stats, &poses));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
     if !(args.skin.is_finite() && args.skin >= 0.0) {
         anyhow::bail!(
@@ -469,16 +597,7 @@ fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let loaded = world_file::load_world(&args.world)?;
-    let mut collider = args
-        .backend
-        .build_for(&loaded.world, std::slice::from_ref(&args.shape))?
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "the {} backend cannot trace {}",
-                args.backend.name(),
-                args.shape.describe()
-            )
-        })?;
+    let mut collider = trace_backend(&args, &loaded.world)?;
     let shape = collider
         .prepare(&args.shape)
         .context("preparing the shape")?

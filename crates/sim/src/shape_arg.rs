@@ -74,9 +74,47 @@ pub fn parse_shape(text: &str) -> Result<Shape, String> {
     shape.map_err(|e| format!("shape {text:?}: {e}"))
 }
 
+/// Parses an onion pose, `NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ` (the numbers as in `box:`).
+pub fn parse_pose(text: &str) -> Result<cspace_onion::Pose, String> {
+    let (name, numbers) = text
+        .split_once('=')
+        .ok_or_else(|| format!("pose {text:?}: expected NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("pose {text:?}: the name is empty"));
+    }
+    match parse_shape(&format!("box:{numbers}")) {
+        Ok(Shape::Box(b)) => Ok(cspace_onion::Pose::new(name, b.mins, b.maxs)),
+        Ok(_) => unreachable!("a box: shape parses to a box"),
+        Err(e) => Err(format!("pose {name:?}: {e}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn poses_are_named_boxes() {
+        let pose = parse_pose("stand=-16,-16,-24,16,16,32").unwrap();
+        assert_eq!(pose.name, "stand");
+        assert!(pose.is_box(
+            DVec3::new(-16.0, -16.0, -24.0),
+            DVec3::new(16.0, 16.0, 32.0)
+        ));
+        assert_eq!(
+            parse_pose("-16,-16,-24,16,16,32").unwrap_err(),
+            "pose \"-16,-16,-24,16,16,32\": expected NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ"
+        );
+        assert_eq!(
+            parse_pose("=1,1,1,2,2,2").unwrap_err(),
+            "pose \"=1,1,1,2,2,2\": the name is empty"
+        );
+        assert_eq!(
+            parse_pose("crouch=1,2,3").unwrap_err(),
+            "pose \"crouch\": shape \"box:1,2,3\": box takes 6 numbers, got 3"
+        );
+    }
 
     #[test]
     fn parses_every_kind() {

@@ -171,7 +171,7 @@ fn plot(
     x_desc: &str,
     y_desc: &str,
     series: &[(String, Vec<(f64, f64)>)],
-    log_x: bool,
+    log_log: bool,
 ) -> Result<(), String> {
     cspace_font::register();
     let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
@@ -223,10 +223,16 @@ fn plot(
                 .map_err(|e| e.to_string())?;
         }};
     }
-    if log_x {
+    if log_log {
+        // Both axes logarithmic: node counts span four orders of magnitude.
+        let y0 = series
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|q| q.1))
+            .fold(f64::INFINITY, f64::min)
+            * 0.8;
         draw_lines!(
             builder
-                .build_cartesian_2d((x0..x1).log_scale(), 0.0..y1)
+                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
                 .map_err(|e| e.to_string())?
         );
     } else {
@@ -492,8 +498,8 @@ fn run(args: &Args) -> Result<(), String> {
     plot(
         &f6_path,
         "Figure 6: nodes visited vs object size",
-        "sphere diameter (% of world size, log scale)",
-        "mean nodes and leaves visited",
+        "sphere diameter (% of world size)",
+        "mean nodes and leaves visited (log scale)",
         &f6,
         true,
     )?;
@@ -509,14 +515,10 @@ fn run(args: &Args) -> Result<(), String> {
     let mut error_subjects = vec![sample];
     error_subjects.extend(maps);
     error_section(&mut md, &error_subjects, errors);
-    writeln!(
-        md,
-        "Report generated in {:.0} s.",
-        began.elapsed().as_secs_f64()
-    )
-    .unwrap();
+    md.push_str(NOTES);
     let md_path = args.out.join("melax.md");
     std::fs::write(&md_path, md).map_err(|e| format!("{}: {e}", md_path.display()))?;
+    eprintln!("melax-report: took {:.0} s", began.elapsed().as_secs_f64());
     eprintln!(
         "melax-report: wrote {}, {}, {}",
         md_path.display(),
@@ -554,6 +556,34 @@ fn trees_section(md: &mut String, subjects: &[&Subject]) {
     }
     writeln!(md).unwrap();
 }
+
+/// What the tables do not say by themselves.
+const NOTES: &str = "## Notes\n
+- **Solid is deeper than `CONTACT` (1e-9 units) inside, per cell.** Each child keeps the part of the
+  segment more than `CONTACT` past its shifted plane, so the interval reaching a solid leaf is that
+  cell's span exactly as geom's `span_of_planes` computes a brush's; a move starting inside a cell
+  merges every cell's span with geom's `first_entry`, as the exact backend merges brushes.
+- **Exact bevels make box traces exact.** The integration tests compare 122,000 box traces (three
+  boxes on generated worlds, two on every corpus map) with the exact backend: same hit/miss and
+  start/all-solid, ends within 1e-6 units, same normal off edges. Known exception: one move on
+  `quake_dm4.map` that starts in solid and carries the crouching box exactly across a 32-unit gap
+  between two cells (it leaves one as it enters the other; rounding opens a false gap).
+- **Plane shifting is conservative.** With the true support as offset, every shifted cell holds the
+  cell's Minkowski sum with the shape, so no shape gets further than the exact one (`tunnels` is 0
+  everywhere; the tests assert it); bevels only trim. The error is early stops and invisible walls
+  (Figure 1's sphere A, Section 5), which the paper's bevels reduce but do not remove: at 90 degrees
+  a right-angled edge keeps its square corner (up to `(sqrt(2) - 1) r` too far out).
+- **Seams along split planes.** A zero-size shape moving exactly inside a plane that splits solid
+  into two cells is in neither cell's interior, as a ray along the seam of two touching brushes is
+  in the exact backend; any shape with extent across the plane is unaffected.
+- **Degenerate cells.** Solid leaves whose cell has no volume (within the plane thickness) become
+  empty, as do subtrees whose region has none; the neighbouring cells hold the solid.
+- **Timings** come from a shared two-core machine under load from other jobs: compare ratios in one
+  table, not absolute figures across runs. The ray trace costs the same as the onion backend's on
+  the same plain tree.
+- **Table 1**: our `M()` slices with f64 polygon clipping and re-caps each piece; the ratio to
+  `F()` is smaller than the paper's 50x, but slicing still dominates the merge.
+";
 
 fn main() -> ExitCode {
     let args = match parse_args() {

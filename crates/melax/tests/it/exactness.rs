@@ -107,24 +107,6 @@ fn tie(a: &cspace_geom::Hit, b: &cspace_geom::Hit, start: DVec3, end: DVec3) -> 
         && y.plane.signed_distance(at(x.time_of_impact)).abs() < 1e-6
 }
 
-/// FIXME(onion): the onion compiler drops the solid of a brush given twice (the same planes
-/// twice, as `librequake_e3m4.map` has): its CSG union removes both copies' faces. Traces near
-/// such brushes are skipped until the compiler keeps one copy; the bounds of the duplicated
-/// brushes are returned.
-fn duplicated_regions(world: &World) -> Vec<cspace_geom::Aabb> {
-    let brushes = world.brushes();
-    let mut out = Vec::new();
-    for (i, a) in brushes.iter().enumerate() {
-        for b in &brushes[i + 1..] {
-            if a.brush.bounds() == b.brush.bounds() && a.brush.face_count() == b.brush.face_count()
-            {
-                out.push(a.brush.bounds().loosened(1.0));
-            }
-        }
-    }
-    out
-}
-
 /// Checks `count` traces of `shape` in `world`; returns how many were hits.
 #[expect(
     clippy::too_many_arguments,
@@ -145,15 +127,7 @@ fn check(
     let ours = melax.prepare(shape).unwrap();
     let theirs = exact.prepare(shape).unwrap();
     let mut hits = 0;
-    let duplicated = duplicated_regions(world);
     for (i, (start, end)) in segments(world, shape, count, seed).into_iter().enumerate() {
-        let reach = shape.bounds();
-        if duplicated.iter().any(|r| {
-            let swept = reach.translated(start).merged(reach.translated(end));
-            r.intersects(&swept)
-        }) {
-            continue;
-        }
         let a = melax.trace(&ours, start, end);
         let b = exact.trace(&theirs, start, end);
         let context = || {
@@ -261,11 +235,6 @@ fn exact_bevels_trace_boxes_exactly_in_generated_worlds() {
     );
 }
 
-/// FIXME(onion): on `librequake_e3m4.map` the plain tree from the onion compiler disagrees with
-/// the exact backend's solid in a few places besides the duplicated brushes (starts touching a
-/// face found inside a solid leaf); until that is found, that map is allowed 1% of its traces.
-const KNOWN_ONION_DEFECTS: &[&str] = &["librequake_e3m4.map"];
-
 #[test]
 fn exact_bevels_trace_boxes_exactly_on_the_corpus() {
     let Some(maps) = common::corpus("exact_bevels_trace_boxes_exactly_on_the_corpus") else {
@@ -291,8 +260,12 @@ fn exact_bevels_trace_boxes_exactly_on_the_corpus() {
             );
             total += 2000;
         }
-        // FIXME: from a start inside solid the region left is merged over cells here and over
-        // brushes in the exact backend; on quake_dm4.map 1 trace in 4000 leaves it elsewhere.
+        // FIXME: from a start inside solid, the region the move starts in is merged over cells
+        // here and over brushes in the exact backend. On quake_dm4.map one move carries the
+        // crouching box (32 wide) across two cells exactly 32 apart: it leaves one at the instant
+        // it enters the other, rounding puts that entry a hair past the first's loose end, and the
+        // start region ends there (the brushes overlap, so the exact backend sees no gap).
+        // Widening the loose end to 2 * CONTACT fixes it and breaks an E1M1 move instead.
         if !starts.is_empty() {
             eprintln!(
                 "{}: {} disagreements from starts in solid; first:\n{}",
@@ -307,27 +280,13 @@ fn exact_bevels_trace_boxes_exactly_on_the_corpus() {
             named.name,
             starts.len()
         );
-        if KNOWN_ONION_DEFECTS.contains(&named.name.as_str()) {
-            eprintln!(
-                "{}: {} disagreements in 4000 traces (known onion defect)",
-                named.name,
-                failures.len()
-            );
-            assert!(
-                failures.len() * 100 <= 4000,
-                "{}: {} disagreements",
-                named.name,
-                failures.len()
-            );
-        } else {
-            assert!(
-                failures.is_empty(),
-                "{}: {} disagreements; first:\n{}",
-                named.name,
-                failures.len(),
-                failures[..failures.len().min(3)].join("\n")
-            );
-        }
+        assert!(
+            failures.is_empty(),
+            "{}: {} disagreements; first:\n{}",
+            named.name,
+            failures.len(),
+            failures[..failures.len().min(3)].join("\n")
+        );
     }
     eprintln!(
         "{total} box traces on the corpus agree with the exact backend ({edges} edge contacts)"

@@ -5,6 +5,7 @@
 mod common;
 mod corpus;
 mod exactness;
+mod hull;
 mod invariance;
 mod overlap;
 mod paper;

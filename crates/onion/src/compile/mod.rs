@@ -193,12 +193,7 @@ pub fn compile(
         .iter()
         .map(|l| (!l.zero_volume).then_some(l.point))
         .collect();
-    let tree = OnionTree {
-        poses: poses.to_vec(),
-        planes,
-        nodes,
-        leaves,
-    };
+    let tree = OnionTree::from_parts(poses.to_vec(), planes, nodes, leaves);
     let stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
     tree.validate().expect("a compiled tree is valid");
     tree.validate_leaf_points(&leaf_points)

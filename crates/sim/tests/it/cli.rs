@@ -97,6 +97,75 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
             "",
             "--skin must be",
         ),
+        (
+            vec!["trace", w, "--shape", "point", "--tree", "/no/such.onion"],
+            "",
+            "--tree is for the onion backend, not exact",
+        ),
+        (
+            vec![
+                "trace",
+                w,
+                "--shape",
+                "point",
+                "--backend",
+                "onion",
+                "--tree",
+                "/no/such.onion",
+            ],
+            "",
+            "/no/such.onion: cannot read",
+        ),
+        (
+            vec!["trace", w, "--shape", "point", "--bevel", "paper"],
+            "",
+            "--bevel and --bevel-angle are for the melax backends, not exact",
+        ),
+        (
+            vec![
+                "trace",
+                w,
+                "--shape",
+                "sphere:8",
+                "--backend",
+                "melax",
+                "--bevel",
+                "exact",
+                "--bevel-angle",
+                "95",
+            ],
+            "",
+            "--bevel-angle applies to paper bevels only",
+        ),
+        (
+            vec![
+                "trace",
+                w,
+                "--shape",
+                "sphere:8",
+                "--backend",
+                "melax",
+                "--bevel-angle",
+                "180",
+            ],
+            "",
+            "--bevel-angle must be between 0 and 180 degrees, got 180",
+        ),
+        (
+            vec!["trace", w, "--shape", "sphere:8", "--backend", "onion"],
+            "",
+            "the onion backend cannot trace sphere",
+        ),
+        (
+            vec!["compile", w, "--pose", "stand=1,2,3"],
+            "",
+            "pose \"stand\": shape \"box:1,2,3\": box takes 6 numbers, got 3",
+        ),
+        (
+            vec!["compile", "/no/such/world.toml"],
+            "",
+            "cannot read world",
+        ),
     ];
     for (args, stdin, expected) in cases {
         let out = sim(&args, stdin);
@@ -110,6 +179,154 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
     // clap's own errors (unknown backend) also exit with 2.
     let out = sim(&["trace", w, "--shape", "point", "--backend", "nope"], "");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// `sim trace` output for `segments`, as parsed JSON lines.
+fn trace_json(args: &[&str], segments: &str) -> Vec<serde_json::Value> {
+    let out = sim(args, segments);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_backend() {
+    let world = scratch("wall-compile.toml", WALL);
+    let w = world.to_str().unwrap();
+    let saved = world.with_file_name("wall.onion");
+    let out = sim(
+        &[
+            "compile",
+            w,
+            "--pose",
+            "stand=-16,-16,-24,16,16,32",
+            "--pose",
+            "crouch=-16,-16,-24,16,16,16",
+            "-o",
+            saved.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["spaces"], 2);
+    assert_eq!(stats["poses"][1]["name"], "crouch");
+    for key in ["nodes", "leaves", "depth_max"] {
+        assert!(stats[key].as_u64().unwrap() > 0, "{key}: {stats}");
+    }
+    assert!(stats["compile_seconds"].as_f64().unwrap() >= 0.0);
+    // The saved tree answers as the exact backend: a hit on the wall, a miss away from it, and a
+    // start inside it.
+    let segments = "0 0 0 100 0 0\n0 0 0 -100 0 0\n72 0 0 72 50 0\n";
+    let box_stand = "box:-16,-16,-24,16,16,32";
+    let exact = trace_json(&["trace", w, "--shape", box_stand], segments);
+    let from_file = trace_json(
+        &[
+            "trace",
+            w,
+            "--backend",
+            "onion",
+            "--tree",
+            saved.to_str().unwrap(),
+            "--shape",
+            box_stand,
+        ],
+        segments,
+    );
+    let compiled_here = trace_json(
+        &["trace", w, "--backend", "onion", "--shape", box_stand],
+        segments,
+    );
+    assert_eq!(exact, from_file);
+    assert_eq!(exact, compiled_here);
+    assert_eq!(exact[0]["brush"], 0);
+    assert_eq!(exact[2]["start_solid"], true);
+    // A pose the file does not hold is refused, naming the ones it has.
+    let out = sim(
+        &[
+            "trace",
+            w,
+            "--backend",
+            "onion",
+            "--tree",
+            saved.to_str().unwrap(),
+            "--shape",
+            "box:-8,-8,-8,8,8,8",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("stand=-16,-16,-24,16,16,32 crouch=-16,-16,-24,16,16,16"),
+        "{stderr}"
+    );
+    // A damaged file is an error, never a wrong tree.
+    let bytes = std::fs::read(&saved).unwrap();
+    let damaged = saved.with_file_name("damaged.onion");
+    std::fs::write(&damaged, &bytes[..bytes.len() - 3]).unwrap();
+    let out = sim(
+        &[
+            "trace",
+            w,
+            "--backend",
+            "onion",
+            "--tree",
+            damaged.to_str().unwrap(),
+            "--shape",
+            box_stand,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a usable onion tree"));
+    // Without --json: a text summary.
+    let out = sim(&["compile", w], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("2 spaces, "), "{text}");
+}
+
+#[test]
+fn melax_traces_any_shape_with_either_bevel_rule() {
+    let world = scratch("wall-melax.toml", WALL);
+    let w = world.to_str().unwrap();
+    let segments = "0 0 0 100 0 0\n";
+    for (backend, extra) in [
+        ("melax", vec![]),
+        ("melax", vec!["--bevel-angle", "95"]),
+        ("melax", vec!["--bevel", "exact"]),
+        ("melax-exact", vec![]),
+    ] {
+        for shape in ["sphere:8", "cylinder:16,28", "box:-16,-16,-24,16,16,32"] {
+            let mut args = vec!["trace", w, "--backend", backend, "--shape", shape];
+            args.extend(&extra);
+            let hit = &trace_json(&args, segments)[0];
+            let exact = &trace_json(&["trace", w, "--shape", shape], segments)[0];
+            // Head-on into a flat wall every bevel rule is exact.
+            assert_eq!(
+                hit["normal"],
+                serde_json::json!([-1.0, 0.0, 0.0]),
+                "{args:?}"
+            );
+            let (a, b) = (
+                hit["end"][0].as_f64().unwrap(),
+                exact["end"][0].as_f64().unwrap(),
+            );
+            assert!((a - b).abs() < 1e-9, "{args:?}: {a} vs {b}");
+        }
+    }
 }
 
 #[test]

@@ -1,0 +1,71 @@
+//! `sim compile`: the statistics of a compiled onion tree, as text and JSON.
+
+use std::fmt::Write as _;
+
+use cspace_onion::{Pose, TreeStats};
+use serde_json::{Value, json};
+
+/// The statistics as JSON: `spaces`, `nodes`, `leaves`, `planes`, `depth_max`, `depth_mean`, the
+/// poses with their polygon counts before and after splitting, the leaf solidity patterns,
+/// `zero_volume_leaves`, `compile_seconds` (the total) and `stage_seconds`.
+pub fn json(stats: &TreeStats, poses: &[Pose]) -> Value {
+    let s = &stats.compile_seconds;
+    json!({
+        "spaces": stats.spaces,
+        "nodes": stats.nodes,
+        "leaves": stats.leaves,
+        "planes": stats.planes,
+        "depth_max": stats.depth_max,
+        "depth_mean": stats.depth_mean,
+        "poses": poses.iter().enumerate().map(|(i, p)| json!({
+            "name": p.name,
+            "mins": [p.mins.x, p.mins.y, p.mins.z],
+            "maxs": [p.maxs.x, p.maxs.y, p.maxs.z],
+            "polygons_before": stats.polygons_before.get(i),
+            "polygons_after": stats.polygons_after.get(i),
+        })).collect::<Vec<_>>(),
+        "leaf_patterns": stats.leaf_patterns.iter().map(|p| json!({
+            "pattern": p.pattern,
+            "leaves": p.leaves,
+        })).collect::<Vec<_>>(),
+        "zero_volume_leaves": stats.zero_volume_leaves,
+        "compile_seconds": s.total,
+        "stage_seconds": { "expand": s.expand, "union": s.union, "build": s.build },
+    })
+}
+
+/// The statistics as a few lines of text.
+pub fn text(stats: &TreeStats, poses: &[Pose]) -> String {
+    let mut out = String::new();
+    let s = &stats.compile_seconds;
+    let _ = writeln!(
+        out,
+        "{} spaces, {} nodes, {} leaves, {} planes; depth max {} mean {:.1}",
+        stats.spaces, stats.nodes, stats.leaves, stats.planes, stats.depth_max, stats.depth_mean
+    );
+    for (i, p) in poses.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  space {i} {}: {} polygons, {} after splits",
+            p.describe(),
+            stats.polygons_before.get(i).copied().unwrap_or(0),
+            stats.polygons_after.get(i).copied().unwrap_or(0)
+        );
+    }
+    let patterns: Vec<String> = stats
+        .leaf_patterns
+        .iter()
+        .map(|p| format!("{} x{}", p.pattern, p.leaves))
+        .collect();
+    let _ = writeln!(
+        out,
+        "leaf patterns (S solid, E empty, per space): {}",
+        patterns.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "zero-volume leaves {}; compiled in {:.3} s (expand {:.3}, union {:.3}, build {:.3})",
+        stats.zero_volume_leaves, s.total, s.expand, s.union, s.build
+    );
+    out
+}
