@@ -57,7 +57,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The full suite (about two minutes on two cores without the tree backends).
+    /// The full suite (a few minutes on two cores).
     pub fn full(maps: Option<PathBuf>) -> Config {
         Config {
             mode: "full",
