@@ -17,6 +17,9 @@ pub struct Machine {
     pub rustc: String,
     /// The commit measured (`git describe`), `-dirty` when the tree had changes.
     pub commit: String,
+    /// The load averages over 1, 5 and 15 minutes when the run started (`/proc/loadavg`): other
+    /// work on the machine during the run.
+    pub load: String,
 }
 
 impl Machine {
@@ -50,8 +53,17 @@ impl Machine {
                 "git",
                 &["describe", "--always", "--dirty", "--exclude", "*"],
             ),
+            load: load_average(),
         }
     }
+}
+
+/// The 1, 5 and 15-minute load averages, or "unknown".
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map_or_else(
+        |_| "unknown".to_string(),
+        |s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+    )
 }
 
 /// The first line a command prints, or "unknown".

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use cspace_geom::aabb_tree::AabbTree;
 use cspace_geom::{Collider, DVec3, ExactCollider, Prepared, Shape, World};
+use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 use cspace_onion::{CompileOptions, NodeRef, OnionCollider, OnionTree, Pose};
 
 use crate::query::Query;
@@ -76,9 +77,9 @@ pub struct OurBackend {
     pub build: fn(&Arc<World>, &Shape) -> Result<Built, Unavailable>,
     /// Whether it claims exact answers (its rows must agree with the exact reference).
     pub exact: bool,
-    /// Whether it also walks the agent-step crowds (built for the player box) when the
-    /// simulator does not offer it by name yet.
-    pub agent_step: bool,
+    /// Its name in the simulator (`Collider::name`), when it walks the agent-step crowds: built
+    /// here for the player box unless the simulator offers it by that name.
+    pub sim_name: Option<&'static str>,
 }
 
 /// The label of the exact reference.
@@ -87,6 +88,14 @@ pub const EXACT: &str = "exact";
 pub const PLAIN_BSP: &str = "plain BSP (onion, zero-size pose)";
 /// The label of the onion tree for the box traces.
 pub const ONION: &str = "onion";
+/// The label of Melax's tree with the exact bevels for boxes.
+pub const MELAX_EXACT: &str = "melax-exact (exact bevels)";
+/// The label of Melax's tree with the paper's bevels.
+pub const MELAX_PAPER: &str = "melax (paper bevels)";
+
+/// Bytes of one packed Melax node (plane normal and distance, two child references), as
+/// `cspace-melax` documents its layout.
+const MELAX_NODE_BYTES: usize = 40;
 
 /// Every backend, the exact reference first.
 pub fn backends() -> Vec<OurBackend> {
@@ -96,35 +105,35 @@ pub fn backends() -> Vec<OurBackend> {
             queries: &Query::ALL,
             build: build_exact,
             exact: true,
-            agent_step: false,
+            sim_name: None,
         },
         OurBackend {
             label: PLAIN_BSP,
             queries: &[Query::Ray],
             build: build_onion,
             exact: true,
-            agent_step: false,
+            sim_name: None,
         },
         OurBackend {
             label: ONION,
             queries: &[Query::Box],
             build: build_onion,
             exact: true,
-            agent_step: true,
+            sim_name: Some("onion"),
         },
         OurBackend {
-            label: "melax-exact (exact bevels)",
+            label: MELAX_EXACT,
             queries: &[Query::Box],
-            build: |_, _| Err(Unavailable::NotBuilt("cspace-melax has not landed")),
+            build: |world, _| build_melax(world, BevelMode::Exact),
             exact: true,
-            agent_step: false,
+            sim_name: Some("melax-exact"),
         },
         OurBackend {
-            label: "melax (paper bevels)",
+            label: MELAX_PAPER,
             queries: &[Query::Sphere, Query::Cylinder],
-            build: |_, _| Err(Unavailable::NotBuilt("cspace-melax has not landed")),
+            build: |world, _| build_melax(world, BevelMode::PAPER),
             exact: false,
-            agent_step: false,
+            sim_name: Some("melax"),
         },
     ]
 }
@@ -196,6 +205,87 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
         structure,
         tree: Some(tree),
     })
+}
+
+/// Melax's tree (the plain BSP of the zero-size pose, bevelled with `bevel`): one tree for every
+/// shape. Its memory is the packed nodes and the solid cells' brush ranges (the cells' brush
+/// lists are not counted); its nodes are the internal ones (leaves are packed references).
+fn build_melax(world: &Arc<World>, bevel: BevelMode) -> Result<Built, Unavailable> {
+    let clock = Instant::now();
+    let tree =
+        cspace_melax::compile(world, bevel).map_err(|e| Unavailable::Unsupported(e.to_string()))?;
+    let build = clock.elapsed();
+    let stats = *tree.stats();
+    let bytes = std::mem::size_of::<MelaxTree>()
+        + tree.node_count() * MELAX_NODE_BYTES
+        + stats.solid_cells * 2 * std::mem::size_of::<u32>();
+    let structure = format!(
+        "Melax tree, {} bevels: {} nodes ({} bevel), depth {}",
+        bevel.describe(),
+        tree.node_count(),
+        stats.bevel_nodes,
+        stats.depth_max
+    );
+    let nodes = tree.node_count();
+    let tree = Arc::new(tree);
+    let world = world.clone();
+    Ok(Built {
+        factory: Box::new(move || Box::new(MelaxCollider::new(world.clone(), tree.clone()))),
+        build,
+        memory: Some(Memory {
+            bytes,
+            nodes: Some(nodes),
+        }),
+        structure,
+        tree: None,
+    })
+}
+
+/// Nodes (branch nodes and leaves) a front-to-back walk of `start -> end` through space 0 of
+/// `tree` visits until the first solid leaf after the region the move starts in, or to the end:
+/// the bench's own count for trees whose backend keeps none (Listing 5's order, without the
+/// on-plane special cases).
+pub fn walk_nodes(tree: &OnionTree, start: DVec3, end: DVec3) -> usize {
+    let mut stack: Vec<(NodeRef, f64, f64)> = vec![(tree.root(), 0.0, 1.0)];
+    let mut visited = 0;
+    let mut left_start = !tree.is_solid(0, start);
+    while let Some((mut at, t0, mut t1)) = stack.pop() {
+        loop {
+            visited += 1;
+            match at {
+                NodeRef::Leaf(leaf) => {
+                    if !tree.leaf_is_solid(leaf, 0) {
+                        left_start = true;
+                    } else if left_start {
+                        return visited;
+                    }
+                    break;
+                }
+                NodeRef::Node(node) => {
+                    let plane = tree.node_plane(node);
+                    let [front, back] = tree.node_children(node);
+                    let (ds, de) = (plane.signed_distance(start), plane.signed_distance(end));
+                    let (da, db) = (ds + (de - ds) * t0, ds + (de - ds) * t1);
+                    if da >= 0.0 && db >= 0.0 {
+                        at = front;
+                    } else if da < 0.0 && db < 0.0 {
+                        at = back;
+                    } else {
+                        let tm = (ds / (ds - de)).clamp(t0, t1);
+                        let (near, far) = if da >= 0.0 {
+                            (front, back)
+                        } else {
+                            (back, front)
+                        };
+                        stack.push((far, tm, t1));
+                        at = near;
+                        t1 = tm;
+                    }
+                }
+            }
+        }
+    }
+    visited
 }
 
 /// Nodes on the root-to-leaf path of the leaf holding `point` (branch nodes and the leaf): what

@@ -46,7 +46,13 @@ pub fn markdown(report: &Report) -> String {
     let _ = writeln!(out, "| memory | {} |", m.memory);
     let _ = writeln!(out, "| kernel | {} |", m.kernel);
     let _ = writeln!(out, "| compiler | {} (release profile) |", m.rustc);
-    let _ = writeln!(out, "| commit | {} |\n", m.commit);
+    let _ = writeln!(out, "| commit | {} |", m.commit);
+    let _ = writeln!(
+        out,
+        "| load average (1, 5, 15 min) | {} at the start, {} at the end: other work shared the \
+         machine; interleaving spreads it over both sides of every ratio |\n",
+        m.load, report.load_after
+    );
 
     targets(&mut out, report);
     method(&mut out, report);
@@ -151,7 +157,7 @@ const TARGETS: [Target; 3] = [
     },
     Target {
         what: "Melax sphere trace vs parry's ball cast",
-        backend: "melax (paper bevels)",
+        backend: crate::ours::MELAX_PAPER,
         query: Query::Sphere,
         needed: 3.0,
         exact: false,
@@ -297,18 +303,19 @@ fn physical_limit(out: &mut String, report: &Report, world: &str) {
                     nodes,
                     ns(f.timing.median_ns / nodes)
                 ));
-            } else if let Some(path) = f.path_nodes.filter(|&p| p > 0.0) {
+            } else if let (Some(walk), Some(path)) = (f.walk_nodes, f.path_nodes)
+                && walk > 0.0
+            {
                 counted.push(format!(
-                    "{} ({}) takes {} ns per trace where the start's root-to-leaf path alone is \
-                     {:.1} nodes: at most {} ns per node of that path, against about 1 to 3 ns \
-                     for a plane test on a fetched node, so it spends {:.0} times the floor or \
-                     more",
+                    "{} ({}) takes {} ns per trace; a front-to-back walk of its tree visits {:.1} \
+                     nodes per segment ({} ns per node), where the start's root-to-leaf path \
+                     alone is {:.1} nodes",
                     row.backend,
                     row.query.name(),
                     ns(f.timing.median_ns),
-                    path,
-                    ns(f.timing.median_ns / path),
-                    f.timing.median_ns / (3.0 * path)
+                    walk,
+                    ns(f.timing.median_ns / walk),
+                    path
                 ));
             }
         }
@@ -329,8 +336,9 @@ fn physical_limit(out: &mut String, report: &Report, world: &str) {
                 .to_string()
         } else {
             format!(
-                "Measured (nodes visited where the backend counts them; otherwise the start's \
-                 root-to-leaf path in its tree, the least any trace from there visits): {}.",
+                "Measured (nodes visited where the backend counts them; otherwise the bench \
+                 walks the backend's tree front to back along each segment, to the first solid \
+                 leaf after the start region, and counts): {}.",
                 counted.join("; ")
             )
         }
@@ -441,16 +449,18 @@ fn cells(f: &TraceFigures) -> String {
     )
 }
 
-/// Nodes per trace and ns per node: counted by the backend, or else at least the root-to-leaf
-/// path of the start (then ns per node is at most the figure given).
+/// Nodes per trace and ns per node: counted by the backend, or else by the bench's own walk of
+/// the backend's tree (with the start's root-to-leaf path, the least any trace visits).
 fn node_cells(f: &TraceFigures) -> (String, String) {
     if let Some(n) = f.nodes_per_trace.filter(|&n| n > 0.0) {
         return (format!("{n:.1}"), ns(f.timing.median_ns / n));
     }
-    if let Some(p) = f.path_nodes.filter(|&p| p > 0.0) {
+    if let (Some(walk), Some(path)) = (f.walk_nodes, f.path_nodes)
+        && walk > 0.0
+    {
         return (
-            format!("≥ {p:.1} (path)"),
-            format!("≤ {}", ns(f.timing.median_ns / p)),
+            format!("{walk:.1} walked (path {path:.1})"),
+            ns(f.timing.median_ns / walk),
         );
     }
     ("—".to_string(), "—".to_string())

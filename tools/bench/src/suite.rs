@@ -29,10 +29,6 @@ pub const CORPUS: [&str; 4] = [
 /// The corpus map the agent-step crowd also walks.
 pub const CROWD_MAP: &str = "quake_e1m1.map";
 
-/// Backends the simulator is expected to offer once their crates land; missing ones get a
-/// "not built" row in the agent-step table.
-pub const EXPECTED_SIM_BACKENDS: [&str; 3] = ["onion", "melax", "melax-exact"];
-
 /// What to run and how long.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -61,7 +57,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The full suite (about two minutes on two cores without the tree backends).
+    /// The full suite (a few minutes on two cores).
     pub fn full(maps: Option<PathBuf>) -> Config {
         Config {
             mode: "full",
@@ -69,7 +65,7 @@ impl Config {
             scaling: vec![200, 2000, 20_000],
             segments: 8000,
             length: (10.0, 50.0),
-            passes: 11,
+            passes: 15,
             batch: 64,
             maps,
             crowd_agents: 64,
@@ -141,6 +137,9 @@ pub struct TraceFigures {
     /// Mean nodes on the root-to-leaf path of the segments' starts, for tree backends: the
     /// least a trace must visit.
     pub path_nodes: Option<f64>,
+    /// Mean nodes a front-to-back walk of the segments visits (the bench's own count,
+    /// [`ours::walk_nodes`]), for tree backends that count none.
+    pub walk_nodes: Option<f64>,
 }
 
 impl TraceFigures {
@@ -251,6 +250,8 @@ pub struct Report {
     pub filters: Option<String>,
     /// Wall time of the whole suite.
     pub elapsed: Duration,
+    /// The load averages when the suite ended.
+    pub load_after: String,
 }
 
 impl Report {
@@ -285,6 +286,7 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
         crowds: Vec::new(),
         filters: None,
         elapsed: Duration::ZERO,
+        load_after: String::new(),
     };
 
     // The generated worlds: the benchmark world with every query, the rest of the series with
@@ -353,6 +355,7 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
         crowds::time_crowd_with(&crowd_list[0], BackendKind::Exact, config.crowd_steps, true)?;
     report.filters = Some(filters.filter_stats.to_string());
     report.elapsed = clock.elapsed();
+    report.load_after = crate::machine::load_average();
     Ok(report)
 }
 
@@ -366,6 +369,9 @@ fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
     let around = Aabb::from_points(spawns.iter().copied()).loosened(512.0);
     Aabb::new(around.min.max(bounds.min), around.max.min(bounds.max))
 }
+
+/// Mean nodes on the start's root-to-leaf path and walked per segment.
+type TreeNodes = (f64, f64);
 
 /// Every query on every backend and on parry, for one world.
 fn trace_world(
@@ -402,7 +408,8 @@ fn trace_world(
             config.length,
             8 + qi as u64,
         );
-        let mut tracers: Vec<(&'static str, Option<f64>, OurTracer)> = Vec::new();
+        // (label, mean root-to-leaf path and walked nodes for tree backends, tracer)
+        let mut tracers: Vec<(&'static str, Option<TreeNodes>, OurTracer)> = Vec::new();
         let mut absent: Vec<TraceRow> = Vec::new();
         for backend in ours::backends() {
             if !backend.queries.contains(&query) {
@@ -429,14 +436,16 @@ fn trace_world(
                             memory,
                         });
                     }
-                    let path_nodes = tree.map(|t| {
-                        segments
-                            .iter()
-                            .map(|&(a, _)| ours::path_length(&t, a) as f64)
-                            .sum::<f64>()
-                            / segments.len().max(1) as f64
+                    let n = segments.len().max(1) as f64;
+                    let nodes = tree.map(|t| {
+                        let (mut path, mut walk) = (0, 0);
+                        for &(a, b) in &segments {
+                            path += ours::path_length(&t, a);
+                            walk += ours::walk_nodes(&t, a, b);
+                        }
+                        (path as f64 / n, walk as f64 / n)
                     });
-                    tracers.push((backend.label, path_nodes, tracer));
+                    tracers.push((backend.label, nodes, tracer));
                 }
                 Err(why) => absent.push(TraceRow {
                     query,
@@ -470,7 +479,7 @@ fn trace_world(
         let peer_ns = timings[peer].median_ns;
         let exact_answers = &answers[0];
         let hits = |a: &[Option<f64>]| a.iter().filter(|x| x.is_some()).count();
-        for (i, (label, path_nodes, _)) in tracers.iter().enumerate() {
+        for (i, (label, tree_nodes, _)) in tracers.iter().enumerate() {
             // Counters accumulate over the recorded pass and every timed pass.
             let traces = (segments.len() * (1 + config.passes.max(1))) as f64;
             let nodes_per_trace = match (nodes_before[i], nodes_after[i]) {
@@ -489,7 +498,8 @@ fn trace_world(
                         .then(|| Agreement::between(&answers[i], exact_answers, &segments)),
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
-                    path_nodes: *path_nodes,
+                    path_nodes: tree_nodes.map(|(path, _)| path),
+                    walk_nodes: tree_nodes.map(|(_, walk)| walk),
                 }),
             });
         }
@@ -506,6 +516,7 @@ fn trace_world(
                 vs_parry: None,
                 nodes_per_trace: None,
                 path_nodes: None,
+                walk_nodes: None,
             }),
         });
         eprintln!(
@@ -557,25 +568,16 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
         .map(|&k| CrowdBackend::Kind(k))
         .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
-    for backend in ours::backends().into_iter().filter(|b| b.agent_step) {
-        if BackendKind::ALL.iter().any(|k| k.name() == backend.label) {
+    for backend in ours::backends() {
+        let Some(name) = backend.sim_name else {
+            continue;
+        };
+        if BackendKind::ALL.iter().any(|k| k.name() == name) {
             continue;
         }
         match (backend.build)(&crowd.world, &crowds::player()) {
-            Ok(built) => kinds.push(CrowdBackend::Built(backend.label, built.factory)),
-            Err(why) => missing.push((backend.label.to_string(), why.to_string())),
-        }
-    }
-    for name in EXPECTED_SIM_BACKENDS {
-        let offered = BackendKind::ALL.iter().any(|k| k.name() == name)
-            || kinds
-                .iter()
-                .any(|k| matches!(k, CrowdBackend::Built(l, _) if *l == name));
-        if !offered && !missing.iter().any(|(l, _)| l == name) {
-            missing.push((
-                name.to_string(),
-                "not built (not a simulator backend yet)".to_string(),
-            ));
+            Ok(built) => kinds.push(CrowdBackend::Built(name, built.factory)),
+            Err(why) => missing.push((name.to_string(), why.to_string())),
         }
     }
     let parry = ParryWorld::new(&crowd.world);
