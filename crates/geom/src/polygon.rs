@@ -47,22 +47,7 @@ impl Polygon {
 
     /// Classifies the polygon against `plane` with half-thickness `thickness`.
     pub fn side_of(&self, plane: &Plane, thickness: f64) -> PolygonSide {
-        let (mut front, mut back) = (false, false);
-        for &v in &self.vertices {
-            match plane.side_of(v, thickness) {
-                Side::Front => front = true,
-                Side::Back => back = true,
-                Side::On => {}
-            }
-            if front && back {
-                return PolygonSide::Straddle;
-            }
-        }
-        match (front, back) {
-            (true, _) => PolygonSide::Front,
-            (_, true) => PolygonSide::Back,
-            _ => PolygonSide::Coplanar,
-        }
+        points_side_of(self.vertices.iter().copied(), plane, thickness)
     }
 
     /// Splits the polygon by `plane` into its back and front parts (either may be `None`).
@@ -248,6 +233,31 @@ pub fn closest_on_segment(a: DVec3, b: DVec3, p: DVec3) -> DVec3 {
     }
     let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
     a + ab * t
+}
+
+/// Where a set of points (a polygon's or a polyhedron's vertices) lies against `plane` with
+/// half-thickness `thickness`: all in front, all behind, on both sides, or all on it.
+pub fn points_side_of(
+    points: impl IntoIterator<Item = DVec3>,
+    plane: &Plane,
+    thickness: f64,
+) -> PolygonSide {
+    let (mut front, mut back) = (false, false);
+    for v in points {
+        match plane.side_of(v, thickness) {
+            Side::Front => front = true,
+            Side::Back => back = true,
+            Side::On => {}
+        }
+        if front && back {
+            return PolygonSide::Straddle;
+        }
+    }
+    match (front, back) {
+        (true, _) => PolygonSide::Front,
+        (_, true) => PolygonSide::Back,
+        _ => PolygonSide::Coplanar,
+    }
 }
 
 #[cfg(test)]

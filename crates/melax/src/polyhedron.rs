@@ -2,7 +2,6 @@
 //! (Melax Section 5, "we are already keeping track of the volume of space at each node") and the
 //! `Slice` of `M()` (Section 6).
 
-use cspace_geom::plane::Side;
 use cspace_geom::polygon::PolygonSide;
 use cspace_geom::tolerance::PLANE_THICKNESS;
 use cspace_geom::{Aabb, Brush, DVec3, Plane, Polygon};
@@ -46,22 +45,7 @@ impl ConvexPolyhedron {
 
     /// How the polyhedron lies against `plane` (thickness [`PLANE_THICKNESS`]).
     pub fn side_of(&self, plane: &Plane) -> PolygonSide {
-        let (mut front, mut back) = (false, false);
-        for v in self.vertices() {
-            match plane.side_of(v, PLANE_THICKNESS) {
-                Side::Front => front = true,
-                Side::Back => back = true,
-                Side::On => {}
-            }
-            if front && back {
-                return PolygonSide::Straddle;
-            }
-        }
-        match (front, back) {
-            (true, _) => PolygonSide::Front,
-            (_, true) => PolygonSide::Back,
-            _ => PolygonSide::Coplanar,
-        }
+        cspace_geom::polygon::points_side_of(self.vertices(), plane, PLANE_THICKNESS)
     }
 
     /// `Slice` (Melax Section 6): the parts in front of and behind `plane`; a part of no volume
