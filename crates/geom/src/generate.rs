@@ -167,6 +167,19 @@ pub fn oriented_box(centre: DVec3, half: DVec3, frame: [DVec3; 3]) -> Brush {
     Brush::from_planes(&planes).expect("a box with positive sides is a valid brush")
 }
 
+/// `count` random convex brushes (hulls of 10 points, radius 8 to 40 units) centred uniformly in
+/// `region`: the generated world of random convex brushes the backends' agreement tests share.
+pub fn random_convex_brushes(seed: u64, count: usize, region: Aabb) -> Vec<Brush> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let centre = rng.point_in(&region);
+            let radius = rng.range(8.0, 40.0);
+            random_convex_brush(&mut rng, centre, radius, 10)
+        })
+        .collect()
+}
+
 /// A random convex brush: the hull of `points` random points within `radius` of `centre`
 /// (retried until they span a volume of at least a tenth of the ball's bounding cube).
 pub fn random_convex_brush(rng: &mut Rng, centre: DVec3, radius: f64, points: usize) -> Brush {

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use cspace_geom::generate::{RandomBoxes, Rng, oriented_box, random_convex_brush};
+use cspace_geom::generate::{RandomBoxes, Rng, oriented_box, random_convex_brushes};
 use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
 
 /// A world with a name for messages.
@@ -21,15 +21,8 @@ pub fn random_boxes() -> NamedWorld {
 
 /// Random convex brushes (hulls of 10 points) in a 400-unit cube.
 pub fn convex_brushes() -> NamedWorld {
-    let mut rng = Rng::new(31);
     let region = Aabb::new(DVec3::ZERO, DVec3::splat(400.0));
-    let brushes: Vec<Brush> = (0..60)
-        .map(|_| {
-            let centre = rng.point_in(&region);
-            let radius = rng.range(8.0, 40.0);
-            random_convex_brush(&mut rng, centre, radius, 10)
-        })
-        .collect();
+    let brushes = random_convex_brushes(31, 60, region);
     NamedWorld {
         name: "convex brushes".into(),
         world: Arc::new(World::from_brushes(brushes)),
