@@ -53,7 +53,7 @@ mod validate;
 pub use collider::OnionCollider;
 pub use compile::{CompileError, CompileOptions, Compiled, compile};
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
-pub use pose::Pose;
+pub use pose::{Pose, PoseParseError};
 pub use stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};
 pub use trace::{Crossing, MAX_DEPTH, Transition};
 pub use tree::{MAX_SPACES, NodeRef, OnionTree};

@@ -70,3 +70,84 @@ impl Pose {
         )
     }
 }
+
+/// Why a `name=minx,miny,minz,maxx,maxy,maxz` pose could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pose '{text}': {reason} (expected name=minx,miny,minz,maxx,maxy,maxz)")]
+pub struct PoseParseError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl std::str::FromStr for Pose {
+    type Err = PoseParseError;
+
+    /// Reads `name=minx,miny,minz,maxx,maxy,maxz` (the command line's `--pose`); the box must be
+    /// finite with `mins <= maxs`.
+    fn from_str(text: &str) -> Result<Pose, PoseParseError> {
+        let error = |reason: String| PoseParseError {
+            text: text.to_owned(),
+            reason,
+        };
+        let (name, numbers) = text.split_once('=').ok_or_else(|| error("no '='".into()))?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(error("empty name".into()));
+        }
+        let values = numbers
+            .split(',')
+            .map(|v| {
+                v.trim()
+                    .parse::<f64>()
+                    .map_err(|_| error(format!("'{}' is not a number", v.trim())))
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
+        let [a, b, c, d, e, f] = values[..] else {
+            return Err(error(format!("{} numbers, not 6", values.len())));
+        };
+        let (mins, maxs) = (DVec3::new(a, b, c), DVec3::new(d, e, f));
+        if !mins.is_finite() || !maxs.is_finite() {
+            return Err(error("a corner is not finite".into()));
+        }
+        if mins.cmpgt(maxs).any() {
+            return Err(error(format!("mins {mins} exceed maxs {maxs}")));
+        }
+        Ok(Pose::new(name, mins, maxs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn poses_read_back_what_describe_writes() {
+        for pose in [
+            Pose::quake_standing(),
+            Pose::quake_crouching(),
+            Pose::quake_large(),
+            Pose::point(),
+        ] {
+            assert_eq!(pose.describe().parse::<Pose>().unwrap(), pose);
+        }
+        let p: Pose = "crouch = -16, -16, -24, 16, 16, 16".parse().unwrap();
+        assert_eq!(p, Pose::quake_crouching());
+    }
+
+    #[test]
+    fn bad_poses_say_why() {
+        for (text, why) in [
+            ("stand", "no '='"),
+            ("=1,1,1,2,2,2", "empty name"),
+            ("a=1,2,3", "3 numbers"),
+            ("a=1,2,x,4,5,6", "'x' is not a number"),
+            ("a=1,1,1,0,2,2", "exceed"),
+            ("a=inf,1,1,2,2,2", "not finite"),
+        ] {
+            let e = text.parse::<Pose>().unwrap_err();
+            assert!(e.to_string().contains(why), "{text}: {e}");
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! with solidity bit-vectors from an interior point (Listings 3-4).
 
 use cspace_geom::polygon::PolygonSide;
-use cspace_geom::tolerance::{CONTACT, ONION_CUT, WORLD_HALF_EXTENT};
+use cspace_geom::tolerance::{CONTACT, ONION_CUT, PLANE_MERGE, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, Plane, Polygon};
 
 use super::CompileOptions;
@@ -44,6 +44,10 @@ impl BuildPolygon {
         }
     }
 }
+
+/// A leaf cell whose interior point is no deeper than this inside it, in units, has no volume
+/// (its faces coincide to rounding): solid in every space.
+const LEAF_MIN_DEPTH: f64 = PLANE_MERGE;
 
 /// What the recursion collects.
 pub(crate) struct Builder<'a> {
@@ -156,7 +160,7 @@ impl<'a> Builder<'a> {
     /// space.
     fn leaf(&mut self, cell: &Cell) -> NodeRef {
         let (mut point, mut depth_inside) = cell.interior_point();
-        if depth_inside <= CONTACT {
+        if depth_inside <= LEAF_MIN_DEPTH {
             let limit = 2.0 * WORLD_HALF_EXTENT;
             let mut planes: Vec<Plane> = self.ancestors.iter().map(|p| p.flipped()).collect();
             for (n, d) in [
@@ -171,13 +175,16 @@ impl<'a> Builder<'a> {
             }
             (point, depth_inside) = Cell::from_planes(&planes, 8.0 * limit).interior_point();
         }
-        let zero_volume = depth_inside <= CONTACT;
+        let zero_volume = depth_inside <= LEAF_MIN_DEPTH;
         let mask = if zero_volume {
             all_spaces(self.spaces.len())
         } else {
             let mut mask = 0u64;
             for (s, space) in self.spaces.iter().enumerate() {
-                if space.contains(point) {
+                // A leaf thinner than the contact tolerance (a gap of 1e-9 between two brushes)
+                // is classified within half its depth, so that its point is not taken for the
+                // brushes' surface.
+                if space.contains(point, CONTACT.min(0.5 * depth_inside)) {
                     mask |= 1 << s;
                 }
             }

@@ -53,9 +53,10 @@ impl Space {
         })
     }
 
-    /// True when `point` is inside or on an expanded brush (within [`CONTACT`]): a leaf's interior
-    /// point may sit exactly on a seam between touching brushes (Listing 3's classification).
-    pub fn contains(&self, point: DVec3) -> bool {
+    /// True when `point` is inside or on an expanded brush (within `tolerance`, at most
+    /// [`CONTACT`]): a leaf's interior point may sit exactly on a seam between touching brushes
+    /// (Listing 3's classification).
+    pub fn contains(&self, point: DVec3, tolerance: f64) -> bool {
         let query = Aabb::new(point, point).loosened(CONTACT);
         let mut inside = false;
         self.index.for_each_overlapping(&query, |i| {
@@ -63,7 +64,7 @@ impl Space {
                 inside = self.brushes[i as usize]
                     .planes
                     .iter()
-                    .all(|p| p.signed_distance(point) <= CONTACT);
+                    .all(|p| p.signed_distance(point) <= tolerance);
             }
         });
         inside
