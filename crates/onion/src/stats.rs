@@ -127,38 +127,6 @@ impl TreeStats {
             outside_fill: vec![FillOutcome::Off; spaces],
         }
     }
-
-    /// The statistics as one JSON object (keys as the field names; seconds under
-    /// `compile_seconds`, with the total also as `compile_seconds_total`).
-    pub fn to_json(&self) -> String {
-        let list = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-        let patterns = self
-            .leaf_patterns
-            .iter()
-            .map(|p| format!("{{\"pattern\":\"{}\",\"leaves\":{}}}", p.pattern, p.leaves))
-            .collect::<Vec<_>>()
-            .join(",");
-        let s = &self.compile_seconds;
-        format!(
-            "{{\"spaces\":{},\"nodes\":{},\"leaves\":{},\"planes\":{},\"depth_max\":{},\"depth_mean\":{:.3},\"polygons_before\":[{}],\"polygons_after\":[{}],\"zero_volume_leaves\":{},\"leaf_patterns\":[{}],\"compile_seconds\":{{\"expand\":{:.6},\"union\":{:.6},\"build\":{:.6},\"fill\":{:.6},\"total\":{:.6}}},\"compile_seconds_total\":{:.6}}}",
-            self.spaces,
-            self.nodes,
-            self.leaves,
-            self.planes,
-            self.depth_max,
-            self.depth_mean,
-            list(&self.polygons_before),
-            list(&self.polygons_after),
-            self.zero_volume_leaves,
-            patterns,
-            s.expand,
-            s.union,
-            s.build,
-            s.fill,
-            s.total,
-            s.total
-        )
-    }
 }
 
 /// The deepest leaf and the sum of leaf depths (iterative walk).

@@ -73,6 +73,10 @@ struct CompileArgs {
     /// Save the compiled tree here (load it with `sim trace --backend onion --tree FILE`).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
+    /// Fill the outside of a sealed map: flood from its spawn points and make every empty leaf
+    /// the flood does not reach solid (a space whose flood leaks is left as it is).
+    #[arg(long)]
+    fill_outside: bool,
     /// Print the statistics as JSON.
     #[arg(long)]
     json: bool,
@@ -569,12 +573,19 @@ fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.poses
     };
-    let compiled = cspace_onion::compile(
-        &loaded.world,
-        &poses,
-        &cspace_onion::CompileOptions::default(),
-    )
-    .context("compiling the onion tree")?;
+    if args.fill_outside && loaded.spawns.is_empty() {
+        anyhow::bail!(
+            "--fill-outside needs spawn points, and {} has none",
+            args.world.display()
+        );
+    }
+    let options = cspace_onion::CompileOptions {
+        fill_outside: args.fill_outside,
+        spawn_points: loaded.spawns.clone(),
+        ..cspace_onion::CompileOptions::default()
+    };
+    let compiled = cspace_onion::compile(&loaded.world, &poses, &options)
+        .context("compiling the onion tree")?;
     if let Some(path) = &args.output {
         std::fs::write(path, compiled.tree.to_bytes())
             .with_context(|| format!("writing the tree to {}", path.display()))?;

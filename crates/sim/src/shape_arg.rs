@@ -74,20 +74,10 @@ pub fn parse_shape(text: &str) -> Result<Shape, String> {
     shape.map_err(|e| format!("shape {text:?}: {e}"))
 }
 
-/// Parses an onion pose, `NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ` (the numbers as in `box:`).
+/// Parses an onion pose, `NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ` (`cspace_onion::Pose`'s own format).
 pub fn parse_pose(text: &str) -> Result<cspace_onion::Pose, String> {
-    let (name, numbers) = text
-        .split_once('=')
-        .ok_or_else(|| format!("pose {text:?}: expected NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ"))?;
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(format!("pose {text:?}: the name is empty"));
-    }
-    match parse_shape(&format!("box:{numbers}")) {
-        Ok(Shape::Box(b)) => Ok(cspace_onion::Pose::new(name, b.mins, b.maxs)),
-        Ok(_) => unreachable!("a box: shape parses to a box"),
-        Err(e) => Err(format!("pose {name:?}: {e}")),
-    }
+    text.parse()
+        .map_err(|e: cspace_onion::PoseParseError| e.to_string())
 }
 
 #[cfg(test)]
@@ -103,16 +93,8 @@ mod tests {
             DVec3::new(16.0, 16.0, 32.0)
         ));
         assert_eq!(
-            parse_pose("-16,-16,-24,16,16,32").unwrap_err(),
-            "pose \"-16,-16,-24,16,16,32\": expected NAME=MINX,MINY,MINZ,MAXX,MAXY,MAXZ"
-        );
-        assert_eq!(
-            parse_pose("=1,1,1,2,2,2").unwrap_err(),
-            "pose \"=1,1,1,2,2,2\": the name is empty"
-        );
-        assert_eq!(
             parse_pose("crouch=1,2,3").unwrap_err(),
-            "pose \"crouch\": shape \"box:1,2,3\": box takes 6 numbers, got 3"
+            "pose 'crouch=1,2,3': 3 numbers, not 6 (expected name=minx,miny,minz,maxx,maxy,maxz)"
         );
     }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use cspace_onion::{Pose, TreeStats};
+use cspace_onion::{FillOutcome, Pose, TreeStats};
 use serde_json::{Value, json};
 
 /// The statistics as JSON: `spaces`, `nodes`, `leaves`, `planes`, `depth_max`, `depth_mean`, the
@@ -23,6 +23,7 @@ pub fn json(stats: &TreeStats, poses: &[Pose]) -> Value {
             "maxs": [p.maxs.x, p.maxs.y, p.maxs.z],
             "polygons_before": stats.polygons_before.get(i),
             "polygons_after": stats.polygons_after.get(i),
+            "outside_fill": stats.outside_fill.get(i).map(fill_text),
         })).collect::<Vec<_>>(),
         "leaf_patterns": stats.leaf_patterns.iter().map(|p| json!({
             "pattern": p.pattern,
@@ -46,10 +47,11 @@ pub fn text(stats: &TreeStats, poses: &[Pose]) -> String {
     for (i, p) in poses.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  space {i} {}: {} polygons, {} after splits",
+            "  space {i} {}: {} polygons, {} after splits; outside fill: {}",
             p.describe(),
             stats.polygons_before.get(i).copied().unwrap_or(0),
-            stats.polygons_after.get(i).copied().unwrap_or(0)
+            stats.polygons_after.get(i).copied().unwrap_or(0),
+            stats.outside_fill.get(i).map_or("off".into(), fill_text)
         );
     }
     let patterns: Vec<String> = stats
@@ -68,4 +70,15 @@ pub fn text(stats: &TreeStats, poses: &[Pose]) -> String {
         stats.zero_volume_leaves, s.total, s.expand, s.union, s.build
     );
     out
+}
+
+/// What the outside fill did in one space, in words.
+fn fill_text(fill: &FillOutcome) -> String {
+    match fill {
+        FillOutcome::Off => "off".into(),
+        FillOutcome::NoSpawn => "no spawn point in an empty leaf (left unfilled)".into(),
+        FillOutcome::Leaked => "leaked: not sealed for this pose (left unfilled)".into(),
+        FillOutcome::Nested => "inside a larger pose's leaking space (left unfilled)".into(),
+        FillOutcome::Filled { leaves } => format!("filled {leaves} leaves"),
+    }
 }

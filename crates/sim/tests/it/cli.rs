@@ -159,7 +159,12 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         (
             vec!["compile", w, "--pose", "stand=1,2,3"],
             "",
-            "pose \"stand\": shape \"box:1,2,3\": box takes 6 numbers, got 3",
+            "pose 'stand=1,2,3': 3 numbers, not 6",
+        ),
+        (
+            vec!["compile", w, "--fill-outside"],
+            "",
+            "--fill-outside needs spawn points",
         ),
         (
             vec!["compile", "/no/such/world.toml"],
@@ -296,6 +301,37 @@ fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_ba
     let out = sim(&["compile", w], "");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("2 spaces, "), "{text}");
+}
+
+#[test]
+fn compile_fills_the_outside_of_golodetz_figure_1() {
+    // Our rooms.map: two rooms and a corridor, sealed, with spawn points. Filled from them, each
+    // pose keeps exactly the three empty leaves of Figure 1 (room, corridor, room).
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/rooms.map");
+    let out = sim(&["compile", map, "--fill-outside", "--json"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let empty: Vec<_> = stats["leaf_patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["pattern"] == "EE")
+        .collect();
+    assert_eq!(empty.len(), 1, "{stats}");
+    assert_eq!(empty[0]["leaves"], 3, "{stats}");
+    for pose in stats["poses"].as_array().unwrap() {
+        assert!(
+            pose["outside_fill"]
+                .as_str()
+                .unwrap()
+                .starts_with("filled "),
+            "{stats}"
+        );
+    }
 }
 
 #[test]
