@@ -145,17 +145,12 @@ impl OnionTree {
             } = scratch.stack.pop().expect("the stack is above its base");
             loop {
                 // A leaf, or a subtree uniform in this space: one stretch.
-                let uniform = if at & LEAF_BIT != 0 {
-                    Some(self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0)
-                } else {
-                    let [any, all] = self.summary[at as usize];
-                    if any >> space & 1 == 0 {
-                        Some(false)
-                    } else if all >> space & 1 != 0 {
-                        Some(true)
-                    } else {
-                        None
-                    }
+                let node = (at & LEAF_BIT == 0).then(|| &self.walk_nodes[at as usize]);
+                let uniform = match node {
+                    None => Some(self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0),
+                    Some(n) if n.any >> space & 1 == 0 => Some(false),
+                    Some(n) if n.all >> space & 1 != 0 => Some(true),
+                    Some(_) => None,
                 };
                 if let Some(solid) = uniform {
                     if !visit(Interval {
@@ -169,10 +164,9 @@ impl OnionTree {
                     }
                     break;
                 }
-                let node = self.nodes[at as usize];
-                let plane = &self.planes[node.plane as usize];
-                let ds = plane.signed_distance(start);
-                let de = plane.signed_distance(end);
+                let node = node.expect("a subtree that is not uniform is a branch node");
+                let ds = node.signed_distance(start);
+                let de = node.signed_distance(end);
                 let rate = de - ds;
                 let da = ds + rate * t0;
                 let db = ds + rate * t1;

@@ -62,10 +62,37 @@ pub struct OnionTree {
     pub(crate) nodes: Vec<PackedNode>,
     /// Bit `s` of `leaves[i]` is set when leaf `i` is solid in space `s`.
     pub(crate) leaves: Vec<u64>,
-    /// Per node, derived: the OR and the AND of the solidity of the leaves below it. A subtree
-    /// uniform in the queried space is answered without descending (the planes of the other
-    /// spaces split it for nothing).
-    pub(crate) summary: Vec<[u64; 2]>,
+    /// Derived from the above for the queries: one cache line per node (see [`WalkNode`]).
+    pub(crate) walk_nodes: Vec<WalkNode>,
+}
+
+/// A node as the queries read it, everything in one 64-byte line: the plane inline (a node then
+/// costs one memory fetch instead of a node, then its plane from the table), the packed children,
+/// and the OR and the AND of the solidity of the leaves below it (a subtree uniform in the queried
+/// space is answered without descending: the planes of the other spaces split it for nothing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct WalkNode {
+    /// The plane's unit normal.
+    pub normal: DVec3,
+    /// The plane's offset: `signed_distance(p) = normal . p - dist`, as [`Plane`] computes it.
+    pub dist: f64,
+    /// Spaces solid in some leaf below.
+    pub any: u64,
+    /// Spaces solid in every leaf below.
+    pub all: u64,
+    /// `[front, back]`, packed.
+    pub children: [u32; 2],
+    /// The plane's index in the table (recorded as the entry plane of a crossing).
+    pub plane: u32,
+}
+
+impl WalkNode {
+    /// The signed distance of `point` to the node's plane, bit for bit [`Plane::signed_distance`].
+    #[inline]
+    pub fn signed_distance(&self, point: DVec3) -> f64 {
+        self.normal.dot(point) - self.dist
+    }
 }
 
 impl OnionTree {
@@ -76,7 +103,24 @@ impl OnionTree {
         nodes: Vec<PackedNode>,
         leaves: Vec<u64>,
     ) -> OnionTree {
-        let mut summary = vec![[0u64, u64::MAX]; nodes.len()];
+        let mut walk_nodes: Vec<WalkNode> = nodes
+            .iter()
+            .map(|node| {
+                // A plane index out of range (a corrupt file) is caught by `validate`, which
+                // every load runs; a zero plane stands in until then.
+                let (normal, dist) = planes
+                    .get(node.plane as usize)
+                    .map_or((DVec3::ZERO, 0.0), |p| (p.normal(), p.dist()));
+                WalkNode {
+                    normal,
+                    dist,
+                    any: 0,
+                    all: u64::MAX,
+                    children: node.children,
+                    plane: node.plane,
+                }
+            })
+            .collect();
         // Children follow their parents (depth-first order): fill from the back.
         for i in (0..nodes.len()).rev() {
             let mut any_all = [0u64, u64::MAX];
@@ -86,18 +130,22 @@ impl OnionTree {
                         let m = leaves.get(l as usize).copied().unwrap_or(0);
                         [m, m]
                     }
-                    NodeRef::Node(n) => summary.get(n as usize).copied().unwrap_or([0, 0]),
+                    NodeRef::Node(n) => walk_nodes
+                        .get(n as usize)
+                        .filter(|_| n as usize > i)
+                        .map_or([0, 0], |w| [w.any, w.all]),
                 };
                 any_all = [any_all[0] | any, any_all[1] & all];
             }
-            summary[i] = any_all;
+            walk_nodes[i].any = any_all[0];
+            walk_nodes[i].all = any_all[1];
         }
         OnionTree {
             poses,
             planes,
             nodes,
             leaves,
-            summary,
+            walk_nodes,
         }
     }
 
@@ -210,8 +258,8 @@ impl OnionTree {
             match at {
                 NodeRef::Leaf(leaf) => return self.leaves[leaf as usize],
                 NodeRef::Node(n) => {
-                    let node = self.nodes[n as usize];
-                    let d = self.planes[node.plane as usize].signed_distance(point);
+                    let node = &self.walk_nodes[n as usize];
+                    let d = node.signed_distance(point);
                     if d > CONTACT {
                         at = NodeRef::unpack(node.children[0]);
                     } else if d < -CONTACT {
@@ -239,15 +287,14 @@ impl OnionTree {
             match at {
                 NodeRef::Leaf(leaf) => return self.leaves[leaf as usize] >> space & 1 != 0,
                 NodeRef::Node(n) => {
-                    let [any, all] = self.summary[n as usize];
-                    if any >> space & 1 == 0 {
+                    let node = &self.walk_nodes[n as usize];
+                    if node.any >> space & 1 == 0 {
                         return false;
                     }
-                    if all >> space & 1 != 0 {
+                    if node.all >> space & 1 != 0 {
                         return true;
                     }
-                    let node = self.nodes[n as usize];
-                    let d = self.planes[node.plane as usize].signed_distance(point);
+                    let d = node.signed_distance(point);
                     if d > CONTACT {
                         at = NodeRef::unpack(node.children[0]);
                     } else if d < -CONTACT {
