@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use cspace_geom::generate::{RandomBoxes, Rng, random_convex_brush};
+use cspace_geom::generate::{RandomBoxes, Rng, random_convex_brushes};
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Shape, World};
 use cspace_onion::{CompileOptions, Compiled, OnionCollider, Pose, compile};
 
@@ -36,13 +36,8 @@ pub fn random_boxes(count: usize, seed: u64) -> World {
 
 /// Random convex brushes (hulls of 10 points) in a 400-unit cube.
 pub fn convex_brushes(count: usize, seed: u64) -> World {
-    let mut rng = Rng::new(seed);
     let region = Aabb::new(DVec3::ZERO, DVec3::splat(400.0));
-    World::from_brushes((0..count).map(|_| {
-        let centre = rng.point_in(&region);
-        let radius = rng.range(8.0, 40.0);
-        random_convex_brush(&mut rng, centre, radius, 10)
-    }))
+    World::from_brushes(random_convex_brushes(seed, count, region))
 }
 
 /// A floor of 4 x 4 touching slabs, walls of touching blocks, and a step.

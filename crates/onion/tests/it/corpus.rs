@@ -4,12 +4,10 @@
 //! Unset `CSPACE_MAPS`: the tests print `skipped: <test> (CSPACE_MAPS unset)` and pass; set but
 //! unreadable: they fail.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
 use cspace_geom::{Collider, DVec3, ExactCollider, World};
-use cspace_mapfile::{BuildOptions, load_world};
 
 use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, OnionTree, compile};
 
@@ -35,36 +33,12 @@ fn nested(name: &str, tree: &OnionTree) {
 /// A corpus map: file name, world, spawn origins.
 pub type CorpusMap = (String, Arc<World>, Vec<DVec3>);
 
-/// Every `.map` of the corpus, or `None` when `CSPACE_MAPS` is unset.
+/// Every `.map` of the corpus (`cspace_corpus::maps`), or `None` when `CSPACE_MAPS` is unset.
 pub fn corpus(test: &str) -> Option<Vec<CorpusMap>> {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("skipped: {test} (CSPACE_MAPS unset)");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("CSPACE_MAPS={} cannot be read: {e}", dir.display()))
-        .map(|entry| entry.expect("a readable directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "map"))
-        .collect();
-    paths.sort();
-    assert!(
-        !paths.is_empty(),
-        "CSPACE_MAPS={} holds no .map file",
-        dir.display()
-    );
     Some(
-        paths
-            .iter()
-            .map(|path| {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                let text = std::fs::read(path)
-                    .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
-                let loaded = load_world(&text, &name, &BuildOptions::default())
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-                let spawns = loaded.spawn_points.iter().map(|s| s.origin).collect();
-                (name, Arc::new(loaded.world), spawns)
-            })
+        cspace_corpus::maps(test)?
+            .into_iter()
+            .map(|m| (m.name, m.world, m.spawns))
             .collect(),
     )
 }
