@@ -61,20 +61,8 @@ fn benches(c: &mut Criterion) {
         "random_boxes_2000",
         Arc::new(RandomBoxes::BENCHMARK.world()),
     );
-    match std::env::var_os("CSPACE_MAPS") {
-        None => eprintln!("skipped exact/e1m1: CSPACE_MAPS is not set"),
-        Some(dir) => {
-            let path = std::path::Path::new(&dir).join("quake_e1m1.map");
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-                panic!(
-                    "CSPACE_MAPS is set but {} cannot be read: {e}",
-                    path.display()
-                )
-            });
-            let map = cspace_mapfile::load_world(&bytes, "quake_e1m1.map", &Default::default())
-                .expect("E1M1 loads");
-            bench_world(c, "e1m1", Arc::new(map.world));
-        }
+    if let Some(map) = cspace_corpus::map("exact/e1m1 benchmarks", "quake_e1m1.map") {
+        bench_world(c, "e1m1", map.world);
     }
 }
 

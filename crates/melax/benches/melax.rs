@@ -68,17 +68,10 @@ fn random_boxes(c: &mut Criterion) {
 }
 
 fn e1m1(c: &mut Criterion) {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("e1m1 benchmarks skipped: CSPACE_MAPS is not set");
+    let Some(map) = cspace_corpus::map("e1m1 benchmarks", "quake_e1m1.map") else {
         return;
     };
-    let path = std::path::Path::new(&dir).join("quake_e1m1.map");
-    let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let world = Arc::new(
-        cspace_mapfile::load_world(&text, "quake_e1m1.map", &Default::default())
-            .unwrap()
-            .world,
-    );
+    let world = map.world;
     traces(c, "e1m1", world.clone());
     let plain = compile_plain(&world, &Default::default()).unwrap();
     c.bench_function("compile/e1m1-paper", |b| {

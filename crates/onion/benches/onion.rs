@@ -30,20 +30,7 @@ fn poses() -> [Pose; 3] {
 }
 
 fn e1m1() -> Option<Arc<World>> {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("skipped: e1m1 benchmarks (CSPACE_MAPS unset)");
-        return None;
-    };
-    let path = std::path::Path::new(&dir).join("quake_e1m1.map");
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "CSPACE_MAPS is set but {} cannot be read: {e}",
-            path.display()
-        )
-    });
-    let map = cspace_mapfile::load_world(&bytes, "quake_e1m1.map", &Default::default())
-        .expect("E1M1 loads");
-    Some(Arc::new(map.world))
+    cspace_corpus::map("e1m1 benchmarks", "quake_e1m1.map").map(|m| m.world)
 }
 
 fn bench_compile(c: &mut Criterion, world: &World) {

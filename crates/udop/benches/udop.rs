@@ -103,17 +103,8 @@ fn benches(c: &mut Criterion) {
     group.finish();
 
     // Near the spawn points of quake_e1m1.map (when CSPACE_MAPS names the corpus).
-    if let Some(dir) = std::env::var_os("CSPACE_MAPS") {
-        let path = std::path::Path::new(&dir).join("quake_e1m1.map");
-        let text = std::fs::read(&path).expect("quake_e1m1.map is readable");
-        let loaded = cspace_mapfile::load_world(
-            &text,
-            "quake_e1m1.map",
-            &cspace_mapfile::BuildOptions::default(),
-        )
-        .expect("quake_e1m1.map loads");
-        let e1m1 = Arc::new(loaded.world);
-        let spawns: Vec<DVec3> = loaded.spawn_points.iter().map(|s| s.origin).collect();
+    if let Some(map) = cspace_corpus::map("build-e1m1 benchmarks", "quake_e1m1.map") {
+        let (e1m1, spawns) = (map.world, map.spawns);
         let mut group = c.benchmark_group("build-e1m1");
         for k in [14, 18, 26] {
             let directions = Arc::new(Directions::<DVec3>::standard(k).unwrap());
