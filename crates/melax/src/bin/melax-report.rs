@@ -563,7 +563,7 @@ const NOTES: &str = "## Notes\n
   segment more than `CONTACT` past its shifted plane, so the interval reaching a solid leaf is that
   cell's span exactly as geom's `span_of_planes` computes a brush's; a move starting inside a cell
   merges every cell's span with geom's `first_entry`, as the exact backend merges brushes.
-- **Exact bevels make box traces exact.** The integration tests compare 122,000 box traces (three
+- **Exact bevels make box traces exact.** The integration tests compare 968,000 box traces (100,000 for each of three
   boxes on generated worlds, two on every corpus map) with the exact backend: same hit/miss and
   start/all-solid, ends within 1e-6 units, same normal off edges. Known exception: one move on
   `quake_dm4.map` that starts in solid and carries the crouching box exactly across a 32-unit gap
