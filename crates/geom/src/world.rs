@@ -73,6 +73,24 @@ pub struct World {
 }
 
 impl World {
+    /// A fingerprint of the collision geometry: FNV-1a over every brush's face planes (the
+    /// bits of normal and distance), in brush order. Trees saved from a world remember it, so a
+    /// tree is never used with another world.
+    pub fn fingerprint(&self) -> u64 {
+        let mut bytes = Vec::with_capacity(self.brushes().len() * 6 * 32 + 8);
+        bytes.extend_from_slice(&(self.brushes().len() as u64).to_le_bytes());
+        for wb in self.brushes() {
+            bytes.extend_from_slice(&(wb.brush.faces().len() as u64).to_le_bytes());
+            for face in wb.brush.faces() {
+                let (n, d) = (face.plane.normal(), face.plane.dist());
+                for x in [n.x, n.y, n.z, d] {
+                    bytes.extend_from_slice(&x.to_bits().to_le_bytes());
+                }
+            }
+        }
+        fnv1a64(&bytes)
+    }
+
     /// A world from its brushes.
     pub fn new(brushes: Vec<WorldBrush>) -> World {
         let boxes: Vec<Aabb> = brushes.iter().map(|b| b.brush.bounds()).collect();
@@ -202,4 +220,15 @@ impl World {
         });
         best.map(|(_, id, point)| (id, point))
     }
+}
+
+/// FNV-1a, 64 bits: a small, stable (never seeded) hash for checksums and fingerprints of saved
+/// files.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
 }

@@ -50,7 +50,8 @@ fn bench_traces(c: &mut Criterion, name: &str, world: Arc<World>) {
     eprintln!("{name} tree: {}", compiled.stats);
     let shape = Shape::new_box(poses()[0].mins, poses()[0].maxs).unwrap();
     let segments = free_segments(&world, &shape, &world.bounds(), SEGMENTS, (10.0, 50.0), 7);
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+        .expect("the tree was compiled from this world");
     let mut exact = ExactCollider::new(world.clone());
     let mut group = c.benchmark_group(format!("trace/{name}"));
     let backends: [&mut dyn Collider; 2] = [&mut onion, &mut exact];

@@ -19,6 +19,18 @@ use crate::tree::OnionTree;
 /// be the surface hit.
 const SAME_HIT: f64 = 1e-6;
 
+/// A tree used with a world it was not compiled from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the tree was compiled from another world (tree {tree:#018x}, world {world:#018x}); compile it for this one"
+)]
+pub struct WorldMismatch {
+    /// The fingerprint the tree remembers.
+    pub tree: u64,
+    /// The fingerprint of the world given.
+    pub world: u64,
+}
+
 /// The onion backend: answers box traces for the compiled poses from one [`OnionTree`].
 ///
 /// The tree decides whether and when a move enters solid; the plane and brush reported are those
@@ -37,20 +49,35 @@ pub struct OnionCollider {
 }
 
 impl OnionCollider {
-    /// The backend for `tree`, compiled from `world`.
-    pub fn new(tree: impl Into<Arc<OnionTree>>, world: Arc<World>) -> OnionCollider {
-        OnionCollider {
-            tree: tree.into(),
+    /// The backend for `tree` over `world`, which must be the world the tree was compiled from
+    /// (same fingerprint): a tree answers for its own world only.
+    pub fn new(
+        tree: impl Into<Arc<OnionTree>>,
+        world: Arc<World>,
+    ) -> Result<OnionCollider, WorldMismatch> {
+        let tree = tree.into();
+        let fingerprint = world.fingerprint();
+        if tree.world_fingerprint() != fingerprint {
+            return Err(WorldMismatch {
+                tree: tree.world_fingerprint(),
+                world: fingerprint,
+            });
+        }
+        Ok(OnionCollider {
+            tree,
             world,
             scratch: Scratch::with_capacity(crate::trace::MAX_DEPTH),
             candidates: Vec::new(),
             traces: 0,
             hits: 0,
-        }
+        })
     }
 
-    /// The backend for a compiled tree.
-    pub fn from_compiled(compiled: Compiled, world: Arc<World>) -> OnionCollider {
+    /// The backend for a compiled tree (see [`OnionCollider::new`]).
+    pub fn from_compiled(
+        compiled: Compiled,
+        world: Arc<World>,
+    ) -> Result<OnionCollider, WorldMismatch> {
         OnionCollider::new(compiled.tree, world)
     }
 

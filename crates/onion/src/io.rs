@@ -4,6 +4,7 @@
 //! ```text
 //! magic   8 bytes  "ONIONBSP"
 //! version u32      FORMAT_VERSION
+//! world   u64      the fingerprint of the world compiled from (`World::fingerprint`)
 //! counts  u32 x 4  poses, planes, nodes, leaves
 //! poses            per pose: name length u32, UTF-8 name, mins f64 x 3, maxs f64 x 3
 //! planes           per plane: normal f64 x 3, distance f64
@@ -17,6 +18,7 @@
 //! error, never a panic or a wrong tree.
 
 use cspace_geom::Plane;
+pub use cspace_geom::world::fnv1a64;
 use glam::DVec3;
 
 use crate::pose::Pose;
@@ -26,7 +28,7 @@ use crate::validate::InvalidTree;
 /// The file's first bytes.
 pub const MAGIC: [u8; 8] = *b"ONIONBSP";
 /// The layout version written; loading refuses others.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Why a saved tree could not be loaded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -85,16 +87,6 @@ pub enum LoadError {
     Invalid(#[from] InvalidTree),
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
 impl OnionTree {
     /// The tree in the binary layout of this module.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -103,6 +95,7 @@ impl OnionTree {
         );
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.world.to_le_bytes());
         for count in [
             self.poses.len(),
             self.planes.len(),
@@ -149,6 +142,7 @@ impl OnionTree {
         if version != FORMAT_VERSION {
             return Err(LoadError::UnsupportedVersion { found: version });
         }
+        let world = r.u64("world fingerprint")?;
         let poses = r.count("pose count", 4 + 48)?;
         let planes = r.count("plane count", 32)?;
         let nodes = r.count("node count", 12)?;
@@ -202,7 +196,8 @@ impl OnionTree {
         if stored != computed {
             return Err(LoadError::Checksum { stored, computed });
         }
-        let tree = OnionTree::from_parts(pose_list, plane_list, node_list, leaf_list);
+        let mut tree = OnionTree::from_parts(pose_list, plane_list, node_list, leaf_list);
+        tree.world = world;
         tree.validate()?;
         // The root of a tree without branches is leaf 0; keep `NodeRef` in use for clarity.
         debug_assert!(matches!(tree.root(), NodeRef::Node(_) | NodeRef::Leaf(0)));

@@ -32,7 +32,7 @@
 //! let world = Arc::new(World::from_brushes([floor, slab]));
 //! let poses = [Pose::quake_standing(), Pose::quake_crouching()];
 //! let compiled = compile(&world, &poses, &CompileOptions::default())?;
-//! let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+//! let mut onion = OnionCollider::from_compiled(compiled, world.clone())?;
 //! let stand = onion.prepare(&Shape::new_box(poses[0].mins, poses[0].maxs)?)?;
 //! let crouch = onion.prepare(&Shape::new_box(poses[1].mins, poses[1].maxs)?)?;
 //! let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(200.0, 0.0, 24.0));
@@ -50,7 +50,7 @@ mod trace;
 mod tree;
 mod validate;
 
-pub use collider::OnionCollider;
+pub use collider::{OnionCollider, WorldMismatch};
 pub use compile::{CompileError, CompileOptions, Compiled, compile};
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::{Pose, PoseParseError};

@@ -64,6 +64,8 @@ pub struct OnionTree {
     pub(crate) leaves: Vec<u64>,
     /// Derived from the above for the queries: one cache line per node (see [`WalkNode`]).
     pub(crate) walk_nodes: Vec<WalkNode>,
+    /// The fingerprint of the world the tree was compiled from ([`cspace_geom::World::fingerprint`]).
+    pub(crate) world: u64,
 }
 
 /// A node as the queries read it, everything in one 64-byte line: the plane inline (a node then
@@ -146,7 +148,13 @@ impl OnionTree {
             nodes,
             leaves,
             walk_nodes,
+            world: 0,
         }
+    }
+
+    /// The fingerprint of the world the tree was compiled from.
+    pub fn world_fingerprint(&self) -> u64 {
+        self.world
     }
 
     /// The root: node 0, or leaf 0 for a tree without branches (an empty world).

@@ -83,7 +83,7 @@ impl BackendKind {
                 let poses = box_poses(shapes);
                 let compiled = cspace_onion::compile(world, &poses, &CompileOptions::default())
                     .context("compiling the onion tree")?;
-                Box::new(OnionCollider::from_compiled(compiled, world.clone()))
+                Box::new(OnionCollider::from_compiled(compiled, world.clone())?)
             }
             BackendKind::Melax => Box::new(melax(world, BevelMode::PAPER)?),
             BackendKind::MelaxExact => Box::new(melax(world, BevelMode::Exact)?),

@@ -527,10 +527,9 @@ fn trace_backend(
             std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
         let tree = cspace_onion::OnionTree::from_bytes(&bytes)
             .with_context(|| format!("{}: not a usable onion tree", path.display()))?;
-        return Ok(Box::new(cspace_onion::OnionCollider::new(
-            tree,
-            world.clone(),
-        )));
+        let onion = cspace_onion::OnionCollider::new(tree, world.clone())
+            .with_context(|| format!("{} and {}", path.display(), args.world.display()))?;
+        return Ok(Box::new(onion));
     }
     if melax {
         let exact = match args.bevel {

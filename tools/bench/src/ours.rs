@@ -196,7 +196,12 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
     let shared = tree.clone();
     let world = world.clone();
     Ok(Built {
-        factory: Box::new(move || Box::new(OnionCollider::new(shared.clone(), world.clone()))),
+        factory: Box::new(move || {
+            Box::new(
+                OnionCollider::new(shared.clone(), world.clone())
+                    .expect("the tree was compiled from this world"),
+            )
+        }),
         build,
         memory: Some(Memory {
             bytes,

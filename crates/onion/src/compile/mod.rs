@@ -212,6 +212,7 @@ pub fn compile(
         None => vec![FillOutcome::Off; poses.len()],
     };
     seconds.fill = t.elapsed().as_secs_f64();
+    tree.world = world.fingerprint();
     seconds.total = started.elapsed().as_secs_f64();
     let mut stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
     stats.outside_fill = fill;

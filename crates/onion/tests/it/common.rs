@@ -95,7 +95,8 @@ pub fn compare_with(
     count: usize,
     seed: u64,
 ) -> Tally {
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+        .expect("the tree was compiled from this world");
     let mut exact = ExactCollider::new(world.clone());
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();

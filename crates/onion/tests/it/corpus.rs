@@ -117,7 +117,8 @@ fn filled_corpus_maps_answer_moves_from_spawn_points_as_exact() {
                 .iter()
                 .any(|o| matches!(o, FillOutcome::Filled { .. })),
         );
-        let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+        let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+            .expect("the tree was compiled from this world");
         let mut exact = ExactCollider::new(world.clone());
         let mut rng = Rng::new(5);
         for pose in &poses {

@@ -69,7 +69,8 @@ fn compile_errors_name_the_problem() {
 fn shapes_other_than_a_compiled_pose_are_refused_with_the_poses_listed() {
     let world = Arc::new(small_world());
     let compiled = compile(&world, &quake_poses(), &CompileOptions::default()).unwrap();
-    let onion = OnionCollider::from_compiled(compiled, world);
+    let onion = OnionCollider::from_compiled(compiled, world)
+        .expect("the tree was compiled from this world");
     for s in [
         Shape::new_sphere(16.0).unwrap(),
         Shape::new_box(
@@ -156,6 +157,8 @@ fn wrong_magic_version_and_checksum_are_named() {
     ));
     // Contents that break the tree's invariants, with a correct checksum: a leaf with bits
     // beyond its spaces; a node pointing back at the root.
+    // The header: magic 8, version 4, world fingerprint 8, four counts 16.
+    const HEADER: usize = 8 + 4 + 8 + 16;
     let resealed = |mut b: Vec<u8>| {
         let n = b.len();
         let sum = fnv1a64(&b[..n - 8]);
@@ -172,7 +175,7 @@ fn wrong_magic_version_and_checksum_are_named() {
     let (_, tree_bytes) = saved();
     let tree = OnionTree::from_bytes(&tree_bytes).unwrap();
     let poses_len: usize = tree.poses().iter().map(|p| 4 + p.name.len() + 48).sum();
-    let first_node = 8 + 4 + 16 + poses_len + tree.planes().len() * 32;
+    let first_node = HEADER + poses_len + tree.planes().len() * 32;
     let mut b = bytes.clone();
     b[first_node + 4..first_node + 8].copy_from_slice(&0u32.to_le_bytes());
     assert!(matches!(
@@ -181,7 +184,7 @@ fn wrong_magic_version_and_checksum_are_named() {
     ));
     // A plane whose normal is not unit.
     let mut b = bytes.clone();
-    let first_plane = 8 + 4 + 16 + poses_len;
+    let first_plane = HEADER + poses_len;
     b[first_plane..first_plane + 8].copy_from_slice(&2.0f64.to_le_bytes());
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
@@ -189,13 +192,13 @@ fn wrong_magic_version_and_checksum_are_named() {
     ));
     // A pose name that is not UTF-8, and an inverted pose box.
     let mut b = bytes.clone();
-    b[8 + 4 + 16 + 4] = 0xff;
+    b[HEADER + 4] = 0xff;
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
         LoadError::BadPose { index: 0, .. }
     ));
     let mut b = bytes.clone();
-    let mins_x = 8 + 4 + 16 + 4 + tree.poses()[0].name.len();
+    let mins_x = HEADER + 4 + tree.poses()[0].name.len();
     b[mins_x..mins_x + 8].copy_from_slice(&1e9f64.to_le_bytes());
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),

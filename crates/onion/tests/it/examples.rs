@@ -57,7 +57,8 @@ fn figure_1_two_rooms_and_a_corridor() {
     // Near a wall: empty for the point, solid for the boxes, which overlap it.
     assert_eq!(pattern(tree, DVec3::new(250.0, 50.0, 64.0)), "ESS");
     // Walking from room A to room B through the corridor.
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+        .expect("the tree was compiled from this world");
     let (a, b) = (
         DVec3::new(128.0, 128.0, 64.0),
         DVec3::new(640.0, 128.0, 64.0),
@@ -94,7 +95,8 @@ fn low_tunnel_passes_a_crouching_box_and_blocks_a_standing_one() {
     assert_eq!(pattern(tree, DVec3::new(256.0, 0.0, 24.0)), "SE");
     assert_eq!(pattern(tree, DVec3::new(0.0, 0.0, 24.0)), "EE");
     assert_eq!(pattern(tree, DVec3::new(0.0, 0.0, -8.0)), "SS");
-    let mut onion = OnionCollider::new(compiled.tree.clone(), world.clone());
+    let mut onion = OnionCollider::new(compiled.tree.clone(), world.clone())
+        .expect("the tree was compiled from this world");
     let stand = onion.prepare(&shape(&poses[0])).unwrap();
     let crouch = onion.prepare(&shape(&poses[1])).unwrap();
     let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(600.0, 0.0, 24.0));
@@ -170,7 +172,8 @@ fn a_move_from_a_face_into_solid_is_an_entry_at_time_zero() {
         }
         other => panic!("{other:?}"),
     }
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+        .expect("the tree was compiled from this world");
     let p = onion.prepare(&shape(&poses[0])).unwrap();
     let hit = onion.trace(&p, a, b);
     assert!(hit.is_hit() && !hit.start_solid && !hit.all_solid);

@@ -70,7 +70,8 @@ fn a_sealed_room_has_its_outside_filled_and_the_tree_shrinks() {
     }
     // Inside: as before, and traces inside agree with the exact backend.
     assert_eq!(tree.point_mask(spawn), 0);
-    let mut onion = OnionCollider::new(compiled.tree.clone(), world.clone());
+    let mut onion = OnionCollider::new(compiled.tree.clone(), world.clone())
+        .expect("the tree was compiled from this world");
     let p = onion.prepare(&shape(&poses[0])).unwrap();
     let hit = onion.trace(&p, spawn, DVec3::new(100.0, 400.0, 40.0));
     assert!(!hit.is_hit());
@@ -86,7 +87,8 @@ fn inside_a_filled_room_the_onion_agrees_with_exact() {
         &filled(vec![DVec3::new(100.0, 100.0, 40.0)]),
     )
     .unwrap();
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+        .expect("the tree was compiled from this world");
     let mut exact = ExactCollider::new(world.clone());
     let mut rng = Rng::new(21);
     let inside = Aabb::new(DVec3::splat(0.0), DVec3::new(512.0, 512.0, 256.0));

@@ -19,8 +19,10 @@ fn a_loaded_tree_answers_bit_for_bit_as_the_saved_one() {
     let loaded = OnionTree::from_bytes(&bytes).unwrap();
     assert_eq!(loaded, tree);
     assert_eq!(loaded.to_bytes(), bytes);
-    let mut a = OnionCollider::new(tree, world.clone());
-    let mut b = OnionCollider::new(loaded, world.clone());
+    let mut a =
+        OnionCollider::new(tree, world.clone()).expect("the tree was compiled from this world");
+    let mut b =
+        OnionCollider::new(loaded, world.clone()).expect("the tree was compiled from this world");
     let mut rng = Rng::new(12);
     let region = world.bounds();
     for pose in &poses {
@@ -41,4 +43,22 @@ fn a_loaded_tree_answers_bit_for_bit_as_the_saved_one() {
         }
     }
     let _ = DVec3::ZERO;
+}
+
+#[test]
+fn a_tree_is_refused_for_any_world_but_its_own_even_after_a_round_trip() {
+    let world = Arc::new(random_boxes(40, 3));
+    let other = Arc::new(random_boxes(40, 4));
+    let tree = compile(&world, &quake_poses(), &CompileOptions::default())
+        .unwrap()
+        .tree;
+    assert_eq!(tree.world_fingerprint(), world.fingerprint());
+    assert_ne!(world.fingerprint(), other.fingerprint());
+    let loaded = OnionTree::from_bytes(&tree.to_bytes()).unwrap();
+    assert_eq!(loaded.world_fingerprint(), world.fingerprint());
+    let refused = OnionCollider::new(loaded.clone(), other.clone()).unwrap_err();
+    assert_eq!(refused.tree, world.fingerprint());
+    assert_eq!(refused.world, other.fingerprint());
+    assert!(refused.to_string().contains("compiled from another world"));
+    assert!(OnionCollider::new(loaded, world).is_ok());
 }

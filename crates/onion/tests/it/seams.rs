@@ -33,7 +33,8 @@ fn sliding_over_tiles_and_along_a_block_wall_never_hits_a_seam() {
     let poses = quake_poses();
     let compiled = compile(&world, &poses, &CompileOptions::default()).unwrap();
     // One space's faces: the floor's top is one union, so only its outline and the wall remain.
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone());
+    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+        .expect("the tree was compiled from this world");
     let mut rng = Rng::new(9);
     let mut moves = 0;
     for pose in &poses {

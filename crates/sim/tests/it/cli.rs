@@ -297,6 +297,31 @@ fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_ba
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a usable onion tree"));
+    // A tree is refused for any other world, naming both files.
+    let other = scratch(
+        "wall-moved.toml",
+        &WALL.replace("[64, -512, -512]", "[65, -512, -512]"),
+    );
+    let out = sim(
+        &[
+            "trace",
+            other.to_str().unwrap(),
+            "--backend",
+            "onion",
+            "--tree",
+            saved.to_str().unwrap(),
+            "--shape",
+            box_stand,
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("the tree was compiled from another world"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("wall.onion and "), "{stderr}");
     // Without --json: a text summary.
     let out = sim(&["compile", w], "");
     let text = String::from_utf8_lossy(&out.stdout);
