@@ -6,6 +6,7 @@
 //! prints `skipped: <test> (CSPACE_MAPS unset)` and passes; set but unreadable, or a map that
 //! does not load, fails it loudly.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -27,7 +28,12 @@ pub struct CorpusMap {
 /// unset. Panics when it is set but not a readable directory.
 pub fn dir(test: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("skipped: {test} (CSPACE_MAPS unset)");
+        // Written to the process's stderr directly: the test harness captures `eprintln!` of
+        // passing tests, and a skip must never pass silently.
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "skipped: {test} (CSPACE_MAPS unset)"
+        );
         return None;
     };
     let dir = PathBuf::from(dir);

@@ -5,7 +5,6 @@
 //! set` to stderr and the test returns; when it is set, a missing or unreadable directory or file
 //! fails the test loudly. (Also used by `benches/load.rs`.)
 
-use std::io::Write;
 use std::path::PathBuf;
 
 /// The corpus directory named by `CSPACE_MAPS`.
@@ -15,23 +14,9 @@ pub struct Corpus {
 
 /// The corpus, or `None` after printing the skip line for `test` when `CSPACE_MAPS` is unset.
 pub fn corpus(test: &str) -> Option<Corpus> {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        // Written to the process's stderr directly: the test harness captures `eprintln!` of
-        // passing tests, and a skip must not pass silently.
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "skipped {test}: CSPACE_MAPS is not set"
-        );
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    if let Err(e) = std::fs::read_dir(&dir) {
-        panic!(
-            "CSPACE_MAPS is set to {} but that directory cannot be read: {e}",
-            dir.display()
-        );
-    }
-    Some(Corpus { dir })
+    Some(Corpus {
+        dir: cspace_corpus::dir(test)?,
+    })
 }
 
 impl Corpus {

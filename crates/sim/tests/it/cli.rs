@@ -451,11 +451,7 @@ fn malformed_toml_worlds_name_file_line_and_column() {
 
 /// The map corpus directory, when `CSPACE_MAPS` is set (a set but unreadable path fails).
 pub fn corpus(test: &str) -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        eprintln!("skipped {test}: CSPACE_MAPS is not set");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
+    let dir = cspace_corpus::dir(test)?;
     assert!(
         dir.join("SOURCES.md").is_file(),
         "CSPACE_MAPS={} is set but holds no SOURCES.md",
