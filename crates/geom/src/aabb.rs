@@ -84,6 +84,18 @@ impl Aabb {
         }
     }
 
+    /// The six face planes as `(outward unit normal, distance)`: `+x, -x, +y, -y, +z, -z`.
+    pub fn face_planes(&self) -> [(DVec3, f64); 6] {
+        [
+            (DVec3::X, self.max.x),
+            (DVec3::NEG_X, -self.min.x),
+            (DVec3::Y, self.max.y),
+            (DVec3::NEG_Y, -self.min.y),
+            (DVec3::Z, self.max.z),
+            (DVec3::NEG_Z, -self.min.z),
+        ]
+    }
+
     /// True when the closed boxes share a point.
     #[inline]
     pub fn intersects(&self, other: &Aabb) -> bool {

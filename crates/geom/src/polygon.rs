@@ -31,8 +31,13 @@ impl Polygon {
     /// A square of half side `half_extent` on `plane`, centred on the point of the plane closest
     /// to the origin, wound counter-clockwise seen from the front.
     pub fn square_on(plane: Plane, half_extent: f64) -> Polygon {
+        Polygon::square_around(plane, plane.normal() * plane.dist(), half_extent)
+    }
+
+    /// A square of half side `half_extent` on `plane` centred on `centre` (a point of the plane),
+    /// wound counter-clockwise seen from the front.
+    pub fn square_around(plane: Plane, centre: DVec3, half_extent: f64) -> Polygon {
         let (u, v) = plane.basis();
-        let centre = plane.normal() * plane.dist();
         let (u, v) = (u * half_extent, v * half_extent);
         Polygon {
             vertices: vec![

@@ -71,7 +71,7 @@ impl ConvexPolyhedron {
         let extent = self.bounds().size().max_element() * 2.0 + 1.0;
         let centre = self.bounds().centre();
         let on_plane = centre - plane.normal() * plane.signed_distance(centre);
-        let mut cap = Some(square_around(*plane, on_plane, extent));
+        let mut cap = Some(Polygon::square_around(*plane, on_plane, extent));
         for face in &self.faces {
             cap = cap.and_then(|c| c.clipped_behind(&face.plane));
         }
@@ -94,22 +94,6 @@ impl ConvexPolyhedron {
     pub fn to_brush(&self) -> Option<Brush> {
         let planes: Vec<Plane> = self.faces.iter().map(|f| f.plane).collect();
         Brush::from_planes(&planes).ok()
-    }
-}
-
-/// A square of half side `half` on `plane` centred on `centre` (a point of the plane), wound
-/// counter-clockwise seen from the front.
-fn square_around(plane: Plane, centre: DVec3, half: f64) -> Polygon {
-    let (u, v) = plane.basis();
-    let (u, v) = (u * half, v * half);
-    Polygon {
-        vertices: vec![
-            centre - u - v,
-            centre + u - v,
-            centre + u + v,
-            centre - u + v,
-        ],
-        plane,
     }
 }
 

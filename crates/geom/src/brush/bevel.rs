@@ -22,14 +22,7 @@ const BEVEL_NORMAL_EQUAL: f64 = 1e-7;
 pub(super) fn box_planes(brush: &Brush) -> Vec<Plane> {
     let mut planes: Vec<Plane> = brush.planes().collect();
     let bounds = brush.bounds();
-    for (normal, dist) in [
-        (DVec3::X, bounds.max.x),
-        (DVec3::NEG_X, -bounds.min.x),
-        (DVec3::Y, bounds.max.y),
-        (DVec3::NEG_Y, -bounds.min.y),
-        (DVec3::Z, bounds.max.z),
-        (DVec3::NEG_Z, -bounds.min.z),
-    ] {
+    for (normal, dist) in bounds.face_planes() {
         push_unique(&mut planes, Plane::axial(normal, dist));
     }
     for edge in brush.edges() {

@@ -110,15 +110,8 @@ pub(super) fn fill_outside(
 fn on_box(face: &Polygon, bounds: &Aabb) -> bool {
     let n = face.plane.normal();
     let d = face.plane.dist();
-    let planes = [
-        (DVec3::X, bounds.max.x),
-        (DVec3::NEG_X, -bounds.min.x),
-        (DVec3::Y, bounds.max.y),
-        (DVec3::NEG_Y, -bounds.min.y),
-        (DVec3::Z, bounds.max.z),
-        (DVec3::NEG_Z, -bounds.min.z),
-    ];
-    planes
+    bounds
+        .face_planes()
         .iter()
         .any(|(m, e)| n.abs_diff_eq(*m, 1e-12) && (d - e).abs() < 1e-6)
 }
