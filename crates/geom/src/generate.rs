@@ -198,13 +198,35 @@ pub fn random_convex_brush(rng: &mut Rng, centre: DVec3, radius: f64, points: us
 
 /// Benchmark segments: `count` segments of length `min_len..max_len` in random directions whose
 /// start is free for `shape` (by the exact backend), drawn uniformly in `region`. The same seed
-/// gives the same segments, so every backend and peer is timed on the same moves.
+/// gives the same segments, so every backend and peer is timed on the same moves. Panics when
+/// `region` has too little free space to find them.
 pub fn free_segments(
     world: &std::sync::Arc<World>,
     shape: &crate::shape::Shape,
     region: &Aabb,
     count: usize,
+    lengths: (f64, f64),
+    seed: u64,
+) -> Vec<(DVec3, DVec3)> {
+    let out = free_moves(world, shape, region, count, lengths, 0.0, seed);
+    assert!(
+        out.len() == count,
+        "no free space for {} in {region:?}",
+        shape.describe()
+    );
+    out
+}
+
+/// Like [`free_segments`], with a share `level` (0 to 1) of the moves level (walking) and the rest
+/// in random directions; gives up after `1000 * count + 1000` draws and returns what it found.
+/// With `level == 0` the moves are exactly [`free_segments`]'.
+pub fn free_moves(
+    world: &std::sync::Arc<World>,
+    shape: &crate::shape::Shape,
+    region: &Aabb,
+    count: usize,
     (min_len, max_len): (f64, f64),
+    level: f64,
     seed: u64,
 ) -> Vec<(DVec3, DVec3)> {
     use crate::collider::Collider;
@@ -215,19 +237,20 @@ pub fn free_segments(
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     let mut attempts = 0usize;
-    while out.len() < count {
+    while out.len() < count && attempts < 1000 * count + 1000 {
         attempts += 1;
-        assert!(
-            attempts < 1000 * count + 1000,
-            "no free space for {} in {region:?}",
-            shape.describe()
-        );
         let start = rng.point_in(region);
         if exact.is_solid(&prepared, start) {
             continue;
         }
-        let end = start + rng.unit_vector() * rng.range(min_len, max_len);
-        out.push((start, end));
+        // The level draw only when asked for, so `level == 0` keeps `free_segments`' stream.
+        let direction = if level > 0.0 && rng.next_f64() < level {
+            let a = rng.range(0.0, std::f64::consts::TAU);
+            DVec3::new(a.cos(), a.sin(), 0.0)
+        } else {
+            rng.unit_vector()
+        };
+        out.push((start, start + direction * rng.range(min_len, max_len)));
     }
     out
 }

@@ -11,7 +11,7 @@
 //! - [`MelaxCollider`] is the [`cspace_geom::Collider`]: `HitCheckBSP` (Section 3) with the
 //!   offsets of [`offsets`], the nodes visited counted ([`MelaxCounters`]).
 //! - [`overlap`] holds the stationary queries `M()` (merge, slicing) and `F()` (no slice) of
-//!   Section 6; [`measure`] compares any backend with the exact one.
+//!   Section 6; [`measure`] compares any backend with the exact one (on `geom::generate::free_moves`).
 //!
 //!
 //! ```

@@ -1,46 +1,7 @@
 //! The error of a backend against the exact reference, measured on the same segments (Melax
 //! Section 5's "invisible walls" and Figure 1's early rebound, counted instead of assumed).
 
-use std::sync::Arc;
-
-use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Hit, Shape, World};
-
-/// Segments for measuring: `count` moves whose start is free for `shape` (by the exact backend),
-/// drawn in `region`, of length `min_len..max_len`; a share `horizontal` of them level (walking),
-/// the rest in random directions. Deterministic for a seed.
-pub fn segments(
-    world: &Arc<World>,
-    shape: &Shape,
-    region: &Aabb,
-    count: usize,
-    (min_len, max_len): (f64, f64),
-    horizontal: f64,
-    seed: u64,
-) -> Vec<(DVec3, DVec3)> {
-    let mut exact = ExactCollider::new(world.clone());
-    let prepared = exact
-        .prepare(shape)
-        .expect("the exact backend takes every shape");
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut attempts = 0usize;
-    while out.len() < count && attempts < 1000 * count + 1000 {
-        attempts += 1;
-        let start = rng.point_in(region);
-        if exact.is_solid(&prepared, start) {
-            continue;
-        }
-        let direction = if rng.next_f64() < horizontal {
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            DVec3::new(a.cos(), a.sin(), 0.0)
-        } else {
-            rng.unit_vector()
-        };
-        out.push((start, start + direction * rng.range(min_len, max_len)));
-    }
-    out
-}
+use cspace_geom::{Collider, DVec3, ExactCollider, Hit, Shape};
 
 /// How a backend's answers differ from the exact backend's on the same segments.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -258,49 +258,33 @@ impl OnionTree {
     /// The spaces `point` is solid in, as a bit mask. A point within [`CONTACT`] of a plane is
     /// solid only where the leaves on both sides are solid (touching is free).
     pub fn point_mask(&self, point: DVec3) -> u64 {
-        self.point_mask_from(self.root(), point)
-    }
-
-    fn point_mask_from(&self, mut at: NodeRef, point: DVec3) -> u64 {
-        loop {
-            match at {
-                NodeRef::Leaf(leaf) => return self.leaves[leaf as usize],
-                NodeRef::Node(n) => {
-                    let node = &self.walk_nodes[n as usize];
-                    let d = node.signed_distance(point);
-                    if d > CONTACT {
-                        at = NodeRef::unpack(node.children[0]);
-                    } else if d < -CONTACT {
-                        at = NodeRef::unpack(node.children[1]);
-                    } else {
-                        let front = self.point_mask_from(NodeRef::unpack(node.children[0]), point);
-                        if front == 0 {
-                            return 0;
-                        }
-                        return front
-                            & self.point_mask_from(NodeRef::unpack(node.children[1]), point);
-                    }
-                }
-            }
-        }
+        let all = if self.spaces() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.spaces()) - 1
+        };
+        self.mask_from(self.root(), point, all)
     }
 
     /// True when `point` is solid in `space` (see [`OnionTree::point_mask`]).
     pub fn is_solid(&self, space: usize, point: DVec3) -> bool {
-        self.is_solid_from(self.root(), space, point)
+        self.mask_from(self.root(), point, 1 << space) != 0
     }
 
-    fn is_solid_from(&self, mut at: NodeRef, space: usize, point: DVec3) -> bool {
+    /// The spaces among `wanted` that `point` is solid in, from `at` down. A subtree uniform in
+    /// every wanted space (its summary) answers without descending; on a plane (within
+    /// [`CONTACT`]) both sides are asked and only the spaces solid on both count.
+    fn mask_from(&self, mut at: NodeRef, point: DVec3, wanted: u64) -> u64 {
         loop {
             match at {
-                NodeRef::Leaf(leaf) => return self.leaves[leaf as usize] >> space & 1 != 0,
+                NodeRef::Leaf(leaf) => return self.leaves[leaf as usize] & wanted,
                 NodeRef::Node(n) => {
                     let node = &self.walk_nodes[n as usize];
-                    if node.any >> space & 1 == 0 {
-                        return false;
+                    if node.any & wanted == 0 {
+                        return 0;
                     }
-                    if node.all >> space & 1 != 0 {
-                        return true;
+                    if node.all & wanted == wanted {
+                        return wanted;
                     }
                     let d = node.signed_distance(point);
                     if d > CONTACT {
@@ -308,8 +292,12 @@ impl OnionTree {
                     } else if d < -CONTACT {
                         at = NodeRef::unpack(node.children[1]);
                     } else {
-                        return self.is_solid_from(NodeRef::unpack(node.children[0]), space, point)
-                            && self.is_solid_from(NodeRef::unpack(node.children[1]), space, point);
+                        let front =
+                            self.mask_from(NodeRef::unpack(node.children[0]), point, wanted);
+                        if front == 0 {
+                            return 0;
+                        }
+                        return self.mask_from(NodeRef::unpack(node.children[1]), point, front);
                     }
                 }
             }

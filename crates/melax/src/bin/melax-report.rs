@@ -18,10 +18,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+use cspace_geom::generate::free_moves;
 use cspace_geom::generate::{RandomBoxes, Rng};
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, World};
 use cspace_melax::compile::{PointSpace, compile_plain};
-use cspace_melax::measure::{compare, segments};
+use cspace_melax::measure::compare;
 use cspace_melax::overlap::{merge, no_slice};
 use cspace_melax::polyhedron::ConvexPolyhedron;
 use cspace_melax::sample::sample_geometry;
@@ -302,7 +303,7 @@ fn table2(md: &mut String, subjects: &[&Subject], moves: usize) {
     for s in subjects {
         let tree = Arc::new(s.tree(BevelMode::PAPER));
         let cylinder = Shape::new_cylinder(16.0, 28.0).expect("positive");
-        let segs = segments(
+        let segs = free_moves(
             &s.world,
             &cylinder,
             &s.world.bounds(),
@@ -390,7 +391,7 @@ fn error_section(md: &mut String, subjects: &[Subject], count: usize) {
         .iter()
         .enumerate()
         {
-            let segs = segments(
+            let segs = free_moves(
                 &s.world,
                 shape,
                 &s.world.bounds(),

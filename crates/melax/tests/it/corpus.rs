@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
+use cspace_geom::generate::free_moves;
 use cspace_geom::{DVec3, ExactCollider, Shape};
 use cspace_melax::compile::{PointSpace, compile_plain};
-use cspace_melax::measure::{compare, segments};
+use cspace_melax::measure::compare;
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 use cspace_onion::CompileOptions;
 
@@ -23,7 +24,7 @@ fn measure(named: &NamedWorld, count: usize) {
     ];
     let mut exact = ExactCollider::new(world.clone());
     for (k, shape) in shapes.iter().enumerate() {
-        let moves = segments(
+        let moves = free_moves(
             world,
             shape,
             &world.bounds(),
