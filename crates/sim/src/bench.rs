@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use cspace_contact::filter::Filter;
 use cspace_contact::{AgentId, FilterStats};
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, World};
@@ -35,6 +36,9 @@ pub struct Crowd {
     pub world: Arc<World>,
     /// The agents.
     pub agents: Vec<AgentSpec>,
+    /// The movement constants of the run (Quake's by default; `sim bench --grid-cell` changes
+    /// the agent grid).
+    pub params: MoveParams,
 }
 
 fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
@@ -133,6 +137,7 @@ pub fn open_world(count: usize, seconds: f64) -> Crowd {
         name: "open world".to_string(),
         world,
         agents,
+        params: MoveParams::default(),
     }
 }
 
@@ -152,6 +157,7 @@ pub fn map_world(
         name: name.to_string(),
         world,
         agents,
+        params: MoveParams::default(),
     })
 }
 
@@ -172,6 +178,8 @@ pub struct CrowdTiming {
     pub backend_counters: Option<String>,
     /// Blow's filter table of the run (timed per filter when the options asked for it).
     pub filter_stats: FilterStats,
+    /// Other agents tested per trace past the grid (what the grid's cell size decides).
+    pub agent_candidates_per_trace: f64,
     /// Where the agents ended, in id order (units).
     pub final_positions: Vec<DVec3>,
 }
@@ -210,7 +218,7 @@ pub fn time_crowd_on(
     };
     let mut sim = Sim::new(
         collider,
-        MoveParams::default(),
+        crowd.params,
         1.0 / 60.0,
         crowd.agents.clone(),
         options,
@@ -229,6 +237,9 @@ pub fn time_crowd_on(
         traces_per_agent_step: (sim.counters().traces - traces0) as f64 / agent_steps.max(1) as f64,
         backend_counters: sim.backend_counters(),
         filter_stats: *sim.filter_stats(),
+        agent_candidates_per_trace: sim.filter_stats().tests[Filter::BoundingSpheres as usize]
+            as f64
+            / sim.counters().traces.max(1) as f64,
         final_positions: sim.states().iter().map(|s| s.position).collect(),
     })
 }

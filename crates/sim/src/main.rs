@@ -57,6 +57,9 @@ struct BenchArgs {
     /// The backends (default: every one).
     #[arg(long, value_enum, value_delimiter = ',')]
     backends: Vec<BackendKind>,
+    /// The agent grid's cell size in units (default: the movement constants', 64).
+    #[arg(long)]
+    grid_cell: Option<f64>,
     /// Print the results as JSON.
     #[arg(long)]
     json: bool,
@@ -446,6 +449,15 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             seconds,
         )?);
     }
+    if let Some(cell) = args.grid_cell {
+        for crowd in &mut crowds {
+            crowd.params.grid_cell = cell;
+            crowd
+                .params
+                .validate()
+                .map_err(|e| anyhow::anyhow!("--grid-cell: {e}"))?;
+        }
+    }
     let kinds = if args.backends.is_empty() {
         BackendKind::ALL.to_vec()
     } else {
@@ -454,9 +466,9 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     if !args.json {
         println!(
-            "| world | backend | agents | steps | agent steps/s | traces per agent step | backend counters |"
+            "| world | backend | agents | steps | agent steps/s | traces per agent step | agents tested per trace | backend counters |"
         );
-        println!("| --- | --- | ---: | ---: | ---: | ---: | --- |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
     }
     for crowd in &crowds {
         for &kind in &kinds {
@@ -466,17 +478,19 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     "world": crowd.name, "backend": kind.name(), "agents": t.agents, "steps": t.steps,
                     "agent_steps_per_second": t.agent_steps_per_second,
                     "traces_per_agent_step": t.traces_per_agent_step,
+                    "agent_candidates_per_trace": t.agent_candidates_per_trace,
                     "backend_counters": t.backend_counters,
                 }));
             } else {
                 println!(
-                    "| {} | {} | {} | {} | {:.0} | {:.2} | {} |",
+                    "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {} |",
                     crowd.name,
                     kind.name(),
                     t.agents,
                     t.steps,
                     t.agent_steps_per_second,
                     t.traces_per_agent_step,
+                    t.agent_candidates_per_trace,
                     t.backend_counters.as_deref().unwrap_or("")
                 );
             }

@@ -162,6 +162,16 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
             "pose 'stand=1,2,3': 3 numbers, not 6",
         ),
         (
+            vec!["bench", "--agents", "4", "--steps", "1", "--grid-cell", "0"],
+            "",
+            "--grid-cell: grid_cell must be a finite number > 0, got 0",
+        ),
+        (
+            vec!["bench", "--agents", "0"],
+            "",
+            "--agents and --steps must be positive",
+        ),
+        (
             vec!["compile", w, "--fill-outside"],
             "",
             "--fill-outside needs spawn points",
@@ -326,6 +336,47 @@ fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_ba
     let out = sim(&["compile", w], "");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("2 spaces, "), "{text}");
+}
+
+#[test]
+fn bench_times_a_small_crowd_per_backend_with_the_grid_asked_for() {
+    let out = sim(
+        &[
+            "bench",
+            "--agents",
+            "8",
+            "--steps",
+            "2",
+            "--backends",
+            "exact,onion",
+            "--grid-cell",
+            "128",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let backends: Vec<_> = rows
+        .iter()
+        .map(|r| r["backend"].as_str().unwrap())
+        .collect();
+    assert_eq!(backends, ["exact", "onion"]);
+    for row in &rows {
+        assert_eq!(row["agents"], 8);
+        assert!(
+            row["agent_steps_per_second"].as_f64().unwrap() > 0.0,
+            "{row}"
+        );
+        assert!(
+            row["agent_candidates_per_trace"].as_f64().unwrap() >= 0.0,
+            "{row}"
+        );
+    }
 }
 
 #[test]
