@@ -45,6 +45,7 @@ mod collider;
 mod compile;
 mod io;
 mod pose;
+mod start_grid;
 mod stats;
 mod trace;
 mod tree;

@@ -57,6 +57,11 @@ pub struct TreeStats {
     pub compile_seconds: StageSeconds,
     /// What the outside fill did in each space.
     pub outside_fill: Vec<FillOutcome>,
+    /// Branch nodes of each space's query tree (the tree with every subtree uniform in that
+    /// space cut off: what a trace in the space walks).
+    pub query_nodes: Vec<usize>,
+    /// Bytes the tree occupies in memory ([`OnionTree::memory_bytes`]).
+    pub bytes: usize,
 }
 
 /// What the outside fill did in one space.
@@ -125,6 +130,10 @@ impl TreeStats {
             leaf_patterns,
             compile_seconds: StageSeconds::default(),
             outside_fill: vec![FillOutcome::Off; spaces],
+            query_nodes: (0..spaces)
+                .map(|s| tree.space_tree(s).nodes.len())
+                .collect(),
+            bytes: tree.memory_bytes(),
         }
     }
 }
@@ -153,13 +162,19 @@ impl fmt::Display for TreeStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} spaces, {} nodes, {} leaves, {} planes, depth {} (mean {:.1}), {} zero-volume leaves, compiled in {:.3} s",
+            "{} spaces, {} nodes ({} per space's queries), {} leaves, {} planes, depth {} (mean {:.1}), {:.1} MB, {} zero-volume leaves, compiled in {:.3} s",
             self.spaces,
             self.nodes,
+            self.query_nodes
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
             self.leaves,
             self.planes,
             self.depth_max,
             self.depth_mean,
+            self.bytes as f64 / 1e6,
             self.zero_volume_leaves,
             self.compile_seconds.total
         )

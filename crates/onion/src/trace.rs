@@ -9,10 +9,11 @@
 //! the fallback.
 
 use cspace_geom::Plane;
+use cspace_geom::collider::lerp;
 use cspace_geom::tolerance::{CONTACT, START_NUDGE};
 use glam::DVec3;
 
-use crate::tree::{LEAF_BIT, OnionTree};
+use crate::tree::{LEAF_BIT, OnionTree, SOLID};
 
 /// The deepest traversal stack a collider keeps without growing: it reserves this many frames
 /// once, so no trace allocates below it.
@@ -54,15 +55,21 @@ pub(crate) struct Interval {
     pub t0: f64,
     pub t1: f64,
     pub solid: bool,
-    /// The plane crossed at `t0` (plane-table index, [`FLIP`] for reversed), or [`NO_PLANE`].
+    /// The plane crossed at `t0` (the index of its node in the space's tree, [`FLIP`] for
+    /// reversed), or [`NO_PLANE`].
     pub entry: u32,
 }
 
+/// A stretch of the segment still to walk: from `at`, over `[t0, t1]`, whose ends are `a` and
+/// `b` (`lerp(start, end, t)`: the planes are tested on the stretch's own ends, two independent
+/// dot products, rather than on the segment's ends and then interpolated).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Frame {
     at: u32,
     t0: f64,
     t1: f64,
+    a: DVec3,
+    b: DVec3,
     entry: u32,
 }
 
@@ -105,15 +112,16 @@ pub(crate) enum Entry {
 }
 
 impl OnionTree {
-    /// The plane of a recorded entry, oriented.
-    fn recorded_plane(&self, entry: u32) -> Option<Plane> {
+    /// The plane of an entry recorded in space `space`, oriented.
+    fn recorded_plane(&self, space: usize, entry: u32) -> Option<Plane> {
         (entry != NO_PLANE).then(|| {
-            let p = self.planes[(entry & !FLIP) as usize];
+            let node = (entry & !FLIP) as usize;
+            let p = self.planes[self.space_tree(space).planes[node] as usize];
             if entry & FLIP != 0 { p.flipped() } else { p }
         })
     }
 
-    /// Walks `start -> end` over `[t0, t1]` from the packed node `from`, calling `visit` with each
+    /// Walks `start -> end` over `[t0, t1]` from `from` in space `space`'s tree, calling `visit` with each
     /// leaf stretch in order until it returns false. Returns false when stopped.
     #[allow(clippy::too_many_arguments)]
     fn walk(
@@ -128,35 +136,41 @@ impl OnionTree {
         scratch: &mut Scratch,
         visit: &mut dyn FnMut(Interval) -> bool,
     ) -> bool {
+        let tree = self.space_tree(space);
         // Nested walks (both sides of a plane) share the stack above their own base.
         let base = scratch.stack.len();
-        scratch.stack.push(Frame {
+        // The first stretch is walked without going through the stack.
+        let mut next = Some(Frame {
             at: from,
             t0,
             t1,
+            a: lerp(start, end, t0),
+            b: lerp(start, end, t1),
             entry,
         });
-        while scratch.stack.len() > base {
+        loop {
+            let frame = match next.take() {
+                Some(frame) => frame,
+                None if scratch.stack.len() > base => {
+                    scratch.stack.pop().expect("the stack is above its base")
+                }
+                None => break,
+            };
             let Frame {
                 mut at,
                 t0,
                 mut t1,
+                a,
+                mut b,
                 mut entry,
-            } = scratch.stack.pop().expect("the stack is above its base");
+            } = frame;
             loop {
-                // A leaf, or a subtree uniform in this space: one stretch.
-                let node = (at & LEAF_BIT == 0).then(|| &self.walk_nodes[at as usize]);
-                let uniform = match node {
-                    None => Some(self.leaves[(at & !LEAF_BIT) as usize] >> space & 1 != 0),
-                    Some(n) if n.any >> space & 1 == 0 => Some(false),
-                    Some(n) if n.all >> space & 1 != 0 => Some(true),
-                    Some(_) => None,
-                };
-                if let Some(solid) = uniform {
+                // A subtree uniform in this space: one stretch.
+                if at & LEAF_BIT != 0 {
                     if !visit(Interval {
                         t0,
                         t1,
-                        solid,
+                        solid: at == SOLID,
                         entry,
                     }) {
                         scratch.stack.truncate(base);
@@ -164,12 +178,17 @@ impl OnionTree {
                     }
                     break;
                 }
-                let node = node.expect("a subtree that is not uniform is a branch node");
-                let ds = node.signed_distance(start);
-                let de = node.signed_distance(end);
-                let rate = de - ds;
-                let da = ds + rate * t0;
-                let db = ds + rate * t1;
+                let node = &tree.nodes[at as usize];
+                let da = node.signed_distance(a);
+                let db = node.signed_distance(b);
+                // The common case first: the stretch clear of the plane, on one side (the side
+                // picked by index, not by a branch the processor would mispredict half the time).
+                let front = (da > CONTACT) & (db > CONTACT);
+                let back = (da < -CONTACT) & (db < -CONTACT);
+                if front | back {
+                    at = node.children[usize::from(back)];
+                    continue;
+                }
                 let on_start = (-CONTACT..=CONTACT).contains(&da);
                 if da >= -CONTACT && db >= -CONTACT {
                     if da <= CONTACT && db <= CONTACT {
@@ -191,30 +210,37 @@ impl OnionTree {
                         break;
                     }
                     if on_start && entry == NO_PLANE && record_start {
-                        entry = node.plane | FLIP;
+                        entry = at | FLIP;
                     }
                     at = node.children[0];
                 } else if da <= CONTACT && db <= CONTACT {
                     if on_start && entry == NO_PLANE && record_start {
-                        entry = node.plane;
+                        entry = at;
                     }
                     at = node.children[1];
                 } else {
-                    // Straddling: near half first, the far half later from the crossing.
+                    // Straddling: near half first, the far half later from the crossing, found
+                    // on the whole segment (the same time whatever stretch is being walked).
+                    let ds = node.signed_distance(start);
+                    let de = node.signed_distance(end);
                     let tm = (ds / (ds - de)).clamp(t0, t1);
+                    let m = lerp(start, end, tm);
                     let (near, far, far_entry) = if da > 0.0 {
-                        (node.children[0], node.children[1], node.plane)
+                        (node.children[0], node.children[1], at)
                     } else {
-                        (node.children[1], node.children[0], node.plane | FLIP)
+                        (node.children[1], node.children[0], at | FLIP)
                     };
                     scratch.stack.push(Frame {
                         at: far,
                         t0: tm,
                         t1,
+                        a: m,
+                        b,
                         entry: far_entry,
                     });
                     at = near;
                     t1 = tm;
+                    b = m;
                 }
             }
         }
@@ -298,7 +324,7 @@ impl OnionTree {
             space,
             start,
             end,
-            self.root().pack(),
+            self.space_tree(space).start(start, end),
             (0.0, 1.0),
             NO_PLANE,
             record_start,
@@ -329,8 +355,10 @@ impl OnionTree {
             Some((to_solid, time, entry)) => {
                 let crossing = Crossing {
                     time,
-                    point: cspace_geom::collider::lerp(start, end, time),
-                    plane: self.recorded_plane(entry).unwrap_or_else(|| self.planes[0]),
+                    point: lerp(start, end, time),
+                    plane: self
+                        .recorded_plane(space, entry)
+                        .unwrap_or_else(|| self.planes[0]),
                 };
                 if to_solid {
                     Transition::EmptyToSolid(crossing)
@@ -369,7 +397,7 @@ impl OnionTree {
             let time = ((c.time * (length + START_NUDGE) - START_NUDGE) / length).clamp(0.0, 1.0);
             Crossing {
                 time,
-                point: cspace_geom::collider::lerp(start, end, time),
+                point: lerp(start, end, time),
                 ..c
             }
         };
@@ -399,7 +427,7 @@ impl OnionTree {
             space,
             start,
             end,
-            self.root().pack(),
+            self.space_tree(space).start(start, end),
             (0.0, 1.0),
             NO_PLANE,
             true,
@@ -431,7 +459,7 @@ impl OnionTree {
             Some((time, entry)) => Entry::Hit {
                 start_solid,
                 time,
-                plane: self.recorded_plane(entry),
+                plane: self.recorded_plane(space, entry),
             },
             None if in_start => Entry::AllSolid,
             None => Entry::Free { start_solid },

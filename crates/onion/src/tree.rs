@@ -5,6 +5,7 @@ use cspace_geom::tolerance::CONTACT;
 use glam::DVec3;
 
 use crate::pose::Pose;
+use crate::start_grid::{GridShape, StartGrid};
 
 /// A child of a node: another node or a leaf, by index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,38 +63,172 @@ pub struct OnionTree {
     pub(crate) nodes: Vec<PackedNode>,
     /// Bit `s` of `leaves[i]` is set when leaf `i` is solid in space `s`.
     pub(crate) leaves: Vec<u64>,
-    /// Derived from the above for the queries: one cache line per node (see [`WalkNode`]).
-    pub(crate) walk_nodes: Vec<WalkNode>,
+    /// Derived from the above for the queries: one pruned tree per space (see [`SpaceTree`]).
+    pub(crate) space_trees: Vec<SpaceTree>,
     /// The fingerprint of the world the tree was compiled from ([`cspace_geom::World::fingerprint`]).
     pub(crate) world: u64,
 }
 
-/// A node as the queries read it, everything in one 64-byte line: the plane inline (a node then
-/// costs one memory fetch instead of a node, then its plane from the table), the packed children,
-/// and the OR and the AND of the solidity of the leaves below it (a subtree uniform in the queried
-/// space is answered without descending: the planes of the other spaces split it for nothing).
+/// A child reference of a [`SpaceNode`] for a subtree empty in its space.
+pub(crate) const EMPTY: u32 = LEAF_BIT;
+/// A child reference of a [`SpaceNode`] for a subtree solid in its space.
+pub(crate) const SOLID: u32 = LEAF_BIT | 1;
+
+/// A node of one space's query tree: the plane inline (one fetch per node, not a node and then
+/// its plane from the table) and the two children, `[front, back]`: node indices, or [`EMPTY`] /
+/// [`SOLID`] (40 bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(C, align(64))]
-pub(crate) struct WalkNode {
+#[repr(C)]
+pub(crate) struct SpaceNode {
     /// The plane's unit normal.
     pub normal: DVec3,
     /// The plane's offset: `signed_distance(p) = normal . p - dist`, as [`Plane`] computes it.
     pub dist: f64,
-    /// Spaces solid in some leaf below.
-    pub any: u64,
-    /// Spaces solid in every leaf below.
-    pub all: u64,
-    /// `[front, back]`, packed.
+    /// `[front, back]`.
     pub children: [u32; 2],
-    /// The plane's index in the table (recorded as the entry plane of a crossing).
-    pub plane: u32,
 }
 
-impl WalkNode {
+impl SpaceNode {
     /// The signed distance of `point` to the node's plane, bit for bit [`Plane::signed_distance`].
     #[inline]
     pub fn signed_distance(&self, point: DVec3) -> f64 {
         self.normal.dot(point) - self.dist
+    }
+}
+
+/// The tree as the queries of one space read it: every subtree uniform in the space (all its
+/// leaves empty, or all solid there) is one [`EMPTY`] or [`SOLID`] child, so the planes that only
+/// the other spaces need are neither walked nor kept in the space's cache lines. Nodes are
+/// depth-first, a node's front child right after it. Answers are those of the full tree: the
+/// same planes, the same arithmetic, the same leaves.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SpaceTree {
+    pub nodes: Vec<SpaceNode>,
+    /// The plane-table index of each node's plane (read only to report a crossing).
+    pub planes: Vec<u32>,
+    /// Node 0, or [`EMPTY`] / [`SOLID`] for a space uniform everywhere.
+    pub root: u32,
+    /// Where short queries start instead of the root.
+    pub starts: Option<(GridShape, StartGrid)>,
+}
+
+impl SpaceTree {
+    /// Space `space`'s tree, pruned from the packed one. The parts may be a corrupt file's, not
+    /// yet validated: a child out of order or out of range reads as empty, and no more nodes
+    /// are made than the packed tree has, so this always ends (the validator rejects such trees).
+    fn prune(
+        space: usize,
+        planes: &[Plane],
+        nodes: &[PackedNode],
+        leaves: &[u64],
+        summary: &[[u64; 2]],
+    ) -> SpaceTree {
+        let uniform = |child: u32, parent: Option<usize>| -> Option<u32> {
+            let solid = match NodeRef::unpack(child) {
+                NodeRef::Leaf(l) => leaves.get(l as usize).copied().unwrap_or(0) >> space & 1 != 0,
+                NodeRef::Node(n) if parent.is_some_and(|p| n as usize <= p) => false,
+                NodeRef::Node(n) => match summary.get(n as usize) {
+                    None => false,
+                    Some([any, _]) if any >> space & 1 == 0 => false,
+                    Some([_, all]) if all >> space & 1 != 0 => true,
+                    Some(_) => return None,
+                },
+            };
+            Some(if solid { SOLID } else { EMPTY })
+        };
+        let mut tree = SpaceTree {
+            nodes: Vec::new(),
+            planes: Vec::new(),
+            root: 0,
+            starts: None,
+        };
+        let root = if nodes.is_empty() {
+            NodeRef::Leaf(0)
+        } else {
+            NodeRef::Node(0)
+        };
+        // (packed node, parent's index and child slot in the pruned tree)
+        let mut stack: Vec<(u32, Option<(usize, usize)>)> = Vec::new();
+        match uniform(root.pack(), None) {
+            Some(leaf) => tree.root = leaf,
+            None => stack.push((0, None)),
+        }
+        while let Some((n, parent)) = stack.pop() {
+            if tree.nodes.len() == nodes.len() {
+                break;
+            }
+            let index = tree.nodes.len();
+            if let Some((p, slot)) = parent {
+                tree.nodes[p].children[slot] = index as u32;
+            }
+            let node = nodes[n as usize];
+            let (normal, dist) = planes
+                .get(node.plane as usize)
+                .map_or((DVec3::ZERO, 0.0), |p| (p.normal(), p.dist()));
+            let mut children = [EMPTY; 2];
+            // Back first onto the stack, so the front child is made next, right after its parent.
+            for slot in [1, 0] {
+                match uniform(node.children[slot], Some(n as usize)) {
+                    Some(leaf) => children[slot] = leaf,
+                    None => stack.push((node.children[slot], Some((index, slot)))),
+                }
+            }
+            tree.nodes.push(SpaceNode {
+                normal,
+                dist,
+                children,
+            });
+            tree.planes.push(node.plane);
+        }
+        tree.starts = GridShape::over(planes)
+            .filter(|_| std::env::var("NO_GRID").is_err())
+            .map(|shape| {
+                let starts = StartGrid::new(&shape, &tree.nodes, tree.root);
+                (shape, starts)
+            });
+        tree
+    }
+
+    /// Where the walk of `a -> b` starts: the root, or a node below it that the whole segment
+    /// would reach from the root without splitting or touching a plane ([`StartGrid`]).
+    #[inline]
+    pub fn start(&self, a: DVec3, b: DVec3) -> u32 {
+        match &self.starts {
+            Some((shape, starts)) => starts.start(shape, a, b).unwrap_or(self.root),
+            None => self.root,
+        }
+    }
+
+    /// True when `point` is solid: on a plane (within [`CONTACT`]) only where both sides are.
+    pub fn is_solid(&self, point: DVec3) -> bool {
+        self.solid_from(self.start(point, point), point)
+    }
+
+    fn solid_from(&self, mut at: u32, point: DVec3) -> bool {
+        loop {
+            if at & LEAF_BIT != 0 {
+                return at == SOLID;
+            }
+            let node = &self.nodes[at as usize];
+            let d = node.signed_distance(point);
+            if d > CONTACT {
+                at = node.children[0];
+            } else if d < -CONTACT {
+                at = node.children[1];
+            } else {
+                if !self.solid_from(node.children[0], point) {
+                    return false;
+                }
+                at = node.children[1];
+            }
+        }
+    }
+
+    /// Bytes of the nodes and the plane indices.
+    fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<SpaceNode>()
+            + self.planes.capacity() * std::mem::size_of::<u32>()
+            + self.starts.as_ref().map_or(0, |(_, s)| s.memory_bytes())
     }
 }
 
@@ -105,25 +240,9 @@ impl OnionTree {
         nodes: Vec<PackedNode>,
         leaves: Vec<u64>,
     ) -> OnionTree {
-        let mut walk_nodes: Vec<WalkNode> = nodes
-            .iter()
-            .map(|node| {
-                // A plane index out of range (a corrupt file) is caught by `validate`, which
-                // every load runs; a zero plane stands in until then.
-                let (normal, dist) = planes
-                    .get(node.plane as usize)
-                    .map_or((DVec3::ZERO, 0.0), |p| (p.normal(), p.dist()));
-                WalkNode {
-                    normal,
-                    dist,
-                    any: 0,
-                    all: u64::MAX,
-                    children: node.children,
-                    plane: node.plane,
-                }
-            })
-            .collect();
-        // Children follow their parents (depth-first order): fill from the back.
+        // The OR and the AND of the solidity of the leaves below each node; children follow
+        // their parents (depth-first order), so fill from the back.
+        let mut summary = vec![[0u64, u64::MAX]; nodes.len()];
         for i in (0..nodes.len()).rev() {
             let mut any_all = [0u64, u64::MAX];
             for child in nodes[i].children {
@@ -132,22 +251,24 @@ impl OnionTree {
                         let m = leaves.get(l as usize).copied().unwrap_or(0);
                         [m, m]
                     }
-                    NodeRef::Node(n) => walk_nodes
-                        .get(n as usize)
-                        .filter(|_| n as usize > i)
-                        .map_or([0, 0], |w| [w.any, w.all]),
+                    NodeRef::Node(n) if n as usize > i => {
+                        summary.get(n as usize).copied().unwrap_or([0, 0])
+                    }
+                    NodeRef::Node(_) => [0, 0],
                 };
                 any_all = [any_all[0] | any, any_all[1] & all];
             }
-            walk_nodes[i].any = any_all[0];
-            walk_nodes[i].all = any_all[1];
+            summary[i] = any_all;
         }
+        let space_trees = (0..poses.len())
+            .map(|s| SpaceTree::prune(s, &planes, &nodes, &leaves, &summary))
+            .collect();
         OnionTree {
             poses,
             planes,
             nodes,
             leaves,
-            walk_nodes,
+            space_trees,
             world: 0,
         }
     }
@@ -258,49 +379,34 @@ impl OnionTree {
     /// The spaces `point` is solid in, as a bit mask. A point within [`CONTACT`] of a plane is
     /// solid only where the leaves on both sides are solid (touching is free).
     pub fn point_mask(&self, point: DVec3) -> u64 {
-        let all = if self.spaces() >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.spaces()) - 1
-        };
-        self.mask_from(self.root(), point, all)
+        (0..self.spaces())
+            .filter(|&s| self.is_solid(s, point))
+            .fold(0, |mask, s| mask | 1 << s)
     }
 
     /// True when `point` is solid in `space` (see [`OnionTree::point_mask`]).
     pub fn is_solid(&self, space: usize, point: DVec3) -> bool {
-        self.mask_from(self.root(), point, 1 << space) != 0
+        self.space_trees[space].is_solid(point)
     }
 
-    /// The spaces among `wanted` that `point` is solid in, from `at` down. A subtree uniform in
-    /// every wanted space (its summary) answers without descending; on a plane (within
-    /// [`CONTACT`]) both sides are asked and only the spaces solid on both count.
-    fn mask_from(&self, mut at: NodeRef, point: DVec3, wanted: u64) -> u64 {
-        loop {
-            match at {
-                NodeRef::Leaf(leaf) => return self.leaves[leaf as usize] & wanted,
-                NodeRef::Node(n) => {
-                    let node = &self.walk_nodes[n as usize];
-                    if node.any & wanted == 0 {
-                        return 0;
-                    }
-                    if node.all & wanted == wanted {
-                        return wanted;
-                    }
-                    let d = node.signed_distance(point);
-                    if d > CONTACT {
-                        at = NodeRef::unpack(node.children[0]);
-                    } else if d < -CONTACT {
-                        at = NodeRef::unpack(node.children[1]);
-                    } else {
-                        let front =
-                            self.mask_from(NodeRef::unpack(node.children[0]), point, wanted);
-                        if front == 0 {
-                            return 0;
-                        }
-                        return self.mask_from(NodeRef::unpack(node.children[1]), point, front);
-                    }
-                }
-            }
-        }
+    /// The query tree of `space`.
+    pub(crate) fn space_tree(&self, space: usize) -> &SpaceTree {
+        &self.space_trees[space]
+    }
+
+    /// Bytes the tree occupies: the struct, the packed nodes, planes and leaf solidity it is
+    /// saved as, and the query trees of its spaces (capacity, not just length).
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<OnionTree>()
+            + self.poses.capacity() * std::mem::size_of::<Pose>()
+            + self.planes.capacity() * std::mem::size_of::<Plane>()
+            + self.nodes.capacity() * std::mem::size_of::<PackedNode>()
+            + self.leaves.capacity() * std::mem::size_of::<u64>()
+            + self.space_trees.capacity() * std::mem::size_of::<SpaceTree>()
+            + self
+                .space_trees
+                .iter()
+                .map(SpaceTree::memory_bytes)
+                .sum::<usize>()
     }
 }

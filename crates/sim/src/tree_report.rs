@@ -6,8 +6,9 @@ use cspace_onion::{FillOutcome, Pose, TreeStats};
 use serde_json::{Value, json};
 
 /// The statistics as JSON: `spaces`, `nodes`, `leaves`, `planes`, `depth_max`, `depth_mean`, the
-/// poses with their polygon counts before and after splitting, the leaf solidity patterns,
-/// `zero_volume_leaves`, `compile_seconds` (the total) and `stage_seconds`.
+/// poses with their polygon counts before and after splitting and the branch nodes of their query
+/// trees, the leaf solidity patterns, `zero_volume_leaves`, `bytes` (in memory), `compile_seconds`
+/// (the total) and `stage_seconds`.
 pub fn json(stats: &TreeStats, poses: &[Pose]) -> Value {
     let s = &stats.compile_seconds;
     json!({
@@ -23,6 +24,7 @@ pub fn json(stats: &TreeStats, poses: &[Pose]) -> Value {
             "maxs": [p.maxs.x, p.maxs.y, p.maxs.z],
             "polygons_before": stats.polygons_before.get(i),
             "polygons_after": stats.polygons_after.get(i),
+            "query_nodes": stats.query_nodes.get(i),
             "outside_fill": stats.outside_fill.get(i).map(fill_text),
         })).collect::<Vec<_>>(),
         "leaf_patterns": stats.leaf_patterns.iter().map(|p| json!({
@@ -30,6 +32,7 @@ pub fn json(stats: &TreeStats, poses: &[Pose]) -> Value {
             "leaves": p.leaves,
         })).collect::<Vec<_>>(),
         "zero_volume_leaves": stats.zero_volume_leaves,
+        "bytes": stats.bytes,
         "compile_seconds": s.total,
         "stage_seconds": { "expand": s.expand, "union": s.union, "build": s.build },
     })
@@ -41,16 +44,23 @@ pub fn text(stats: &TreeStats, poses: &[Pose]) -> String {
     let s = &stats.compile_seconds;
     let _ = writeln!(
         out,
-        "{} spaces, {} nodes, {} leaves, {} planes; depth max {} mean {:.1}",
-        stats.spaces, stats.nodes, stats.leaves, stats.planes, stats.depth_max, stats.depth_mean
+        "{} spaces, {} nodes, {} leaves, {} planes; depth max {} mean {:.1}; {} bytes",
+        stats.spaces,
+        stats.nodes,
+        stats.leaves,
+        stats.planes,
+        stats.depth_max,
+        stats.depth_mean,
+        stats.bytes
     );
     for (i, p) in poses.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  space {i} {}: {} polygons, {} after splits; outside fill: {}",
+            "  space {i} {}: {} polygons, {} after splits; {} query nodes; outside fill: {}",
             p.describe(),
             stats.polygons_before.get(i).copied().unwrap_or(0),
             stats.polygons_after.get(i).copied().unwrap_or(0),
+            stats.query_nodes.get(i).copied().unwrap_or(0),
             stats.outside_fill.get(i).map_or("off".into(), fill_text)
         );
     }

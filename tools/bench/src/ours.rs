@@ -163,14 +163,9 @@ fn build_exact(world: &Arc<World>, _shape: &Shape) -> Result<Built, Unavailable>
     })
 }
 
-/// Bytes of one of the onion's query nodes (plane inline, children, solidity summary: one cache
-/// line), as `cspace-onion` documents its layout.
-const ONION_WALK_NODE_BYTES: usize = 64;
-
 /// The onion tree of one pose, the shape's box (a zero-size box gives the plain solid BSP).
-/// Its memory is the arrays the tree is made of (12-byte packed nodes and the 64-byte nodes the
-/// queries read, the plane table, one `u64` of solidity per leaf); its nodes are branch nodes
-/// and leaves.
+/// Its memory is what [`OnionTree::memory_bytes`] counts (the packed tree as saved and the query
+/// tree of the pose); its nodes are branch nodes and leaves.
 fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> {
     let Shape::Box(b) = shape else {
         return Err(Unavailable::Unsupported(format!(
@@ -188,10 +183,7 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
         .map_err(|e| Unavailable::Unsupported(e.to_string()))?;
     let build = clock.elapsed();
     let stats = &compiled.stats;
-    let bytes = std::mem::size_of::<OnionTree>()
-        + stats.nodes * (3 * std::mem::size_of::<u32>() + ONION_WALK_NODE_BYTES)
-        + stats.planes * std::mem::size_of::<cspace_geom::Plane>()
-        + stats.leaves * std::mem::size_of::<u64>();
+    let bytes = compiled.tree.memory_bytes();
     let structure = format!(
         "onion tree, 1 pose: {} branch nodes, {} leaves, depth {} (mean leaf {:.1})",
         stats.nodes, stats.leaves, stats.depth_max, stats.depth_mean
