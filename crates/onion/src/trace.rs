@@ -179,6 +179,12 @@ impl OnionTree {
                     break;
                 }
                 let node = &tree.nodes[at as usize];
+                // Fetch both children while the plane test runs: the walk picks one by index
+                // and cannot speculate, so it would otherwise wait for the memory after the test.
+                let last = tree.nodes.len() - 1;
+                for child in node.children {
+                    std::hint::black_box(tree.nodes[(child as usize).min(last)].dist);
+                }
                 let da = node.signed_distance(a);
                 let db = node.signed_distance(b);
                 // The common case first: the stretch clear of the plane, on one side (the side
