@@ -7,17 +7,82 @@ use cspace_geom::exact::span_of_planes;
 use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{
-    BrushId, Collider, Hit, HitSurface, Plane, Prepared, Shape, UnsupportedShape, World,
+    Aabb, BrushId, Collider, Hit, HitSurface, Plane, Prepared, Shape, UnsupportedShape, World,
 };
 use glam::DVec3;
 
 use crate::compile::Compiled;
+use crate::start_grid::GridShape;
 use crate::trace::{Entry, Scratch};
 use crate::tree::OnionTree;
 
 /// How far apart, in units along the move, a brush's own entry may be from the tree's and still
 /// be the surface hit.
 const SAME_HIT: f64 = 1e-6;
+
+/// How far the hit surface query reaches beyond the box at its touch position.
+const NEAR: f64 = SAME_HIT + CONTACT + 1e-3;
+
+/// For each cell of a space's [`GridShape`], the brushes whose bounds the surface query of a touch
+/// in that cell may meet (every brush meeting the cell grown by the box and [`NEAR`]): the query
+/// scans a short list instead of walking the world's bounding-volume tree. The set a query finds
+/// is the same: each listed brush is tested as that tree tests it.
+#[derive(Debug)]
+struct NearBrushes {
+    /// `None` for a tree without a grid: every query goes to the world's index.
+    shape: Option<GridShape>,
+    /// Cell `i`'s brushes are `ids[offsets[i]..offsets[i + 1]]`.
+    offsets: Vec<u32>,
+    ids: Vec<BrushId>,
+}
+
+impl NearBrushes {
+    fn new(world: &World, shape: Option<&GridShape>, reach: &Aabb) -> NearBrushes {
+        let Some(shape) = shape else {
+            return NearBrushes {
+                shape: None,
+                offsets: Vec::new(),
+                ids: Vec::new(),
+            };
+        };
+        let mut offsets = Vec::with_capacity(shape.count() + 1);
+        let mut ids = Vec::new();
+        offsets.push(0);
+        for cell in 0..shape.count() {
+            // Grown by a micro-unit more for the rounding of the touch point's cell.
+            let region = shape.cell_box(cell, 1e-6);
+            let region = Aabb::new(region.min + reach.min, region.max + reach.max);
+            world.for_each_overlapping(&region, |id| ids.push(id));
+            offsets.push(ids.len() as u32);
+        }
+        NearBrushes {
+            shape: Some(shape.clone()),
+            offsets,
+            ids,
+        }
+    }
+
+    /// Calls `visit` with each brush whose bounds meet `query`, a box around `touch`; false when
+    /// `touch` is outside the grid (nothing visited).
+    fn for_each(
+        &self,
+        world: &World,
+        touch: DVec3,
+        query: &Aabb,
+        mut visit: impl FnMut(BrushId),
+    ) -> bool {
+        let Some(cell) = self.shape.as_ref().and_then(|s| s.cell_of_point(touch)) else {
+            return false;
+        };
+        let range = self.offsets[cell] as usize..self.offsets[cell + 1] as usize;
+        for &id in &self.ids[range] {
+            if world.brush(id).brush.bounds().intersects(query) {
+                visit(id);
+            }
+        }
+        true
+    }
+}
 
 /// A tree used with a world it was not compiled from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -44,6 +109,8 @@ pub struct OnionCollider {
     scratch: Scratch,
     /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
     candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
+    /// Per space, made at its first hit.
+    near: Vec<Option<NearBrushes>>,
     traces: u64,
     hits: u64,
 }
@@ -68,6 +135,7 @@ impl OnionCollider {
             world,
             scratch: Scratch::with_capacity(crate::trace::MAX_DEPTH),
             candidates: Vec::new(),
+            near: Vec::new(),
             traces: 0,
             hits: 0,
         })
@@ -87,8 +155,10 @@ impl OnionCollider {
     }
 
     /// The surface entered at `time` by `shape` moving `start -> end`.
+    #[allow(clippy::too_many_arguments)]
     fn surface(
         &mut self,
+        space: usize,
         shape: &BoxShape,
         start: DVec3,
         end: DVec3,
@@ -99,14 +169,11 @@ impl OnionCollider {
         let length = start.distance(end);
         let touch = lerp(start, end, time);
         let as_shape = Shape::Box(*shape);
-        let query = as_shape
-            .bounds()
-            .translated(touch)
-            .loosened(SAME_HIT + CONTACT + 1e-3);
+        let query = as_shape.bounds().translated(touch).loosened(NEAR);
         let candidates = &mut self.candidates;
         candidates.clear();
         let world = &self.world;
-        world.for_each_overlapping(&query, |id| {
+        let mut consider = |id: BrushId| {
             let brush = &world.brush(id).brush;
             let planes = brush
                 .box_planes()
@@ -127,7 +194,22 @@ impl OnionCollider {
                 skin,
             );
             candidates.push((span.enter, id, score, plane, toi));
+        };
+        let tree = &self.tree;
+        if self.near.len() < tree.spaces() {
+            self.near.resize_with(tree.spaces(), || None);
+        }
+        let near = self.near[space].get_or_insert_with(|| {
+            let shape = tree
+                .space_tree(space)
+                .starts
+                .as_ref()
+                .map(|(shape, _)| shape);
+            NearBrushes::new(world, shape, &as_shape.bounds().loosened(NEAR))
         });
+        if !near.for_each(world, touch, &query, &mut consider) {
+            world.for_each_overlapping(&query, &mut consider);
+        }
         // The exact backend's tie rule: the earliest entries (within 1e-12), then the smallest
         // pull-back, then the earliest (entry, brush id).
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -216,7 +298,7 @@ impl Collider for OnionCollider {
             } => {
                 self.hits += 1;
                 let skin = prepared.skin();
-                match self.surface(shape, start, end, skin, time, plane) {
+                match self.surface(space, shape, start, end, skin, time, plane) {
                     Some(surface) => Hit::blocked(start, end, skin, surface, start_solid),
                     None => {
                         // No brush found at the tree's entry (should not happen): stop at the
@@ -241,5 +323,75 @@ impl Collider for OnionCollider {
 
     fn counters(&self) -> Option<String> {
         Some(format!("{} traces, {} hits", self.traces, self.hits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cspace_geom::generate::{RandomBoxes, free_moves};
+
+    use super::*;
+    use crate::{CompileOptions, Pose, compile};
+
+    /// The brushes a surface query visits through the per-cell lists are those the world's index
+    /// gives, for touches anywhere in and around the grid; and whole traces agree field for field.
+    #[test]
+    fn near_brush_lists_find_what_the_world_index_finds() {
+        let world = Arc::new(
+            RandomBoxes {
+                count: 200,
+                extent: 400.0,
+                ..RandomBoxes::BENCHMARK
+            }
+            .world(),
+        );
+        let poses = [Pose::quake_standing(), Pose::quake_large()];
+        let tree = Arc::new(
+            compile(&world, &poses, &CompileOptions::default())
+                .unwrap()
+                .tree,
+        );
+        let mut rng = cspace_geom::generate::Rng::new(3);
+        let region = world.bounds().loosened(80.0);
+        let mut in_grid = 0;
+        for (space, pose) in poses.iter().enumerate() {
+            let shape = tree.space_tree(space).starts.as_ref().map(|(s, _)| s);
+            let bounds = Aabb::new(pose.mins, pose.maxs);
+            let near = NearBrushes::new(&world, shape, &bounds.loosened(NEAR));
+            for _ in 0..20_000 {
+                let touch = DVec3::new(
+                    rng.range(region.min.x, region.max.x),
+                    rng.range(region.min.y, region.max.y),
+                    rng.range(region.min.z, region.max.z),
+                );
+                let query = bounds.translated(touch).loosened(NEAR);
+                let (mut listed, mut indexed) = (Vec::new(), Vec::new());
+                if near.for_each(&world, touch, &query, |id| listed.push(id)) {
+                    in_grid += 1;
+                    world.for_each_overlapping(&query, |id| indexed.push(id));
+                    listed.sort();
+                    indexed.sort();
+                    assert_eq!(listed, indexed, "touch {touch} in space {space}");
+                }
+            }
+        }
+        assert!(in_grid > 20_000, "{in_grid} touches in the grid");
+
+        let mut listed = OnionCollider::new(tree.clone(), world.clone()).unwrap();
+        let mut indexed = OnionCollider::new(tree, world.clone()).unwrap();
+        indexed.near = (0..poses.len())
+            .map(|_| Some(NearBrushes::new(&world, None, &Aabb::EMPTY)))
+            .collect();
+        for pose in &poses {
+            let shape = Shape::new_box(pose.mins, pose.maxs).unwrap();
+            let prepared = listed.prepare(&shape).unwrap();
+            for (a, b) in free_moves(&world, &shape, &region, 2000, (10.0, 80.0), 0.3, 5) {
+                assert_eq!(
+                    listed.trace(&prepared, a, b),
+                    indexed.trace(&prepared, a, b),
+                    "{a} -> {b}"
+                );
+            }
+        }
     }
 }

@@ -71,8 +71,25 @@ impl GridShape {
         })
     }
 
-    fn count(&self) -> usize {
+    /// The number of cells.
+    pub fn count(&self) -> usize {
         self.dims.iter().product()
+    }
+
+    /// The cell holding `point`, if any.
+    #[inline]
+    pub fn cell_of_point(&self, point: DVec3) -> Option<usize> {
+        self.cell_of(point, point)
+    }
+
+    /// Cell `index`'s box (not loose), grown by `margin` on every side for the rounding of
+    /// [`GridShape::cell_of_point`].
+    pub fn cell_box(&self, index: usize, margin: f64) -> cspace_geom::Aabb {
+        let x = index % self.dims[0];
+        let y = index / self.dims[0] % self.dims[1];
+        let z = index / self.dims[0] / self.dims[1];
+        let lo = self.origin + DVec3::new(x as f64, y as f64, z as f64) * self.cell;
+        cspace_geom::Aabb::new(lo, lo + DVec3::splat(self.cell)).loosened(margin)
     }
 
     /// The loose box of the cell at `[x, y, z]`.
