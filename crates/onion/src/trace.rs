@@ -124,7 +124,7 @@ impl OnionTree {
     /// Walks `start -> end` over `[t0, t1]` from `from` in space `space`'s tree, calling `visit` with each
     /// leaf stretch in order until it returns false. Returns false when stopped.
     #[allow(clippy::too_many_arguments)]
-    fn walk(
+    fn walk<V: FnMut(Interval) -> bool>(
         &self,
         space: usize,
         start: DVec3,
@@ -134,7 +134,7 @@ impl OnionTree {
         entry: u32,
         record_start: bool,
         scratch: &mut Scratch,
-        visit: &mut dyn FnMut(Interval) -> bool,
+        visit: &mut V,
     ) -> bool {
         let tree = self.space_tree(space);
         // Nested walks (both sides of a plane) share the stack above their own base.
@@ -181,9 +181,12 @@ impl OnionTree {
                 let node = &tree.nodes[at as usize];
                 // Fetch both children while the plane test runs: the walk picks one by index
                 // and cannot speculate, so it would otherwise wait for the memory after the test.
-                let last = tree.nodes.len() - 1;
+                // (A leaf's reference, untagged, names node 0 or 1: a harmless fetch, and no
+                // branch on which kind of child it is.)
                 for child in node.children {
-                    std::hint::black_box(tree.nodes[(child as usize).min(last)].dist);
+                    if let Some(next) = tree.nodes.get((child & !LEAF_BIT) as usize) {
+                        std::hint::black_box(next.dist);
+                    }
                 }
                 let da = node.signed_distance(a);
                 let db = node.signed_distance(b);
