@@ -180,12 +180,10 @@ impl SpaceTree {
             });
             tree.planes.push(node.plane);
         }
-        tree.starts = GridShape::over(planes)
-            .filter(|_| std::env::var("NO_GRID").is_err())
-            .map(|shape| {
-                let starts = StartGrid::new(&shape, &tree.nodes, tree.root);
-                (shape, starts)
-            });
+        tree.starts = GridShape::over(planes).map(|shape| {
+            let starts = StartGrid::new(&shape, &tree.nodes, tree.root);
+            (shape, starts)
+        });
         tree
     }
 
