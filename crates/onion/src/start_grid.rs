@@ -60,8 +60,15 @@ impl GridShape {
             return None;
         }
         let volume = size.max(DVec3::splat(MIN_CELL)).element_product();
-        let cell = (volume / MAX_CELLS).cbrt().max(MIN_CELL);
-        let dims = (size / cell).ceil().max(DVec3::ONE);
+        let mut cell = (volume / MAX_CELLS).cbrt().max(MIN_CELL);
+        // A flat or thin extent has fewer cells along its short axes than the cube root
+        // assumes, so the others would have more: grow the cells until the count fits (also
+        // for the wild extents of a file not yet validated).
+        let dims = |cell: f64| (size / cell).ceil().max(DVec3::ONE);
+        while dims(cell).element_product() > MAX_CELLS {
+            cell *= 1.25;
+        }
+        let dims = dims(cell);
         Some(GridShape {
             origin: lo,
             cell,
@@ -387,6 +394,31 @@ mod tests {
         assert_eq!(start_of_cell_0(hi.x + MARGIN * 0.5), 0);
         assert_eq!(start_of_cell_0(hi.x + MARGIN * 2.0), crate::tree::EMPTY);
         assert_eq!(start_of_cell_0(hi.x - 1.0), 0);
+    }
+
+    /// However flat, long or wild the extent, the grid keeps to its cell budget.
+    #[test]
+    fn the_cell_count_stays_within_its_budget() {
+        let extents = [
+            DVec3::new(4096.0, 4096.0, 16.0),
+            DVec3::new(2e6, 2e6, 1.0),
+            DVec3::new(1e6, 8.0, 8.0),
+            DVec3::new(1e300, 1e-300, 16.0),
+            DVec3::splat(1.0),
+        ];
+        for size in extents {
+            let planes = [
+                Plane::from_unit_normal(DVec3::X, 0.0).unwrap(),
+                Plane::from_unit_normal(DVec3::Y, 0.0).unwrap(),
+                Plane::from_unit_normal(DVec3::Z, 0.0).unwrap(),
+                Plane::from_unit_normal(DVec3::X, size.x).unwrap(),
+                Plane::from_unit_normal(DVec3::Y, size.y).unwrap(),
+                Plane::from_unit_normal(DVec3::Z, size.z).unwrap(),
+            ];
+            let shape = GridShape::over(&planes).unwrap();
+            assert!(shape.count() as f64 <= MAX_CELLS, "{size}: {:?}", shape.dims);
+            assert!(shape.cell_of_point(size * 0.5).is_some(), "{size}");
+        }
     }
 
     /// A segment leaving its start's loose box, or starting outside the grid, starts at the root.
