@@ -20,7 +20,7 @@ use crate::agent::{
 use crate::params::MoveParams;
 use crate::record::{AgentState, Event, EventKind, Recorder, Sample};
 use movement::{MoveLog, MoverState};
-use tracer::{Body, Tracer};
+use tracer::Tracer;
 
 /// Why a simulation cannot be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -118,8 +118,7 @@ pub struct Sim {
     filters: FilterStack,
     recorder: Recorder,
     counters: SimCounters,
-    /// Reused buffers.
-    bodies: Vec<Body>,
+    /// Reused buffer.
     candidates: Vec<AgentId>,
 }
 
@@ -183,10 +182,7 @@ impl Sim {
             } else {
                 Pose::Standing
             };
-            filters.insert(
-                spec.id,
-                &poses.get(pose).shape().bounds().translated(spec.start),
-            );
+            filters.insert(spec.id, poses.get(pose).shape(), spec.start);
             let mut script = spec.script;
             script.sort_by(|a, b| a.at.total_cmp(&b.at));
             entities.push(world.spawn((
@@ -219,7 +215,6 @@ impl Sim {
             filters,
             recorder: Recorder::new(options.sample_every),
             counters: SimCounters::default(),
-            bodies: Vec::new(),
             candidates: Vec::new(),
         };
         sim.settle();
@@ -359,22 +354,8 @@ impl Sim {
         });
     }
 
-    /// The bodies movers collide with, refreshed from the components.
-    fn refresh_bodies(&mut self) {
-        self.bodies.clear();
-        let view = self.world.view::<(&PoseSet, &Pose, &Position)>();
-        for &e in &self.agents {
-            let (poses, pose, position) = view.get(e).expect("agents have every component");
-            self.bodies.push(Body {
-                shape: poses.get(*pose).shape().clone(),
-                position: position.0,
-            });
-        }
-    }
-
     /// Finds the ground under every agent and frees agents that start in solid.
     fn settle(&mut self) {
-        self.refresh_bodies();
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
             update_agent(&mut ctx, &mut view, index, |st, tr, p, log| {
@@ -386,7 +367,6 @@ impl Sim {
 
     /// Moves every awake agent once, in id order.
     fn move_agents(&mut self, dt: f64) {
-        self.refresh_bodies();
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
             let (.., rest, _, _) = view
@@ -417,7 +397,6 @@ impl Sim {
                 filters: &mut self.filters,
                 recorder: &mut self.recorder,
                 counters: &mut self.counters,
-                bodies: &mut self.bodies,
                 candidates: &mut self.candidates,
             },
         )
@@ -446,7 +425,6 @@ struct StepContext<'a> {
     filters: &'a mut FilterStack,
     recorder: &'a mut Recorder,
     counters: &'a mut SimCounters,
-    bodies: &'a mut Vec<Body>,
     candidates: &'a mut Vec<AgentId>,
 }
 
@@ -475,7 +453,6 @@ fn update_agent(
     let mut tracer = Tracer {
         collider: &mut *ctx.collider,
         filters: &mut *ctx.filters,
-        bodies: ctx.bodies,
         me: id,
         poses,
         step: ctx.step,
@@ -483,20 +460,9 @@ fn update_agent(
         traces: &mut ctx.counters.traces,
     };
     update(&mut state, &mut tracer, ctx.params, &mut log);
-    // Keep the grid and the bodies current for the agents that follow.
-    let old_bounds = poses
-        .get(before.pose)
-        .shape()
-        .bounds()
-        .translated(before.position);
-    let new_shape = poses.get(state.pose).shape();
-    let new_bounds = new_shape.bounds().translated(state.position);
-    ctx.filters.update(id, &old_bounds, &new_bounds);
-    let body = &mut ctx.bodies[index];
-    if before.pose != state.pose {
-        body.shape = new_shape.clone();
-    }
-    body.position = state.position;
+    // Keep the filter stack current for the agents that follow.
+    ctx.filters
+        .update(id, poses.get(state.pose).shape(), state.position);
     record(ctx, view, index, &before, &state, log);
 }
 

@@ -509,7 +509,6 @@ mod tests {
             let mut tracer = Tracer {
                 collider: &mut collider,
                 filters: &mut filters,
-                bodies: &[],
                 me: AgentId(0),
                 poses: &poses,
                 step: 0,
