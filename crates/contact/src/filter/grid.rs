@@ -4,7 +4,9 @@
 //! The grid is unbounded but stored without hashing: cell `(x, y)` lives in bucket
 //! `(x mod SIDE, y mod SIDE)` of a flat table, and each agent keeps the rectangle of cells it is
 //! listed in. A query reads the buckets of its own cells and reports an agent once, from the
-//! first cell the two rectangles share; agents folded in from far cells fail that test.
+//! first cell the two rectangles share; agents folded in from far cells fail that test. The last
+//! answer is kept until the grid changes and answers later queries inside its cells (a mover's
+//! traces in one step mostly stay in the same cells), filtered by their cells.
 
 use cspace_geom::Aabb;
 
@@ -25,6 +27,10 @@ struct Cells {
 impl Cells {
     fn overlaps(&self, other: &Cells) -> bool {
         self.x0 <= other.x1 && other.x0 <= self.x1 && self.y0 <= other.y1 && other.y0 <= self.y1
+    }
+
+    fn contains(&self, other: &Cells) -> bool {
+        self.x0 <= other.x0 && other.x1 <= self.x1 && self.y0 <= other.y0 && other.y1 <= self.y1
     }
 
     /// Wider or deeper than the table: its cells fold onto some buckets twice.
@@ -50,11 +56,17 @@ fn bucket(x: i32, y: i32) -> usize {
 /// A 2D uniform grid of agent ids.
 #[derive(Debug, Clone)]
 pub struct Grid {
-    cell: f64,
-    /// `SIDE * SIDE` lists of ids, in no particular order.
-    buckets: Vec<Vec<AgentId>>,
+    /// Cells per unit: the reciprocal of the cell size.
+    per_unit: f64,
+    /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in no
+    /// particular order.
+    buckets: Vec<Vec<(AgentId, Cells)>>,
     /// Per agent id, the cells it is listed in.
     listed: Vec<Option<Cells>>,
+    /// The cells of the last query, while the grid is unchanged since.
+    recent: Option<Cells>,
+    /// The agents listed in `recent`'s cells, with their cells, in id order.
+    nearby: Vec<(AgentId, Cells)>,
 }
 
 impl Grid {
@@ -65,16 +77,18 @@ impl Grid {
             "grid cells need a positive size"
         );
         Grid {
-            cell,
+            per_unit: 1.0 / cell,
             buckets: vec![Vec::new(); (SIDE * SIDE) as usize],
             listed: Vec::new(),
+            recent: None,
+            nearby: Vec::new(),
         }
     }
 
-    /// The cell of coordinate `v`: `floor(v / cell)` clamped to `i32`, the floor taken by
+    /// The cell of coordinate `v`: `floor(v * (1 / cell))` clamped to `i32`, the floor taken by
     /// truncation (a libm call otherwise on baseline x86-64).
     fn coordinate(&self, v: f64) -> i32 {
-        let q = v / self.cell;
+        let q = v * self.per_unit;
         // Saturating, and 0 for NaN, as `floor` then `as` would give.
         let t = q as i32;
         if (t as f64) > q {
@@ -94,8 +108,9 @@ impl Grid {
     }
 
     fn list(&mut self, id: AgentId, cells: Cells) {
+        self.recent = None;
         for (x, y) in cells.buckets() {
-            self.buckets[bucket(x, y)].push(id);
+            self.buckets[bucket(x, y)].push((id, cells));
         }
         let index = id.0 as usize;
         if index >= self.listed.len() {
@@ -125,9 +140,10 @@ impl Grid {
         let Some(cells) = self.listed.get_mut(id.0 as usize).and_then(Option::take) else {
             return;
         };
+        self.recent = None;
         for (x, y) in cells.buckets() {
             let list = &mut self.buckets[bucket(x, y)];
-            if let Some(at) = list.iter().position(|&other| other == id) {
+            if let Some(at) = list.iter().position(|&(other, _)| other == id) {
                 list.swap_remove(at);
             }
         }
@@ -135,26 +151,42 @@ impl Grid {
 
     /// Appends to `out` the ids listed in the cells `bounds` overlaps, sorted and without
     /// duplicates.
-    pub fn query(&self, bounds: &Aabb, out: &mut Vec<AgentId>) {
-        let start = out.len();
+    pub fn query(&mut self, bounds: &Aabb, out: &mut Vec<AgentId>) {
         let q = self.cells(bounds);
+        if !self.recent.is_some_and(|r| r.contains(&q)) {
+            self.gather(q);
+        }
+        out.extend(
+            self.nearby
+                .iter()
+                .filter(|(_, c)| c.overlaps(&q))
+                .map(|&(id, _)| id),
+        );
+    }
+
+    /// Fills `nearby` with the agents listed in cells `q` and remembers `q`.
+    fn gather(&mut self, q: Cells) {
+        self.nearby.clear();
         if q.folds() {
             // Larger than the table: every listed agent, in id order.
-            out.extend(self.listed.iter().enumerate().filter_map(|(id, cells)| {
-                cells.filter(|c| c.overlaps(&q)).map(|_| AgentId(id as u32))
-            }));
-            return;
-        }
-        for (x, y) in q.buckets() {
-            for &id in &self.buckets[bucket(x, y)] {
-                let c = self.listed[id.0 as usize].expect("bucketed agents are listed");
-                // Once per agent: from the lowest cell both rectangles cover.
-                if c.overlaps(&q) && x == c.x0.max(q.x0) && y == c.y0.max(q.y0) {
-                    out.push(id);
+            self.nearby
+                .extend(self.listed.iter().enumerate().filter_map(|(id, cells)| {
+                    cells
+                        .filter(|c| c.overlaps(&q))
+                        .map(|c| (AgentId(id as u32), c))
+                }));
+        } else {
+            for (x, y) in q.buckets() {
+                for &(id, c) in &self.buckets[bucket(x, y)] {
+                    // Once per agent: from the lowest cell both rectangles cover.
+                    if c.overlaps(&q) && x == c.x0.max(q.x0) && y == c.y0.max(q.y0) {
+                        self.nearby.push((id, c));
+                    }
                 }
             }
+            self.nearby.sort_unstable_by_key(|&(id, _)| id);
         }
-        out[start..].sort_unstable();
+        self.recent = Some(q);
     }
 }
 
@@ -167,7 +199,7 @@ mod tests {
         Aabb::new(at - DVec3::splat(16.0), at + DVec3::splat(16.0))
     }
 
-    fn found(grid: &Grid, at: DVec3) -> Vec<AgentId> {
+    fn found(grid: &mut Grid, at: DVec3) -> Vec<AgentId> {
         let mut out = Vec::new();
         grid.query(&cube(at), &mut out);
         out
@@ -182,12 +214,12 @@ mod tests {
         // A small move inside the same cells.
         let near = start + DVec3::new(1.0, 0.0, 0.0);
         grid.update(a, &cube(near));
-        assert_eq!(found(&grid, near), vec![a]);
+        assert_eq!(found(&mut grid, near), vec![a]);
         // A move far away: listed there, and no longer at the start.
         let far = DVec3::new(1000.0, -500.0, 0.0);
         grid.update(a, &cube(far));
-        assert_eq!(found(&grid, far), vec![a]);
-        assert!(found(&grid, start).is_empty());
+        assert_eq!(found(&mut grid, far), vec![a]);
+        assert!(found(&mut grid, start).is_empty());
     }
 
     #[test]
@@ -216,8 +248,9 @@ mod tests {
         }
     }
 
-    /// Agents folded onto the same buckets from far cells, agents wider than the table and
-    /// queries larger than it: the answers are the brute-force overlaps of cell rectangles.
+    /// Agents folded onto the same buckets from far cells, agents wider than the table, queries
+    /// larger than it, and queries inside the last one (answered from it): the answers are the
+    /// brute-force overlaps of cell rectangles.
     #[test]
     fn queries_match_brute_force_across_folds() {
         let mut rng = cspace_geom::generate::Rng::new(5);
@@ -244,14 +277,18 @@ mod tests {
                 grid.update(AgentId(id as u32), &b);
                 boxes[id] = b;
             }
-            let mut out = Vec::new();
-            grid.query(&b, &mut out);
-            let q = grid.cells(&b);
-            let expected: Vec<AgentId> = (0..300)
-                .filter(|&i| grid.cells(&boxes[i]).overlaps(&q))
-                .map(|i| AgentId(i as u32))
-                .collect();
-            assert_eq!(out, expected);
+            // The box, then a part of it.
+            let part = Aabb::new(b.min, b.min + (b.max - b.min) * rng.range(0.0, 1.0));
+            for b in [b, part] {
+                let mut out = Vec::new();
+                grid.query(&b, &mut out);
+                let q = grid.cells(&b);
+                let expected: Vec<AgentId> = (0..300)
+                    .filter(|&i| grid.cells(&boxes[i]).overlaps(&q))
+                    .map(|i| AgentId(i as u32))
+                    .collect();
+                assert_eq!(out, expected);
+            }
         }
     }
 }

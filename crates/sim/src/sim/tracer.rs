@@ -62,6 +62,9 @@ impl Tracer<'_> {
             .merged(bounds.translated(end))
             .loosened(prepared.skin());
         self.filters.candidates(self.me, &swept, self.candidates);
+        if self.candidates.is_empty() {
+            return best;
+        }
         let sweep = Sweep::new(shape, start, motion);
         for &id in self.candidates.iter() {
             let impact = self
