@@ -118,8 +118,10 @@ pub struct Sim {
     filters: FilterStack,
     recorder: Recorder,
     counters: SimCounters,
-    /// Reused buffer.
+    /// Buffers reused from agent to agent.
     candidates: Vec<AgentId>,
+    log: MoveLog,
+    touches: Vec<TouchKey>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -216,6 +218,8 @@ impl Sim {
             recorder: Recorder::new(options.sample_every),
             counters: SimCounters::default(),
             candidates: Vec::new(),
+            log: MoveLog::default(),
+            touches: Vec::new(),
         };
         sim.settle();
         // Settling is not part of the run: its totals are cleared, and finding the ground under
@@ -398,6 +402,8 @@ impl Sim {
                 recorder: &mut self.recorder,
                 counters: &mut self.counters,
                 candidates: &mut self.candidates,
+                log: &mut self.log,
+                touches: &mut self.touches,
             },
         )
     }
@@ -426,6 +432,8 @@ struct StepContext<'a> {
     recorder: &'a mut Recorder,
     counters: &'a mut SimCounters,
     candidates: &'a mut Vec<AgentId>,
+    log: &'a mut MoveLog,
+    touches: &'a mut Vec<TouchKey>,
 }
 
 /// Copies agent `index` out of its components, runs `update` on it, writes it back, and records
@@ -449,7 +457,8 @@ fn update_agent(
         can_crouch: poses.crouching.is_some(),
     };
     let before = state;
-    let mut log = MoveLog::default();
+    let mut log = std::mem::take(ctx.log);
+    log.clear();
     let mut tracer = Tracer {
         collider: &mut *ctx.collider,
         filters: &mut *ctx.filters,
@@ -463,7 +472,8 @@ fn update_agent(
     // Keep the filter stack current for the agents that follow.
     ctx.filters
         .update(id, poses.get(state.pose).shape(), state.position);
-    record(ctx, view, index, &before, &state, log);
+    record(ctx, view, index, &before, &state, &log);
+    *ctx.log = log;
 }
 
 /// Writes an agent's new state back and records its contacts, events and rest.
@@ -473,7 +483,7 @@ fn record(
     index: usize,
     before: &MoverState,
     after: &MoverState,
-    log: MoveLog,
+    log: &MoveLog,
 ) {
     let entity = ctx.agents[index];
     let id = AgentId(index as u32);
@@ -489,7 +499,8 @@ fn record(
         *intent = after.intent;
         totals.distance += after.position.distance(before.position);
         // Contacts are recorded when they begin.
-        let mut now: Vec<TouchKey> = Vec::new();
+        let mut now = std::mem::take(ctx.touches);
+        now.clear();
         for hit in &log.hits {
             let Some(contact) = hit.contact else { continue };
             let key = TouchKey::of(&contact.other);
@@ -509,7 +520,8 @@ fn record(
             }
         }
         now.sort_unstable();
-        touching.0 = now;
+        // The previous list becomes the next agent's buffer.
+        *ctx.touches = std::mem::replace(&mut touching.0, now);
         for kind in &log.events {
             // A refused stand is recorded once per refusal streak.
             if *kind == EventKind::StandRefused
