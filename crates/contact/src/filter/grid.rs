@@ -58,8 +58,7 @@ fn bucket(x: i32, y: i32) -> usize {
 pub struct Grid {
     /// Cells per unit: the reciprocal of the cell size.
     per_unit: f64,
-    /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in no
-    /// particular order.
+    /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in id order.
     buckets: Vec<Vec<(AgentId, Cells)>>,
     /// Per agent id, the cells it is listed in.
     listed: Vec<Option<Cells>>,
@@ -110,7 +109,9 @@ impl Grid {
     fn list(&mut self, id: AgentId, cells: Cells) {
         self.recent = None;
         for (x, y) in cells.buckets() {
-            self.buckets[bucket(x, y)].push((id, cells));
+            let list = &mut self.buckets[bucket(x, y)];
+            let at = list.partition_point(|&(other, _)| other < id);
+            list.insert(at, (id, cells));
         }
         let index = id.0 as usize;
         if index >= self.listed.len() {
@@ -144,7 +145,7 @@ impl Grid {
         for (x, y) in cells.buckets() {
             let list = &mut self.buckets[bucket(x, y)];
             if let Some(at) = list.iter().position(|&(other, _)| other == id) {
-                list.swap_remove(at);
+                list.remove(at);
             }
         }
     }
@@ -184,7 +185,10 @@ impl Grid {
                     }
                 }
             }
-            self.nearby.sort_unstable_by_key(|&(id, _)| id);
+            // Sorted runs, one per bucket: often one run, or nearly in order.
+            if !self.nearby.is_sorted_by_key(|&(id, _)| id) {
+                self.nearby.sort_unstable_by_key(|&(id, _)| id);
+            }
         }
         self.recent = Some(q);
     }

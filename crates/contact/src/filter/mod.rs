@@ -285,6 +285,7 @@ impl FilterStack {
 
     /// The remaining filters and the exact test for one pair: the mover's sweep against agent
     /// `other` at rest.
+    #[inline]
     pub fn test(
         &mut self,
         mover: &Sweep,
