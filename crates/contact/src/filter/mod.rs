@@ -6,6 +6,9 @@
 //! bounding spheres of the swept mover and the other agent, bounding-box safety (the swept box
 //! against the other's box), a separating plane across the line between their centres ("plane
 //! divides entities"), and the exact time of impact.
+//!
+//! The stack keeps every agent's [`Body`] (shape, position, bounding sphere and box) current as
+//! it moves; a mover's [`Sweep`] is computed once per trace, so a pair test only compares.
 
 mod grid;
 
@@ -273,7 +276,9 @@ impl FilterStack {
         let since = self.clock();
         out.clear();
         self.grid.query(swept, out);
-        out.retain(|&id| id != mover);
+        if let Ok(at) = out.binary_search(&mover) {
+            out.remove(at);
+        }
         let others = self.bodies.len().saturating_sub(1) as u64;
         let i = Filter::Grid as usize;
         self.stats.tests[i] += others;
