@@ -83,6 +83,7 @@ impl FilterStats {
 
 impl FilterStats {
     /// Counts one test of `filter` begun at `since` (when timed), definitive or not.
+    #[inline]
     fn charge(&mut self, filter: Filter, since: Option<Instant>, definitive: bool) {
         let i = filter as usize;
         self.tests[i] += 1;
