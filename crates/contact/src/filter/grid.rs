@@ -1,46 +1,71 @@
 //! Blow's "segregation is good": a uniform grid over the ground plane (xy), each agent listed in
 //! every cell its bounds overlap.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//!
+//! The grid is unbounded but stored without hashing: cell `(x, y)` lives in bucket
+//! `(x mod SIDE, y mod SIDE)` of a flat table, and each agent keeps the rectangle of cells it is
+//! listed in. A query reads the buckets of its own cells and reports an agent once, from the
+//! first cell the two rectangles share; agents folded in from far cells fail that test. The last
+//! answer is kept until the grid changes and answers later queries inside its cells (a mover's
+//! traces in one step mostly stay in the same cells), filtered by their cells.
 
 use cspace_geom::Aabb;
 
 use crate::contact::AgentId;
 
-/// A small, fixed (not randomly seeded) hasher for integer cell keys. Lookups only: nothing
-/// iterates the map, so its order never reaches an output.
-#[derive(Default)]
-struct CellHasher(u64);
+/// Buckets per side of the table: 64 cells of 64 units span a 4,096-unit world without folding.
+const SIDE: i32 = 64;
 
-impl Hasher for CellHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// A rectangle of cells, inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cells {
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+}
+
+impl Cells {
+    fn overlaps(&self, other: &Cells) -> bool {
+        self.x0 <= other.x1 && other.x0 <= self.x1 && self.y0 <= other.y1 && other.y0 <= self.y1
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
+
+    fn contains(&self, other: &Cells) -> bool {
+        self.x0 <= other.x0 && other.x1 <= self.x1 && self.y0 <= other.y0 && other.y1 <= self.y1
     }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+
+    /// Wider or deeper than the table: its cells fold onto some buckets twice.
+    fn folds(&self) -> bool {
+        (self.x1 as i64 - self.x0 as i64) >= SIDE as i64
+            || (self.y1 as i64 - self.y0 as i64) >= SIDE as i64
     }
-    fn write_i32(&mut self, x: i32) {
-        self.write_u64(x as u32 as u64);
+
+    /// The buckets covering these cells, each once: `(x, y)` cells, at most `SIDE` per side.
+    fn buckets(&self) -> impl Iterator<Item = (i32, i32)> {
+        let x1 = self.x1.min(self.x0.saturating_add(SIDE - 1));
+        let y1 = self.y1.min(self.y0.saturating_add(SIDE - 1));
+        let y0 = self.y0;
+        (self.x0..=x1).flat_map(move |x| (y0..=y1).map(move |y| (x, y)))
     }
+}
+
+/// The table slot of cell `(x, y)`.
+fn bucket(x: i32, y: i32) -> usize {
+    (x.rem_euclid(SIDE) * SIDE + y.rem_euclid(SIDE)) as usize
 }
 
 /// A 2D uniform grid of agent ids.
 #[derive(Debug, Clone)]
 pub struct Grid {
-    cell: f64,
-    cells: HashMap<(i32, i32), Vec<AgentId>, BuildHasherDefault<CellHasher>>,
-}
-
-impl std::fmt::Debug for CellHasher {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CellHasher")
-    }
+    /// Cells per unit: the reciprocal of the cell size.
+    per_unit: f64,
+    /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in id order.
+    buckets: Vec<Vec<(AgentId, Cells)>>,
+    /// Per agent id, the cells it is listed in.
+    listed: Vec<Option<Cells>>,
+    /// The cells of the last query, while the grid is unchanged since.
+    recent: Option<Cells>,
+    /// The agents listed in `recent`'s cells, with their cells, in id order.
+    nearby: Vec<(AgentId, Cells)>,
 }
 
 impl Grid {
@@ -51,77 +76,121 @@ impl Grid {
             "grid cells need a positive size"
         );
         Grid {
-            cell,
-            cells: HashMap::default(),
+            per_unit: 1.0 / cell,
+            buckets: vec![Vec::new(); (SIDE * SIDE) as usize],
+            listed: Vec::new(),
+            recent: None,
+            nearby: Vec::new(),
         }
     }
 
-    fn range(&self, bounds: &Aabb) -> (i32, i32, i32, i32) {
-        let c = |v: f64| {
-            (v / self.cell)
-                .floor()
-                .clamp(i32::MIN as f64, i32::MAX as f64) as i32
-        };
-        (
-            c(bounds.min.x),
-            c(bounds.min.y),
-            c(bounds.max.x),
-            c(bounds.max.y),
-        )
+    /// The cell of coordinate `v`: `floor(v * (1 / cell))` clamped to `i32`, the floor taken by
+    /// truncation (a libm call otherwise on baseline x86-64).
+    fn coordinate(&self, v: f64) -> i32 {
+        let q = v * self.per_unit;
+        // Saturating, and 0 for NaN, as `floor` then `as` would give.
+        let t = q as i32;
+        if (t as f64) > q {
+            t.saturating_sub(1)
+        } else {
+            t
+        }
     }
 
-    /// Lists `id` in every cell `bounds` overlaps.
+    fn cells(&self, bounds: &Aabb) -> Cells {
+        Cells {
+            x0: self.coordinate(bounds.min.x),
+            y0: self.coordinate(bounds.min.y),
+            x1: self.coordinate(bounds.max.x),
+            y1: self.coordinate(bounds.max.y),
+        }
+    }
+
+    fn list(&mut self, id: AgentId, cells: Cells) {
+        self.recent = None;
+        for (x, y) in cells.buckets() {
+            let list = &mut self.buckets[bucket(x, y)];
+            let at = list.partition_point(|&(other, _)| other < id);
+            list.insert(at, (id, cells));
+        }
+        let index = id.0 as usize;
+        if index >= self.listed.len() {
+            self.listed.resize(index + 1, None);
+        }
+        self.listed[index] = Some(cells);
+    }
+
+    /// Lists `id` in every cell `bounds` overlaps (replacing where it was listed before).
     pub fn insert(&mut self, id: AgentId, bounds: &Aabb) {
-        let (x0, y0, x1, y1) = self.range(bounds);
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                self.cells.entry((x, y)).or_default().push(id);
-            }
+        self.remove(id);
+        self.list(id, self.cells(bounds));
+    }
+
+    /// Lists `id` in the cells of `bounds` instead of where it was; nothing to do when they are
+    /// the same cells, as for most moves of one step.
+    pub fn update(&mut self, id: AgentId, bounds: &Aabb) {
+        let cells = self.cells(bounds);
+        if self.listed.get(id.0 as usize).copied().flatten() != Some(cells) {
+            self.remove(id);
+            self.list(id, cells);
         }
     }
 
-    /// Moves `id` from the cells of `old` (the bounds it was inserted with) to those of `new`;
-    /// nothing to do when both cover the same cells, as for most moves of one step.
-    pub fn update(&mut self, id: AgentId, old: &Aabb, new: &Aabb) {
-        if self.range(old) != self.range(new) {
-            self.remove(id, old);
-            self.insert(id, new);
-        }
-    }
-
-    /// Removes `id` from the cells `bounds` overlaps (the bounds it was inserted with).
-    pub fn remove(&mut self, id: AgentId, bounds: &Aabb) {
-        let (x0, y0, x1, y1) = self.range(bounds);
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                if let Some(list) = self.cells.get_mut(&(x, y)) {
-                    list.retain(|&other| other != id);
-                }
+    /// Removes `id` from the grid.
+    pub fn remove(&mut self, id: AgentId) {
+        let Some(cells) = self.listed.get_mut(id.0 as usize).and_then(Option::take) else {
+            return;
+        };
+        self.recent = None;
+        for (x, y) in cells.buckets() {
+            let list = &mut self.buckets[bucket(x, y)];
+            if let Some(at) = list.iter().position(|&(other, _)| other == id) {
+                list.remove(at);
             }
         }
     }
 
     /// Appends to `out` the ids listed in the cells `bounds` overlaps, sorted and without
     /// duplicates.
-    pub fn query(&self, bounds: &Aabb, out: &mut Vec<AgentId>) {
-        let start = out.len();
-        let (x0, y0, x1, y1) = self.range(bounds);
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                if let Some(list) = self.cells.get(&(x, y)) {
-                    out.extend_from_slice(list);
+    pub fn query(&mut self, bounds: &Aabb, out: &mut Vec<AgentId>) {
+        let q = self.cells(bounds);
+        if !self.recent.is_some_and(|r| r.contains(&q)) {
+            self.gather(q);
+        }
+        out.extend(
+            self.nearby
+                .iter()
+                .filter(|(_, c)| c.overlaps(&q))
+                .map(|&(id, _)| id),
+        );
+    }
+
+    /// Fills `nearby` with the agents listed in cells `q` and remembers `q`.
+    fn gather(&mut self, q: Cells) {
+        self.nearby.clear();
+        if q.folds() {
+            // Larger than the table: every listed agent, in id order.
+            self.nearby
+                .extend(self.listed.iter().enumerate().filter_map(|(id, cells)| {
+                    cells
+                        .filter(|c| c.overlaps(&q))
+                        .map(|c| (AgentId(id as u32), c))
+                }));
+        } else {
+            for (x, y) in q.buckets() {
+                for &(id, c) in &self.buckets[bucket(x, y)] {
+                    // Once per agent: from the lowest cell both rectangles cover.
+                    if c.overlaps(&q) && x == c.x0.max(q.x0) && y == c.y0.max(q.y0) {
+                        self.nearby.push((id, c));
+                    }
                 }
             }
-        }
-        out[start..].sort_unstable();
-        let mut write = start;
-        for read in start..out.len() {
-            if write == start || out[read] != out[write - 1] {
-                out[write] = out[read];
-                write += 1;
+            // Sorted runs, one per bucket: often one run, or nearly in order.
+            if !self.nearby.is_sorted_by_key(|&(id, _)| id) {
+                self.nearby.sort_unstable_by_key(|&(id, _)| id);
             }
         }
-        out.truncate(write);
+        self.recent = Some(q);
     }
 }
 
@@ -134,7 +203,7 @@ mod tests {
         Aabb::new(at - DVec3::splat(16.0), at + DVec3::splat(16.0))
     }
 
-    fn found(grid: &Grid, at: DVec3) -> Vec<AgentId> {
+    fn found(grid: &mut Grid, at: DVec3) -> Vec<AgentId> {
         let mut out = Vec::new();
         grid.query(&cube(at), &mut out);
         out
@@ -148,12 +217,82 @@ mod tests {
         grid.insert(a, &cube(start));
         // A small move inside the same cells.
         let near = start + DVec3::new(1.0, 0.0, 0.0);
-        grid.update(a, &cube(start), &cube(near));
-        assert_eq!(found(&grid, near), vec![a]);
+        grid.update(a, &cube(near));
+        assert_eq!(found(&mut grid, near), vec![a]);
         // A move far away: listed there, and no longer at the start.
         let far = DVec3::new(1000.0, -500.0, 0.0);
-        grid.update(a, &cube(near), &cube(far));
-        assert_eq!(found(&grid, far), vec![a]);
-        assert!(found(&grid, start).is_empty());
+        grid.update(a, &cube(far));
+        assert_eq!(found(&mut grid, far), vec![a]);
+        assert!(found(&mut grid, start).is_empty());
+    }
+
+    #[test]
+    fn cell_coordinates_are_floors_clamped_to_i32() {
+        let grid = Grid::new(64.0);
+        for v in [
+            0.0,
+            -0.0,
+            63.999,
+            64.0,
+            -1e-300,
+            -64.0,
+            -64.5,
+            1e12,
+            -1e12,
+            1e300,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -137438953472.0,
+            -137438953472.5,
+        ] {
+            let floor = (v / 64.0).floor().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+            assert_eq!(grid.coordinate(v), floor, "{v}");
+        }
+    }
+
+    /// Agents folded onto the same buckets from far cells, agents wider than the table, queries
+    /// larger than it, and queries inside the last one (answered from it): the answers are the
+    /// brute-force overlaps of cell rectangles.
+    #[test]
+    fn queries_match_brute_force_across_folds() {
+        let mut rng = cspace_geom::generate::Rng::new(5);
+        let mut grid = Grid::new(16.0);
+        let size = |rng: &mut cspace_geom::generate::Rng| {
+            if rng.below(20) == 0 {
+                rng.range(100.0, 2000.0)
+            } else {
+                rng.range(0.0, 40.0)
+            }
+        };
+        let mut boxes = Vec::new();
+        for id in 0..300 {
+            let min = DVec3::new(rng.range(-3000.0, 3000.0), rng.range(-3000.0, 3000.0), 0.0);
+            let b = Aabb::new(min, min + DVec3::new(size(&mut rng), size(&mut rng), 1.0));
+            grid.insert(AgentId(id), &b);
+            boxes.push(b);
+        }
+        for round in 0..600 {
+            let id = rng.below(300);
+            let min = DVec3::new(rng.range(-3000.0, 3000.0), rng.range(-3000.0, 3000.0), 0.0);
+            let b = Aabb::new(min, min + DVec3::new(size(&mut rng), size(&mut rng), 1.0));
+            if round % 2 == 0 {
+                grid.update(AgentId(id as u32), &b);
+                boxes[id] = b;
+            }
+            // The box, then a part of it.
+            let part = Aabb::new(b.min, b.min + (b.max - b.min) * rng.range(0.0, 1.0));
+            for b in [b, part] {
+                let mut out = Vec::new();
+                grid.query(&b, &mut out);
+                let q = grid.cells(&b);
+                let expected: Vec<AgentId> = (0..300)
+                    .filter(|&i| grid.cells(&boxes[i]).overlaps(&q))
+                    .map(|i| AgentId(i as u32))
+                    .collect();
+                assert_eq!(out, expected);
+            }
+        }
     }
 }

@@ -6,6 +6,9 @@
 //! bounding spheres of the swept mover and the other agent, bounding-box safety (the swept box
 //! against the other's box), a separating plane across the line between their centres ("plane
 //! divides entities"), and the exact time of impact.
+//!
+//! The stack keeps every agent's [`Body`] (shape, position, bounding sphere and box) current as
+//! it moves; a mover's [`Sweep`] is computed once per trace, so a pair test only compares.
 
 mod grid;
 
@@ -78,6 +81,21 @@ impl FilterStats {
     }
 }
 
+impl FilterStats {
+    /// Counts one test of `filter` begun at `since` (when timed), definitive or not.
+    #[inline]
+    fn charge(&mut self, filter: Filter, since: Option<Instant>, definitive: bool) {
+        let i = filter as usize;
+        self.tests[i] += 1;
+        if definitive {
+            self.definitive[i] += 1;
+        }
+        if let Some(t) = since {
+            self.nanos[i] += t.elapsed().as_nanos() as u64;
+        }
+    }
+}
+
 impl fmt::Display for FilterStats {
     /// Blow's effectiveness table: definitive answers, their share, and the mean time per test.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -111,13 +129,14 @@ impl fmt::Display for FilterStats {
     }
 }
 
-/// The filter stack: a grid of agents and the counters.
+/// The filter stack: a grid of agents, their bounding data, and the counters.
 #[derive(Debug, Clone)]
 pub struct FilterStack {
     grid: Grid,
+    /// Per agent id, where it is and its bounds.
+    bodies: Vec<Body>,
     stats: FilterStats,
     timing: bool,
-    agents: usize,
 }
 
 /// The bounding sphere of a shape relative to its origin: centre and radius.
@@ -138,27 +157,109 @@ fn bounding_sphere(shape: &Shape) -> (DVec3, f64) {
     }
 }
 
+/// An agent at rest as the filters see it: its shape and position, with the bounding sphere and
+/// box the filters test kept beside them, computed once per move instead of once per pair.
+#[derive(Debug, Clone)]
+pub struct Body {
+    shape: Shape,
+    position: DVec3,
+    /// Bounding sphere centre (world) and radius.
+    centre: DVec3,
+    radius: f64,
+    /// Bounding box (world).
+    bounds: Aabb,
+}
+
+impl Body {
+    fn new(shape: &Shape, position: DVec3) -> Body {
+        let (centre, radius) = bounding_sphere(shape);
+        Body {
+            shape: shape.clone(),
+            position,
+            centre: position + centre,
+            radius,
+            bounds: shape.bounds().translated(position),
+        }
+    }
+
+    /// The agent's shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The agent's origin (world).
+    pub fn position(&self) -> DVec3 {
+        self.position
+    }
+}
+
+/// A mover's straight move as the filters see it: shape, start and motion, with the swept
+/// bounding sphere and box computed once for all the pairs it is tested in.
+#[derive(Debug, Clone, Copy)]
+pub struct Sweep<'a> {
+    shape: &'a Shape,
+    start: DVec3,
+    motion: DVec3,
+    /// The swept sphere around the middle of the move: centre (world) and radius.
+    centre: DVec3,
+    radius: f64,
+    /// The box swept from start to end (world).
+    bounds: Aabb,
+}
+
+impl Sweep<'_> {
+    /// `shape` moving from `start` by `motion`.
+    pub fn new(shape: &Shape, start: DVec3, motion: DVec3) -> Sweep<'_> {
+        let (centre, radius) = bounding_sphere(shape);
+        let bounds = shape.bounds();
+        Sweep {
+            shape,
+            start,
+            motion,
+            centre: start + centre + motion * 0.5,
+            radius: radius + 0.5 * motion.length(),
+            bounds: bounds
+                .translated(start)
+                .merged(bounds.translated(start + motion)),
+        }
+    }
+}
+
 impl FilterStack {
     /// A stack with a grid of `cell`-unit cells; `timing` measures each filter's time (it costs a
     /// clock read per filter and pair).
     pub fn new(cell: f64, timing: bool) -> FilterStack {
         FilterStack {
             grid: Grid::new(cell),
+            bodies: Vec::new(),
             stats: FilterStats::default(),
             timing,
-            agents: 0,
         }
     }
 
-    /// Lists an agent occupying `bounds` (world coordinates).
-    pub fn insert(&mut self, id: AgentId, bounds: &Aabb) {
-        self.grid.insert(id, bounds);
-        self.agents += 1;
+    /// Adds the next agent (ids are 0, 1, 2, ... in order): `shape` with its origin at
+    /// `position` (world).
+    pub fn insert(&mut self, id: AgentId, shape: &Shape, position: DVec3) {
+        assert_eq!(
+            id.0 as usize,
+            self.bodies.len(),
+            "agents are inserted in id order"
+        );
+        let body = Body::new(shape, position);
+        self.grid.insert(id, &body.bounds);
+        self.bodies.push(body);
     }
 
-    /// Moves an agent from `old` bounds to `new` bounds.
-    pub fn update(&mut self, id: AgentId, old: &Aabb, new: &Aabb) {
-        self.grid.update(id, old, new);
+    /// Agent `id` now has `shape` with its origin at `position`.
+    pub fn update(&mut self, id: AgentId, shape: &Shape, position: DVec3) {
+        let body = Body::new(shape, position);
+        self.grid.update(id, &body.bounds);
+        self.bodies[id.0 as usize] = body;
+    }
+
+    /// Agent `id` as it is now.
+    pub fn body(&self, id: AgentId) -> &Body {
+        &self.bodies[id.0 as usize]
     }
 
     /// The counters so far.
@@ -166,19 +267,9 @@ impl FilterStack {
         &self.stats
     }
 
+    /// The start of a timed filter, when timing is on.
     fn clock(&self) -> Option<Instant> {
         self.timing.then(Instant::now)
-    }
-
-    fn charge(&mut self, filter: Filter, since: Option<Instant>, definitive: bool) {
-        let i = filter as usize;
-        self.stats.tests[i] += 1;
-        if definitive {
-            self.stats.definitive[i] += 1;
-        }
-        if let Some(t) = since {
-            self.stats.nanos[i] += t.elapsed().as_nanos() as u64;
-        }
     }
 
     /// The grid stage: the other agents listed near the swept bounds of `mover`, sorted.
@@ -186,8 +277,10 @@ impl FilterStack {
         let since = self.clock();
         out.clear();
         self.grid.query(swept, out);
-        out.retain(|&id| id != mover);
-        let others = self.agents.saturating_sub(1) as u64;
+        if let Ok(at) = out.binary_search(&mover) {
+            out.remove(at);
+        }
+        let others = self.bodies.len().saturating_sub(1) as u64;
         let i = Filter::Grid as usize;
         self.stats.tests[i] += others;
         self.stats.definitive[i] += others.saturating_sub(out.len() as u64);
@@ -196,58 +289,58 @@ impl FilterStack {
         }
     }
 
-    /// The remaining filters and the exact test for one pair: the mover (shape, start, motion)
-    /// against a resting agent (shape, position).
+    /// The remaining filters and the exact test for one pair: the mover's sweep against agent
+    /// `other` at rest.
+    #[inline]
     pub fn test(
         &mut self,
-        mover: &Shape,
-        start: DVec3,
-        motion: DVec3,
-        other: &Shape,
-        position: DVec3,
+        mover: &Sweep,
+        other: AgentId,
     ) -> Result<Option<Impact>, UnsupportedPair> {
+        let Sweep {
+            shape,
+            start,
+            motion,
+            ..
+        } = *mover;
+        let timing = self.timing;
+        let clock = || timing.then(Instant::now);
+        let body = &self.bodies[other.0 as usize];
+        let mut charge = |filter, since, definitive| self.stats.charge(filter, since, definitive);
         // Bounding spheres: the swept mover's sphere around the middle of the move.
-        let since = self.clock();
-        let (ca, ra) = bounding_sphere(mover);
-        let (cb, rb) = bounding_sphere(other);
-        let centre_a = start + ca + motion * 0.5;
-        let radius_a = ra + 0.5 * motion.length();
-        let centre_b = position + cb;
-        let apart = centre_a.distance_squared(centre_b) >= (radius_a + rb) * (radius_a + rb);
-        self.charge(Filter::BoundingSpheres, since, apart);
+        let since = clock();
+        let reach = mover.radius + body.radius;
+        let apart = mover.centre.distance_squared(body.centre) >= reach * reach;
+        charge(Filter::BoundingSpheres, since, apart);
         if apart {
             return Ok(None);
         }
         // Bounding-box safety.
-        let since = self.clock();
-        let bounds_a = mover.bounds();
-        let swept = bounds_a
-            .translated(start)
-            .merged(bounds_a.translated(start + motion));
-        let bounds_b = other.bounds().translated(position);
-        let apart = !swept.intersects(&bounds_b);
-        self.charge(Filter::BoxSafety, since, apart);
+        let since = clock();
+        let apart = !mover.bounds.intersects(&body.bounds);
+        charge(Filter::BoxSafety, since, apart);
         if apart {
             return Ok(None);
         }
         // Plane divides entities: the plane across the line between the centres.
-        let since = self.clock();
-        let apart = match (centre_b - centre_a).try_normalize() {
+        let since = clock();
+        let position = body.position;
+        let apart = match (body.centre - mover.centre).try_normalize() {
             Some(n) => {
-                let reach_a = mover.support_distance(n);
+                let reach_a = shape.support_distance(n);
                 let a_max = (start.dot(n) + reach_a).max((start + motion).dot(n) + reach_a);
-                let b_min = position.dot(n) - other.support_distance(-n);
+                let b_min = position.dot(n) - body.shape.support_distance(-n);
                 a_max < b_min
             }
             None => false,
         };
-        self.charge(Filter::SeparatingPlane, since, apart);
+        charge(Filter::SeparatingPlane, since, apart);
         if apart {
             return Ok(None);
         }
-        let since = self.clock();
-        let impact = time_of_impact(mover, start, motion, other, position, DVec3::ZERO);
-        self.charge(Filter::Exact, since, true);
+        let since = clock();
+        let impact = time_of_impact(shape, start, motion, &body.shape, position, DVec3::ZERO);
+        charge(Filter::Exact, since, true);
         impact
     }
 }
@@ -280,7 +373,14 @@ mod tests {
             );
             let motion = rng.unit_vector() * rng.range(0.0, 150.0);
             let expected = time_of_impact(a, start, motion, b, DVec3::ZERO, DVec3::ZERO).unwrap();
-            let filtered = stack.test(a, start, motion, b, DVec3::ZERO).unwrap();
+            if stack.bodies.is_empty() {
+                stack.insert(AgentId(0), b, DVec3::ZERO);
+            } else {
+                stack.update(AgentId(0), b, DVec3::ZERO);
+            }
+            let filtered = stack
+                .test(&Sweep::new(a, start, motion), AgentId(0))
+                .unwrap();
             assert_eq!(expected, filtered);
             contacts += expected.is_some() as usize;
         }
@@ -296,9 +396,11 @@ mod tests {
     #[test]
     fn grid_lists_neighbours_once_and_sorted() {
         let mut stack = FilterStack::new(32.0, false);
-        let b = |x: f64| Aabb::new(DVec3::new(x, 0.0, 0.0), DVec3::new(x + 40.0, 40.0, 40.0));
+        let cube = Shape::new_box(DVec3::ZERO, DVec3::splat(40.0)).unwrap();
+        let at = |x: f64| DVec3::new(x, 0.0, 0.0);
+        // Agent 4 nearest the origin, agent 0 farthest.
         for i in 0..5 {
-            stack.insert(AgentId(4 - i), &b(i as f64 * 100.0));
+            stack.insert(AgentId(i), &cube, at((4 - i) as f64 * 100.0));
         }
         let mut out = Vec::new();
         stack.candidates(
@@ -307,7 +409,7 @@ mod tests {
             &mut out,
         );
         assert_eq!(out, vec![AgentId(3)]);
-        stack.update(AgentId(3), &b(100.0), &b(300.0));
+        stack.update(AgentId(3), &cube, at(300.0));
         stack.candidates(
             AgentId(4),
             &Aabb::new(DVec3::ZERO, DVec3::new(150.0, 10.0, 10.0)),

@@ -20,7 +20,7 @@ use crate::agent::{
 use crate::params::MoveParams;
 use crate::record::{AgentState, Event, EventKind, Recorder, Sample};
 use movement::{MoveLog, MoverState};
-use tracer::{Body, Tracer};
+use tracer::Tracer;
 
 /// Why a simulation cannot be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -118,9 +118,10 @@ pub struct Sim {
     filters: FilterStack,
     recorder: Recorder,
     counters: SimCounters,
-    /// Reused buffers.
-    bodies: Vec<Body>,
+    /// Buffers reused from agent to agent.
     candidates: Vec<AgentId>,
+    log: MoveLog,
+    touches: Vec<TouchKey>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -183,10 +184,7 @@ impl Sim {
             } else {
                 Pose::Standing
             };
-            filters.insert(
-                spec.id,
-                &poses.get(pose).shape().bounds().translated(spec.start),
-            );
+            filters.insert(spec.id, poses.get(pose).shape(), spec.start);
             let mut script = spec.script;
             script.sort_by(|a, b| a.at.total_cmp(&b.at));
             entities.push(world.spawn((
@@ -219,8 +217,9 @@ impl Sim {
             filters,
             recorder: Recorder::new(options.sample_every),
             counters: SimCounters::default(),
-            bodies: Vec::new(),
             candidates: Vec::new(),
+            log: MoveLog::default(),
+            touches: Vec::new(),
         };
         sim.settle();
         // Settling is not part of the run: its totals are cleared, and finding the ground under
@@ -359,22 +358,8 @@ impl Sim {
         });
     }
 
-    /// The bodies movers collide with, refreshed from the components.
-    fn refresh_bodies(&mut self) {
-        self.bodies.clear();
-        let view = self.world.view::<(&PoseSet, &Pose, &Position)>();
-        for &e in &self.agents {
-            let (poses, pose, position) = view.get(e).expect("agents have every component");
-            self.bodies.push(Body {
-                shape: poses.get(*pose).shape().clone(),
-                position: position.0,
-            });
-        }
-    }
-
     /// Finds the ground under every agent and frees agents that start in solid.
     fn settle(&mut self) {
-        self.refresh_bodies();
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
             update_agent(&mut ctx, &mut view, index, |st, tr, p, log| {
@@ -386,7 +371,6 @@ impl Sim {
 
     /// Moves every awake agent once, in id order.
     fn move_agents(&mut self, dt: f64) {
-        self.refresh_bodies();
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
             let (.., rest, _, _) = view
@@ -417,8 +401,9 @@ impl Sim {
                 filters: &mut self.filters,
                 recorder: &mut self.recorder,
                 counters: &mut self.counters,
-                bodies: &mut self.bodies,
                 candidates: &mut self.candidates,
+                log: &mut self.log,
+                touches: &mut self.touches,
             },
         )
     }
@@ -446,8 +431,9 @@ struct StepContext<'a> {
     filters: &'a mut FilterStack,
     recorder: &'a mut Recorder,
     counters: &'a mut SimCounters,
-    bodies: &'a mut Vec<Body>,
     candidates: &'a mut Vec<AgentId>,
+    log: &'a mut MoveLog,
+    touches: &'a mut Vec<TouchKey>,
 }
 
 /// Copies agent `index` out of its components, runs `update` on it, writes it back, and records
@@ -471,11 +457,11 @@ fn update_agent(
         can_crouch: poses.crouching.is_some(),
     };
     let before = state;
-    let mut log = MoveLog::default();
+    let mut log = std::mem::take(ctx.log);
+    log.clear();
     let mut tracer = Tracer {
         collider: &mut *ctx.collider,
         filters: &mut *ctx.filters,
-        bodies: ctx.bodies,
         me: id,
         poses,
         step: ctx.step,
@@ -483,21 +469,11 @@ fn update_agent(
         traces: &mut ctx.counters.traces,
     };
     update(&mut state, &mut tracer, ctx.params, &mut log);
-    // Keep the grid and the bodies current for the agents that follow.
-    let old_bounds = poses
-        .get(before.pose)
-        .shape()
-        .bounds()
-        .translated(before.position);
-    let new_shape = poses.get(state.pose).shape();
-    let new_bounds = new_shape.bounds().translated(state.position);
-    ctx.filters.update(id, &old_bounds, &new_bounds);
-    let body = &mut ctx.bodies[index];
-    if before.pose != state.pose {
-        body.shape = new_shape.clone();
-    }
-    body.position = state.position;
-    record(ctx, view, index, &before, &state, log);
+    // Keep the filter stack current for the agents that follow.
+    ctx.filters
+        .update(id, poses.get(state.pose).shape(), state.position);
+    record(ctx, view, index, &before, &state, &log);
+    *ctx.log = log;
 }
 
 /// Writes an agent's new state back and records its contacts, events and rest.
@@ -507,7 +483,7 @@ fn record(
     index: usize,
     before: &MoverState,
     after: &MoverState,
-    log: MoveLog,
+    log: &MoveLog,
 ) {
     let entity = ctx.agents[index];
     let id = AgentId(index as u32);
@@ -523,7 +499,8 @@ fn record(
         *intent = after.intent;
         totals.distance += after.position.distance(before.position);
         // Contacts are recorded when they begin.
-        let mut now: Vec<TouchKey> = Vec::new();
+        let mut now = std::mem::take(ctx.touches);
+        now.clear();
         for hit in &log.hits {
             let Some(contact) = hit.contact else { continue };
             let key = TouchKey::of(&contact.other);
@@ -543,7 +520,8 @@ fn record(
             }
         }
         now.sort_unstable();
-        touching.0 = now;
+        // The previous list becomes the next agent's buffer.
+        *ctx.touches = std::mem::replace(&mut touching.0, now);
         for kind in &log.events {
             // A refused stand is recorded once per refusal streak.
             if *kind == EventKind::StandRefused

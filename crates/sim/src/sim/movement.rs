@@ -29,6 +29,14 @@ pub(crate) struct MoveLog {
     pub events: Vec<EventKind>,
 }
 
+impl MoveLog {
+    /// Empties the log, keeping its buffers for the next agent.
+    pub fn clear(&mut self) {
+        self.hits.clear();
+        self.events.clear();
+    }
+}
+
 /// Quake III's `PM_ClipVelocity`: removes the part of `v` into the plane, over-bouncing slightly.
 pub(crate) fn clip_velocity(v: DVec3, normal: DVec3, overclip: f64) -> DVec3 {
     let backoff = v.dot(normal);
@@ -272,7 +280,8 @@ fn step_slide_move(
         }
     }
     let down = *st;
-    let down_hits = log.hits.split_off(first_hits);
+    // The unstepped move's hits are `first_hits..down_hits`; the stepped move's follow them.
+    let down_hits = log.hits.len();
     let up = tr.trace(
         st.pose,
         start.position,
@@ -280,7 +289,6 @@ fn step_slide_move(
     );
     if up.all_solid {
         *st = down;
-        log.hits.extend(down_hits);
         return;
     }
     let climbed = up.end.z - start.position.z;
@@ -302,11 +310,11 @@ fn step_slide_move(
     let horizontal = |a: DVec3| (a - start.position).truncate().length_squared();
     if !landed || horizontal(down.position) >= horizontal(st.position) {
         // The unstepped move went as far: keep it, and its contacts.
-        log.hits.truncate(first_hits);
-        log.hits.extend(down_hits);
+        log.hits.truncate(down_hits);
         *st = down;
         return;
     }
+    log.hits.drain(first_hits..down_hits);
     if let Some(n) = pushed.normal {
         st.velocity = clip_velocity(st.velocity, n, p.overclip);
     }
@@ -509,7 +517,6 @@ mod tests {
             let mut tracer = Tracer {
                 collider: &mut collider,
                 filters: &mut filters,
-                bodies: &[],
                 me: AgentId(0),
                 poses: &poses,
                 step: 0,

@@ -1,18 +1,12 @@
 //! One mover's view of the world during its move: the backend for brushes, and the other agents
 //! (behind Blow's filter stack) with their exact shapes.
 
+use cspace_contact::filter::Sweep;
 use cspace_contact::{AgentId, Contact, ContactTarget, FilterStack};
 use cspace_geom::collider::{lerp, skin_fraction};
-use cspace_geom::{Collider, DVec3, Shape};
+use cspace_geom::{Collider, DVec3};
 
 use crate::agent::{Pose, PoseSet};
-
-/// Another agent as movers see it: its current shape and position.
-#[derive(Debug, Clone)]
-pub(crate) struct Body {
-    pub shape: Shape,
-    pub position: DVec3,
-}
 
 /// The answer to one trace of the mover: the backend's hit and the agents', whichever is first.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,7 +29,6 @@ pub(crate) struct MoveHit {
 pub(crate) struct Tracer<'a> {
     pub collider: &'a mut dyn Collider,
     pub filters: &'a mut FilterStack,
-    pub bodies: &'a [Body],
     pub me: AgentId,
     pub poses: &'a PoseSet,
     pub step: u64,
@@ -69,11 +62,14 @@ impl Tracer<'_> {
             .merged(bounds.translated(end))
             .loosened(prepared.skin());
         self.filters.candidates(self.me, &swept, self.candidates);
+        if self.candidates.is_empty() {
+            return best;
+        }
+        let sweep = Sweep::new(shape, start, motion);
         for &id in self.candidates.iter() {
-            let other = &self.bodies[id.0 as usize];
             let impact = self
                 .filters
-                .test(shape, start, motion, &other.shape, other.position)
+                .test(&sweep, id)
                 .expect("agent shapes are checked when the simulation is built");
             let Some(impact) = impact else { continue };
             // Agents overlapping at the start may separate; moving deeper is blocked at once.
@@ -124,13 +120,13 @@ impl Tracer<'_> {
         self.filters.candidates(self.me, &bounds, self.candidates);
         let mut free = true;
         for &id in self.candidates.iter() {
-            let other = &self.bodies[id.0 as usize];
+            let other = self.filters.body(id);
             let overlap = cspace_contact::time_of_impact(
                 shape,
                 position,
                 DVec3::ZERO,
-                &other.shape,
-                other.position,
+                other.shape(),
+                other.position(),
                 DVec3::ZERO,
             )
             .expect("agent shapes are checked when the simulation is built");
