@@ -322,7 +322,10 @@ impl Collider for OnionCollider {
     }
 
     fn counters(&self) -> Option<String> {
-        Some(format!("{} traces, {} hits", self.traces, self.hits))
+        Some(format!(
+            "{} traces, {} hits, {} nodes visited",
+            self.traces, self.hits, self.scratch.visited
+        ))
     }
 }
 
@@ -332,6 +335,55 @@ mod tests {
 
     use super::*;
     use crate::{CompileOptions, Pose, compile};
+
+    /// The counters name the nodes visited: none for a move inside one uniform region found from
+    /// the start grid, some for a move across the tree.
+    #[test]
+    fn counters_count_the_nodes_visited() {
+        let floor = cspace_geom::Brush::from_aabb(Aabb::new(
+            DVec3::new(-512.0, -512.0, -64.0),
+            DVec3::new(512.0, 512.0, 0.0),
+        ))
+        .unwrap();
+        let ceiling = cspace_geom::Brush::from_aabb(Aabb::new(
+            DVec3::new(-512.0, -512.0, 512.0),
+            DVec3::new(512.0, 512.0, 576.0),
+        ))
+        .unwrap();
+        let world = Arc::new(World::from_brushes([floor, ceiling]));
+        let pose = Pose::quake_standing();
+        let tree = compile(&world, &[pose.clone()], &CompileOptions::default())
+            .unwrap()
+            .tree;
+        let mut onion = OnionCollider::new(tree, world).unwrap();
+        let shape = onion
+            .prepare(&Shape::new_box(pose.mins, pose.maxs).unwrap())
+            .unwrap();
+        let visited = |onion: &OnionCollider| {
+            let counters = onion.counters().unwrap();
+            let words: Vec<&str> = counters.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes").unwrap();
+            words[at - 1].parse::<u64>().unwrap()
+        };
+        // Between floor and ceiling, far from every plane: the grid's start is the empty region.
+        onion.trace(
+            &shape,
+            DVec3::new(0.0, 0.0, 300.0),
+            DVec3::new(10.0, 0.0, 300.0),
+        );
+        assert_eq!(visited(&onion), 0);
+        // Down through the floor: the walk tests planes.
+        assert!(
+            onion
+                .trace(
+                    &shape,
+                    DVec3::new(0.0, 0.0, 300.0),
+                    DVec3::new(0.0, 0.0, -30.0)
+                )
+                .is_hit()
+        );
+        assert!(visited(&onion) > 0);
+    }
 
     /// The brushes a surface query visits through the per-cell lists are those the world's index
     /// gives, for touches anywhere in and around the grid; and whole traces agree field for field.

@@ -416,7 +416,11 @@ mod tests {
                 Plane::from_unit_normal(DVec3::Z, size.z).unwrap(),
             ];
             let shape = GridShape::over(&planes).unwrap();
-            assert!(shape.count() as f64 <= MAX_CELLS, "{size}: {:?}", shape.dims);
+            assert!(
+                shape.count() as f64 <= MAX_CELLS,
+                "{size}: {:?}",
+                shape.dims
+            );
             assert!(shape.cell_of_point(size * 0.5).is_some(), "{size}");
         }
     }

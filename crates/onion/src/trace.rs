@@ -77,6 +77,8 @@ pub(crate) struct Frame {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     stack: Vec<Frame>,
+    /// Branch nodes whose plane the walks tested, over every walk (the collider's counter).
+    pub visited: u64,
     /// Interval lists for the two sides of planes a segment lies on, reused.
     pool: Vec<Vec<Interval>>,
 }
@@ -85,6 +87,7 @@ impl Scratch {
     pub fn with_capacity(frames: usize) -> Scratch {
         Scratch {
             stack: Vec::with_capacity(frames),
+            visited: 0,
             pool: Vec::new(),
         }
     }
@@ -92,6 +95,7 @@ impl Scratch {
     pub fn new() -> Scratch {
         Scratch {
             stack: Vec::with_capacity(64),
+            visited: 0,
             pool: Vec::new(),
         }
     }
@@ -179,6 +183,7 @@ impl OnionTree {
                     break;
                 }
                 let node = &tree.nodes[at as usize];
+                scratch.visited += 1;
                 // Fetch both children while the plane test runs: the walk picks one by index
                 // and cannot speculate, so it would otherwise wait for the memory after the test.
                 // (A leaf's reference, untagged, names node 0 or 1: a harmless fetch, and no
