@@ -352,9 +352,13 @@ mod tests {
         .unwrap();
         let world = Arc::new(World::from_brushes([floor, ceiling]));
         let pose = Pose::quake_standing();
-        let tree = compile(&world, &[pose.clone()], &CompileOptions::default())
-            .unwrap()
-            .tree;
+        let tree = compile(
+            &world,
+            std::slice::from_ref(&pose),
+            &CompileOptions::default(),
+        )
+        .unwrap()
+        .tree;
         let mut onion = OnionCollider::new(tree, world).unwrap();
         let shape = onion
             .prepare(&Shape::new_box(pose.mins, pose.maxs).unwrap())
