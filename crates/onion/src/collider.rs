@@ -124,6 +124,7 @@ impl OnionCollider {
     ) -> Result<OnionCollider, WorldMismatch> {
         let tree = tree.into();
         let fingerprint = world.fingerprint();
+        let spaces = tree.spaces();
         if tree.world_fingerprint() != fingerprint {
             return Err(WorldMismatch {
                 tree: tree.world_fingerprint(),
@@ -135,7 +136,7 @@ impl OnionCollider {
             world,
             scratch: Scratch::with_capacity(crate::trace::MAX_DEPTH),
             candidates: Vec::new(),
-            near: Vec::new(),
+            near: (0..spaces).map(|_| None).collect(),
             traces: 0,
             hits: 0,
         })
@@ -196,9 +197,6 @@ impl OnionCollider {
             candidates.push((span.enter, id, score, plane, toi));
         };
         let tree = &self.tree;
-        if self.near.len() < tree.spaces() {
-            self.near.resize_with(tree.spaces(), || None);
-        }
         let near = self.near[space].get_or_insert_with(|| {
             let shape = tree
                 .space_tree(space)

@@ -118,6 +118,7 @@ impl SpaceTree {
     /// are made than the packed tree has, so this always ends (the validator rejects such trees).
     fn prune(
         space: usize,
+        grid: Option<&GridShape>,
         planes: &[Plane],
         nodes: &[PackedNode],
         leaves: &[u64],
@@ -180,9 +181,9 @@ impl SpaceTree {
             });
             tree.planes.push(node.plane);
         }
-        tree.starts = GridShape::over(planes).map(|shape| {
-            let starts = StartGrid::new(&shape, &tree.nodes, tree.root);
-            (shape, starts)
+        tree.starts = grid.map(|shape| {
+            let starts = StartGrid::new(shape, &tree.nodes, tree.root);
+            (shape.clone(), starts)
         });
         tree
     }
@@ -258,8 +259,10 @@ impl OnionTree {
             }
             summary[i] = any_all;
         }
+        // One grid for every space (the extent of all the planes); each space keeps its starts.
+        let grid = GridShape::over(&planes);
         let space_trees = (0..poses.len())
-            .map(|s| SpaceTree::prune(s, &planes, &nodes, &leaves, &summary))
+            .map(|s| SpaceTree::prune(s, grid.as_ref(), &planes, &nodes, &leaves, &summary))
             .collect();
         OnionTree {
             poses,
