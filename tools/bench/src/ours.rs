@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use cspace_geom::aabb_tree::AabbTree;
 use cspace_geom::{Collider, DVec3, ExactCollider, Prepared, Shape, World};
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
-use cspace_onion::{CompileOptions, NodeRef, OnionCollider, OnionTree, Pose};
+use cspace_onion::{CompileOptions, OnionCollider, Pose};
 
 use crate::query::Query;
 use crate::timing::Tracer;
@@ -45,8 +45,6 @@ pub struct Built {
     pub memory: Option<Memory>,
     /// What was built, for the build table (`AABB tree over brush bounds`, `1 pose`, ...).
     pub structure: String,
-    /// The tree to locate segment starts in, for the root-to-leaf path lengths.
-    pub tree: Option<Arc<OnionTree>>,
 }
 
 /// Why a backend has no row.
@@ -159,7 +157,6 @@ fn build_exact(world: &Arc<World>, _shape: &Shape) -> Result<Built, Unavailable>
             "brushes + AABB tree of their bounds ({} nodes)",
             world.index_node_count()
         ),
-        tree: None,
     })
 }
 
@@ -189,8 +186,7 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
         stats.nodes, stats.leaves, stats.depth_max, stats.depth_mean
     );
     let nodes = stats.nodes + stats.leaves;
-    let tree = Arc::new(compiled.tree);
-    let shared = tree.clone();
+    let shared = Arc::new(compiled.tree);
     let world = world.clone();
     Ok(Built {
         factory: Box::new(move || {
@@ -205,7 +201,6 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
             nodes: Some(nodes),
         }),
         structure,
-        tree: Some(tree),
     })
 }
 
@@ -239,68 +234,7 @@ fn build_melax(world: &Arc<World>, bevel: BevelMode) -> Result<Built, Unavailabl
             nodes: Some(nodes),
         }),
         structure,
-        tree: None,
     })
-}
-
-/// Nodes (branch nodes and leaves) a front-to-back walk of `start -> end` through space 0 of
-/// `tree` visits until the first solid leaf after the region the move starts in, or to the end:
-/// the bench's own count for trees whose backend keeps none (Listing 5's order, without the
-/// on-plane special cases).
-pub fn walk_nodes(tree: &OnionTree, start: DVec3, end: DVec3) -> usize {
-    let mut stack: Vec<(NodeRef, f64, f64)> = vec![(tree.root(), 0.0, 1.0)];
-    let mut visited = 0;
-    let mut left_start = !tree.is_solid(0, start);
-    while let Some((mut at, t0, mut t1)) = stack.pop() {
-        loop {
-            visited += 1;
-            match at {
-                NodeRef::Leaf(leaf) => {
-                    if !tree.leaf_is_solid(leaf, 0) {
-                        left_start = true;
-                    } else if left_start {
-                        return visited;
-                    }
-                    break;
-                }
-                NodeRef::Node(node) => {
-                    let plane = tree.node_plane(node);
-                    let [front, back] = tree.node_children(node);
-                    let (ds, de) = (plane.signed_distance(start), plane.signed_distance(end));
-                    let (da, db) = (ds + (de - ds) * t0, ds + (de - ds) * t1);
-                    if da >= 0.0 && db >= 0.0 {
-                        at = front;
-                    } else if da < 0.0 && db < 0.0 {
-                        at = back;
-                    } else {
-                        let tm = (ds / (ds - de)).clamp(t0, t1);
-                        let (near, far) = if da >= 0.0 {
-                            (front, back)
-                        } else {
-                            (back, front)
-                        };
-                        stack.push((far, tm, t1));
-                        at = near;
-                        t1 = tm;
-                    }
-                }
-            }
-        }
-    }
-    visited
-}
-
-/// Nodes on the root-to-leaf path of the leaf holding `point` (branch nodes and the leaf): what
-/// any trace starting there must visit at least.
-pub fn path_length(tree: &OnionTree, point: DVec3) -> usize {
-    let mut at = tree.root();
-    let mut length = 1;
-    while let NodeRef::Node(node) = at {
-        let side = usize::from(tree.node_plane(node).signed_distance(point) < 0.0);
-        at = tree.node_children(node)[side];
-        length += 1;
-    }
-    length
 }
 
 /// One of our backends with its prepared shape, as a [`Tracer`].

@@ -303,20 +303,6 @@ fn physical_limit(out: &mut String, report: &Report, world: &str) {
                     nodes,
                     ns(f.timing.median_ns / nodes)
                 ));
-            } else if let (Some(walk), Some(path)) = (f.walk_nodes, f.path_nodes)
-                && walk > 0.0
-            {
-                counted.push(format!(
-                    "{} ({}) takes {} ns per trace; a front-to-back walk of its tree visits {:.1} \
-                     nodes per segment ({} ns per node), where the start's root-to-leaf path \
-                     alone is {:.1} nodes",
-                    row.backend,
-                    row.query.name(),
-                    ns(f.timing.median_ns),
-                    walk,
-                    ns(f.timing.median_ns / walk),
-                    path
-                ));
             }
         }
     }
@@ -329,16 +315,14 @@ fn physical_limit(out: &mut String, report: &Report, world: &str) {
          {}\n",
         report.config.base.count,
         if counted.is_empty() {
-            "No backend measured here counts the nodes it visits or has a tree to walk (the \
-             exact reference walks the AABB tree of brush bounds and tests each candidate brush, \
-             and keeps no counter), so nodes per trace and ns per node are reported once the \
-             tree backends are built."
+            "No backend measured here counts the nodes it visits (the exact reference walks the \
+             AABB tree of brush bounds and tests each candidate brush, and keeps no counter), so \
+             nodes per trace and ns per node are reported once the tree backends are built."
                 .to_string()
         } else {
             format!(
-                "Measured (nodes visited where the backend counts them; otherwise the bench \
-                 walks the backend's tree front to back along each segment, to the first solid \
-                 leaf after the start region, and counts): {}.",
+                "Measured (the nodes each tree backend counts its walks visiting; the onion's \
+                 start below the root skips the top of the path): {}.",
                 counted.join("; ")
             )
         }
@@ -449,21 +433,12 @@ fn cells(f: &TraceFigures) -> String {
     )
 }
 
-/// Nodes per trace and ns per node: counted by the backend, or else by the bench's own walk of
-/// the backend's tree (with the start's root-to-leaf path, the least any trace visits).
+/// Nodes per trace and ns per node, as the backend counts them.
 fn node_cells(f: &TraceFigures) -> (String, String) {
-    if let Some(n) = f.nodes_per_trace.filter(|&n| n > 0.0) {
-        return (format!("{n:.1}"), ns(f.timing.median_ns / n));
+    match f.nodes_per_trace.filter(|&n| n > 0.0) {
+        Some(n) => (format!("{n:.1}"), ns(f.timing.median_ns / n)),
+        None => ("—".to_string(), "—".to_string()),
     }
-    if let (Some(walk), Some(path)) = (f.walk_nodes, f.path_nodes)
-        && walk > 0.0
-    {
-        return (
-            format!("{walk:.1} walked (path {path:.1})"),
-            ns(f.timing.median_ns / walk),
-        );
-    }
-    ("—".to_string(), "—".to_string())
 }
 
 fn scaling(out: &mut String, report: &Report) {

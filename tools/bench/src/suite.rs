@@ -134,12 +134,6 @@ pub struct TraceFigures {
     pub vs_parry: Option<Agreement>,
     /// Nodes visited per trace, when the backend counts them.
     pub nodes_per_trace: Option<f64>,
-    /// Mean nodes on the root-to-leaf path of the segments' starts, for tree backends: the
-    /// least a trace must visit.
-    pub path_nodes: Option<f64>,
-    /// Mean nodes a front-to-back walk of the segments visits (the bench's own count,
-    /// [`ours::walk_nodes`]), for tree backends that count none.
-    pub walk_nodes: Option<f64>,
 }
 
 impl TraceFigures {
@@ -370,9 +364,6 @@ fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
     Aabb::new(around.min.max(bounds.min), around.max.min(bounds.max))
 }
 
-/// Mean nodes on the start's root-to-leaf path and walked per segment.
-type TreeNodes = (f64, f64);
-
 /// Every query on every backend and on parry, for one world.
 fn trace_world(
     name: &str,
@@ -408,8 +399,7 @@ fn trace_world(
             config.length,
             8 + qi as u64,
         );
-        // (label, mean root-to-leaf path and walked nodes for tree backends, tracer)
-        let mut tracers: Vec<(&'static str, Option<TreeNodes>, OurTracer)> = Vec::new();
+        let mut tracers: Vec<(&'static str, OurTracer)> = Vec::new();
         let mut absent: Vec<TraceRow> = Vec::new();
         for backend in ours::backends() {
             if !backend.queries.contains(&query) {
@@ -418,10 +408,10 @@ fn trace_world(
             eprintln!("  building {} for {}", backend.label, query.name());
             let built = (backend.build)(world, &shape).and_then(|b| {
                 let tracer = OurTracer::new((b.factory)(), &shape)?;
-                Ok((b.build, b.memory, b.structure, b.tree, tracer))
+                Ok((b.build, b.memory, b.structure, tracer))
             });
             match built {
-                Ok((build, memory, structure, tree, tracer)) => {
+                Ok((build, memory, structure, tracer)) => {
                     // The exact reference builds nothing per shape: one row per world.
                     if backend.label != ours::EXACT || qi == 0 {
                         builds.push(BuildRow {
@@ -436,16 +426,7 @@ fn trace_world(
                             memory,
                         });
                     }
-                    let n = segments.len().max(1) as f64;
-                    let nodes = tree.map(|t| {
-                        let (mut path, mut walk) = (0, 0);
-                        for &(a, b) in &segments {
-                            path += ours::path_length(&t, a);
-                            walk += ours::walk_nodes(&t, a, b);
-                        }
-                        (path as f64 / n, walk as f64 / n)
-                    });
-                    tracers.push((backend.label, nodes, tracer));
+                    tracers.push((backend.label, tracer));
                 }
                 Err(why) => absent.push(TraceRow {
                     query,
@@ -458,12 +439,12 @@ fn trace_world(
         let mut caster = parry.caster(&shape);
         let nodes_before: Vec<Option<u64>> = tracers
             .iter()
-            .map(|(_, _, t)| t.counters().as_deref().and_then(nodes_visited))
+            .map(|(_, t)| t.counters().as_deref().and_then(nodes_visited))
             .collect();
         let (answers, timings) = {
             let mut participants: Vec<&mut dyn Tracer> = tracers
                 .iter_mut()
-                .map(|(_, _, t)| t as &mut dyn Tracer)
+                .map(|(_, t)| t as &mut dyn Tracer)
                 .collect();
             participants.push(&mut caster);
             let answers = timing::record(&mut participants, &segments);
@@ -473,13 +454,13 @@ fn trace_world(
         };
         let nodes_after: Vec<Option<u64>> = tracers
             .iter()
-            .map(|(_, _, t)| t.counters().as_deref().and_then(nodes_visited))
+            .map(|(_, t)| t.counters().as_deref().and_then(nodes_visited))
             .collect();
         let peer = tracers.len();
         let peer_ns = timings[peer].median_ns;
         let exact_answers = &answers[0];
         let hits = |a: &[Option<f64>]| a.iter().filter(|x| x.is_some()).count();
-        for (i, (label, tree_nodes, _)) in tracers.iter().enumerate() {
+        for (i, (label, _)) in tracers.iter().enumerate() {
             // Counters accumulate over the recorded pass and every timed pass.
             let traces = (segments.len() * (1 + config.passes.max(1))) as f64;
             let nodes_per_trace = match (nodes_before[i], nodes_after[i]) {
@@ -498,8 +479,6 @@ fn trace_world(
                         .then(|| Agreement::between(&answers[i], exact_answers, &segments)),
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
-                    path_nodes: tree_nodes.map(|(path, _)| path),
-                    walk_nodes: tree_nodes.map(|(_, walk)| walk),
                 }),
             });
         }
@@ -515,8 +494,6 @@ fn trace_world(
                 vs_exact: Some(Agreement::between(&answers[peer], exact_answers, &segments)),
                 vs_parry: None,
                 nodes_per_trace: None,
-                path_nodes: None,
-                walk_nodes: None,
             }),
         });
         eprintln!(
