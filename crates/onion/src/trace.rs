@@ -261,7 +261,8 @@ impl OnionTree {
         true
     }
 
-    /// Both children of a node the segment lies on, merged: solid only where both are.
+    /// Both children of a node the segment lies on, merged: solid only where both are. (Rare:
+    /// its visitor goes through a pointer, so the generic walk does not nest without end.)
     #[allow(clippy::too_many_arguments)]
     fn both_sides(
         &self,
