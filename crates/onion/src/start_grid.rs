@@ -66,7 +66,7 @@ impl GridShape {
         // for the wild extents of a file not yet validated).
         let dims = |cell: f64| (size / cell).ceil().max(DVec3::ONE);
         while dims(cell).element_product() > MAX_CELLS {
-            cell *= 1.25;
+            cell *= 1.02;
         }
         let dims = dims(cell);
         Some(GridShape {
