@@ -17,7 +17,7 @@ use crate::tree::{LEAF_BIT, SpaceNode};
 const MARGIN: f64 = 1e-6;
 
 /// The most cells a grid has (four bytes each per space).
-const MAX_CELLS: f64 = 32_768.0;
+const MAX_CELLS: f64 = 65_536.0;
 
 /// The smallest cell edge, in units.
 const MIN_CELL: f64 = 16.0;
