@@ -15,6 +15,7 @@
 //! It prints the tree, the nanoseconds per trace of each round, the backend's counters and the
 //! checksum (fractions, planes, brushes, points and times of every trace, summed).
 
+use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -47,8 +48,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Pose::quake_crouching(),
         Pose::quake_large(),
     ];
+    // Written, not printed: a closed pipe (`| head`) ends the run with an error, not a panic.
+    let mut out = std::io::stdout().lock();
     let compiled = compile(&world, &poses, &CompileOptions::default())?;
-    println!("{world_name}: {}", compiled.stats);
+    writeln!(out, "{world_name}: {}", compiled.stats)?;
     let tree = compiled.tree;
     let shape = Shape::new_box(poses[0].mins, poses[0].maxs)?;
     let bounds = world.bounds();
@@ -71,9 +74,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         let ns = clock.elapsed().as_nanos() as f64 / traces.max(1) as f64;
-        println!("round {round}: {ns:.1} ns per trace");
+        writeln!(out, "round {round}: {ns:.1} ns per trace")?;
     }
-    println!("{}", onion.counters().unwrap_or_default());
-    println!("checksum {checksum:.17e}");
+    writeln!(out, "{}", onion.counters().unwrap_or_default())?;
+    writeln!(out, "checksum {checksum:.17e}")?;
     Ok(())
 }
