@@ -14,6 +14,7 @@ use crate::contact::AgentId;
 
 /// Buckets per side of the table: 64 cells of 64 units span a 4,096-unit world without folding.
 const SIDE: i32 = 64;
+const _: () = assert!(SIDE.count_ones() == 1, "bucket() masks by SIDE - 1");
 
 /// A rectangle of cells, inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,8 @@ impl Cells {
 
 /// The table slot of cell `(x, y)`.
 fn bucket(x: i32, y: i32) -> usize {
-    (x.rem_euclid(SIDE) * SIDE + y.rem_euclid(SIDE)) as usize
+    // `rem_euclid` by a power of two: the low bits of the two's complement.
+    ((x & (SIDE - 1)) * SIDE + (y & (SIDE - 1))) as usize
 }
 
 /// A 2D uniform grid of agent ids.
@@ -66,6 +68,8 @@ pub struct Grid {
     recent: Option<Cells>,
     /// The agents listed in `recent`'s cells, with their cells, in id order.
     nearby: Vec<(AgentId, Cells)>,
+    /// `nearby`'s ids alone.
+    nearby_ids: Vec<AgentId>,
 }
 
 impl Grid {
@@ -81,6 +85,7 @@ impl Grid {
             listed: Vec::new(),
             recent: None,
             nearby: Vec::new(),
+            nearby_ids: Vec::new(),
         }
     }
 
@@ -153,16 +158,33 @@ impl Grid {
     /// Appends to `out` the ids listed in the cells `bounds` overlaps, sorted and without
     /// duplicates.
     pub fn query(&mut self, bounds: &Aabb, out: &mut Vec<AgentId>) {
+        self.query_except(bounds, None, out);
+    }
+
+    /// [`Grid::query`] leaving out `except` (the mover itself).
+    pub fn query_except(&mut self, bounds: &Aabb, except: Option<AgentId>, out: &mut Vec<AgentId>) {
         let q = self.cells(bounds);
-        if !self.recent.is_some_and(|r| r.contains(&q)) {
-            self.gather(q);
+        let except = except.unwrap_or(AgentId(u32::MAX));
+        match self.recent {
+            // The cells of the last query again (most of a mover's traces): all of its agents.
+            Some(r) if r == q => {
+                out.reserve(self.nearby_ids.len());
+                for &id in &self.nearby_ids {
+                    if id != except {
+                        out.push(id);
+                    }
+                }
+                return;
+            }
+            Some(r) if r.contains(&q) => {}
+            _ => self.gather(q),
         }
-        out.extend(
-            self.nearby
-                .iter()
-                .filter(|(_, c)| c.overlaps(&q))
-                .map(|&(id, _)| id),
-        );
+        out.reserve(self.nearby.len());
+        for &(id, c) in &self.nearby {
+            if id != except && c.overlaps(&q) {
+                out.push(id);
+            }
+        }
     }
 
     /// Fills `nearby` with the agents listed in cells `q` and remembers `q`.
@@ -177,11 +199,14 @@ impl Grid {
                         .map(|c| (AgentId(id as u32), c))
                 }));
         } else {
-            for (x, y) in q.buckets() {
-                for &(id, c) in &self.buckets[bucket(x, y)] {
-                    // Once per agent: from the lowest cell both rectangles cover.
-                    if c.overlaps(&q) && x == c.x0.max(q.x0) && y == c.y0.max(q.y0) {
-                        self.nearby.push((id, c));
+            // Not folding: at most `SIDE` cells per side, each bucket once.
+            for x in q.x0..=q.x1 {
+                for y in q.y0..=q.y1 {
+                    for &(id, c) in &self.buckets[bucket(x, y)] {
+                        // Once per agent: from the lowest cell both rectangles cover.
+                        if c.overlaps(&q) && x == c.x0.max(q.x0) && y == c.y0.max(q.y0) {
+                            self.nearby.push((id, c));
+                        }
                     }
                 }
             }
@@ -190,6 +215,9 @@ impl Grid {
                 self.nearby.sort_unstable_by_key(|&(id, _)| id);
             }
         }
+        self.nearby_ids.clear();
+        self.nearby_ids
+            .extend(self.nearby.iter().map(|&(id, _)| id));
         self.recent = Some(q);
     }
 }
@@ -254,7 +282,7 @@ mod tests {
 
     /// Agents folded onto the same buckets from far cells, agents wider than the table, queries
     /// larger than it, and queries inside the last one (answered from it): the answers are the
-    /// brute-force overlaps of cell rectangles.
+    /// brute-force overlaps of cell rectangles, with or without the mover.
     #[test]
     fn queries_match_brute_force_across_folds() {
         let mut rng = cspace_geom::generate::Rng::new(5);
@@ -281,17 +309,27 @@ mod tests {
                 grid.update(AgentId(id as u32), &b);
                 boxes[id] = b;
             }
-            // The box, then a part of it.
+            // The box, then the same cells again, then a part of it, each also without one
+            // agent (the mover).
             let part = Aabb::new(b.min, b.min + (b.max - b.min) * rng.range(0.0, 1.0));
-            for b in [b, part] {
-                let mut out = Vec::new();
-                grid.query(&b, &mut out);
+            let except = AgentId(rng.below(300) as u32);
+            for b in [b, b, part] {
                 let q = grid.cells(&b);
                 let expected: Vec<AgentId> = (0..300)
                     .filter(|&i| grid.cells(&boxes[i]).overlaps(&q))
                     .map(|i| AgentId(i as u32))
                     .collect();
+                let mut out = Vec::new();
+                grid.query(&b, &mut out);
                 assert_eq!(out, expected);
+                out.clear();
+                grid.query_except(&b, Some(except), &mut out);
+                let without: Vec<AgentId> = expected
+                    .iter()
+                    .copied()
+                    .filter(|&id| id != except)
+                    .collect();
+                assert_eq!(out, without);
             }
         }
     }

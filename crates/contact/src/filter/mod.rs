@@ -276,10 +276,7 @@ impl FilterStack {
     pub fn candidates(&mut self, mover: AgentId, swept: &Aabb, out: &mut Vec<AgentId>) {
         let since = self.clock();
         out.clear();
-        self.grid.query(swept, out);
-        if let Ok(at) = out.binary_search(&mover) {
-            out.remove(at);
-        }
+        self.grid.query_except(swept, Some(mover), out);
         let others = self.bodies.len().saturating_sub(1) as u64;
         let i = Filter::Grid as usize;
         self.stats.tests[i] += others;
