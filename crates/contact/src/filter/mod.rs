@@ -286,10 +286,76 @@ impl FilterStack {
         }
     }
 
+    /// Bounding spheres, then bounding-box safety, for one pair: true when they settle that the
+    /// mover's sweep cannot meet agent `other` (each stage counted, and timed when asked).
+    #[inline]
+    fn cheap_apart(&mut self, mover: &Sweep, other: AgentId) -> bool {
+        let timing = self.timing;
+        let clock = || timing.then(Instant::now);
+        let body = &self.bodies[other.0 as usize];
+        // Bounding spheres: the swept mover's sphere around the middle of the move.
+        let since = clock();
+        let apart = spheres_apart(mover, body);
+        self.stats.charge(Filter::BoundingSpheres, since, apart);
+        if apart {
+            return true;
+        }
+        // Bounding-box safety.
+        let since = clock();
+        let apart = boxes_apart(mover, body);
+        self.stats.charge(Filter::BoxSafety, since, apart);
+        apart
+    }
+
+    /// Runs the two cheap filters (bounding spheres, bounding-box safety) over the grid's
+    /// `candidates` for `mover`, keeping in order the agents they do not settle; those go on to
+    /// [`FilterStack::test_close`]. Counted as [`FilterStack::test`] counts them. Untimed, the
+    /// loop has no branch on the answers: which agents the filters keep is as unpredictable as
+    /// the crowd, and a mispredicted branch costs more than both tests.
+    pub fn cull(&mut self, mover: &Sweep, candidates: &mut Vec<AgentId>) {
+        if self.timing {
+            candidates.retain(|&id| !self.cheap_apart(mover, id));
+            return;
+        }
+        let (mut spheres, mut boxes_tested, mut boxes) = (0u64, 0u64, 0u64);
+        let mut kept = 0;
+        for i in 0..candidates.len() {
+            let id = candidates[i];
+            let body = &self.bodies[id.0 as usize];
+            let sphere_apart = spheres_apart(mover, body);
+            let box_apart = boxes_apart(mover, body);
+            spheres += u64::from(sphere_apart);
+            boxes_tested += u64::from(!sphere_apart);
+            boxes += u64::from(!sphere_apart & box_apart);
+            candidates[kept] = id;
+            kept += usize::from(!(sphere_apart | box_apart));
+        }
+        let stats = &mut self.stats;
+        stats.tests[Filter::BoundingSpheres as usize] += candidates.len() as u64;
+        stats.definitive[Filter::BoundingSpheres as usize] += spheres;
+        stats.tests[Filter::BoxSafety as usize] += boxes_tested;
+        stats.definitive[Filter::BoxSafety as usize] += boxes;
+        candidates.truncate(kept);
+    }
+
     /// The remaining filters and the exact test for one pair: the mover's sweep against agent
     /// `other` at rest.
     #[inline]
     pub fn test(
+        &mut self,
+        mover: &Sweep,
+        other: AgentId,
+    ) -> Result<Option<Impact>, UnsupportedPair> {
+        if self.cheap_apart(mover, other) {
+            return Ok(None);
+        }
+        self.test_close(mover, other)
+    }
+
+    /// The filters after [`FilterStack::cull`] (a separating plane across the line between the
+    /// centres) and the exact time of impact, for an agent the cheap filters kept.
+    #[inline]
+    pub fn test_close(
         &mut self,
         mover: &Sweep,
         other: AgentId,
@@ -304,21 +370,6 @@ impl FilterStack {
         let clock = || timing.then(Instant::now);
         let body = &self.bodies[other.0 as usize];
         let mut charge = |filter, since, definitive| self.stats.charge(filter, since, definitive);
-        // Bounding spheres: the swept mover's sphere around the middle of the move.
-        let since = clock();
-        let reach = mover.radius + body.radius;
-        let apart = mover.centre.distance_squared(body.centre) >= reach * reach;
-        charge(Filter::BoundingSpheres, since, apart);
-        if apart {
-            return Ok(None);
-        }
-        // Bounding-box safety.
-        let since = clock();
-        let apart = !mover.bounds.intersects(&body.bounds);
-        charge(Filter::BoxSafety, since, apart);
-        if apart {
-            return Ok(None);
-        }
         // Plane divides entities: the plane across the line between the centres.
         let since = clock();
         let position = body.position;
@@ -340,6 +391,26 @@ impl FilterStack {
         charge(Filter::Exact, since, true);
         impact
     }
+}
+
+/// Bounding spheres: the swept mover's sphere (around the middle of the move) and the other's.
+#[inline]
+fn spheres_apart(mover: &Sweep, body: &Body) -> bool {
+    let reach = mover.radius + body.radius;
+    mover.centre.distance_squared(body.centre) >= reach * reach
+}
+
+/// Bounding-box safety: the swept box and the other's box share no point (without branches).
+#[inline]
+fn boxes_apart(mover: &Sweep, body: &Body) -> bool {
+    let (a, b) = (&mover.bounds, &body.bounds);
+    let meet = (a.min.x <= b.max.x)
+        & (a.max.x >= b.min.x)
+        & (a.min.y <= b.max.y)
+        & (a.max.y >= b.min.y)
+        & (a.min.z <= b.max.z)
+        & (a.max.z >= b.min.z);
+    !meet
 }
 
 #[cfg(test)]
@@ -388,6 +459,63 @@ mod tests {
         assert!(s.definitive[Filter::Exact as usize] > 0);
         let table = s.to_string();
         assert!(table.contains("| bounding spheres | 5000 |"), "{table}");
+    }
+
+    /// `cull` then `test_close` over a crowd give each pair the answer `test` gives it, and the
+    /// same counts, timed or not.
+    #[test]
+    fn culling_a_list_answers_and_counts_as_testing_each_pair() {
+        let shapes = [
+            Shape::new_box(
+                DVec3::new(-16.0, -16.0, -24.0),
+                DVec3::new(16.0, 16.0, 32.0),
+            )
+            .unwrap(),
+            Shape::new_sphere(12.0).unwrap(),
+            Shape::new_cylinder(14.0, 28.0).unwrap(),
+        ];
+        for timing in [false, true] {
+            let mut rng = cspace_geom::generate::Rng::new(17);
+            let (mut one_by_one, mut culled) = (
+                FilterStack::new(64.0, timing),
+                FilterStack::new(64.0, timing),
+            );
+            let crowd = 60;
+            for id in 0..crowd {
+                let at = DVec3::new(
+                    rng.range(-150.0, 150.0),
+                    rng.range(-150.0, 150.0),
+                    rng.range(-40.0, 40.0),
+                );
+                let shape = &shapes[rng.below(3)];
+                one_by_one.insert(AgentId(id), shape, at);
+                culled.insert(AgentId(id), shape, at);
+            }
+            let mut kept_some = false;
+            for _ in 0..300 {
+                let mover = &shapes[rng.below(3)];
+                let start = DVec3::new(rng.range(-150.0, 150.0), rng.range(-150.0, 150.0), 0.0);
+                let sweep = Sweep::new(mover, start, rng.unit_vector() * rng.range(0.0, 80.0));
+                let all: Vec<AgentId> = (0..crowd).map(AgentId).collect();
+                let expected: Vec<(AgentId, Option<Impact>)> = all
+                    .iter()
+                    .map(|&id| (id, one_by_one.test(&sweep, id).unwrap()))
+                    .collect();
+                let mut kept = all.clone();
+                culled.cull(&sweep, &mut kept);
+                kept_some |= !kept.is_empty() && kept.len() < all.len();
+                let mut found: Vec<(AgentId, Option<Impact>)> =
+                    all.iter().map(|&id| (id, None)).collect();
+                for &id in &kept {
+                    found[id.0 as usize].1 = culled.test_close(&sweep, id).unwrap();
+                }
+                assert_eq!(found, expected);
+            }
+            assert!(kept_some);
+            let (a, b) = (one_by_one.stats(), culled.stats());
+            assert_eq!((a.tests, a.definitive), (b.tests, b.definitive));
+            assert_eq!(a.tests[Filter::BoundingSpheres as usize], 300 * 60);
+        }
     }
 
     #[test]

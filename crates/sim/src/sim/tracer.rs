@@ -66,10 +66,11 @@ impl Tracer<'_> {
             return best;
         }
         let sweep = Sweep::new(shape, start, motion);
+        self.filters.cull(&sweep, self.candidates);
         for &id in self.candidates.iter() {
             let impact = self
                 .filters
-                .test(&sweep, id)
+                .test_close(&sweep, id)
                 .expect("agent shapes are checked when the simulation is built");
             let Some(impact) = impact else { continue };
             // Agents overlapping at the start may separate; moving deeper is blocked at once.
