@@ -27,6 +27,12 @@ const NEAR: f64 = SAME_HIT + CONTACT + 1e-3;
 /// in that cell may meet (every brush meeting the cell grown by the box and [`NEAR`]): the query
 /// scans a short list instead of walking the world's bounding-volume tree. The set a query finds
 /// is the same: each listed brush is tested as that tree tests it.
+///
+/// It also keeps, for the space's box, every brush's [`Brush::box_planes`] pushed out by the box
+/// (brush `b`'s are `planes[plane_offsets[b]..plane_offsets[b + 1]]`, the same values the exact
+/// backend computes per trace) and every brush's bounds in one dense array.
+///
+/// [`Brush::box_planes`]: cspace_geom::Brush::box_planes
 #[derive(Debug)]
 struct NearBrushes {
     /// `None` for a tree without a grid: every query goes to the world's index.
@@ -34,49 +40,68 @@ struct NearBrushes {
     /// Cell `i`'s brushes are `ids[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
     ids: Vec<BrushId>,
+    /// Per brush id, its bounds.
+    bounds: Vec<Aabb>,
+    /// Per brush id, where its pushed-out planes start in `planes` (one more entry at the end).
+    plane_offsets: Vec<u32>,
+    planes: Vec<Plane>,
 }
 
 impl NearBrushes {
-    fn new(world: &World, shape: Option<&GridShape>, reach: &Aabb) -> NearBrushes {
-        let Some(shape) = shape else {
-            return NearBrushes {
-                shape: None,
-                offsets: Vec::new(),
-                ids: Vec::new(),
-            };
-        };
-        let mut offsets = Vec::with_capacity(shape.count() + 1);
+    fn new(world: &World, shape: Option<&GridShape>, agent: &Shape) -> NearBrushes {
+        let reach = agent.bounds().loosened(NEAR);
+        let mut plane_offsets = Vec::with_capacity(world.len() + 1);
+        let mut planes = Vec::new();
+        plane_offsets.push(0);
+        for brush in world.brushes() {
+            planes.extend(
+                brush
+                    .brush
+                    .box_planes()
+                    .iter()
+                    .map(|p| p.shifted(agent.plane_offset(p.normal()))),
+            );
+            plane_offsets.push(planes.len() as u32);
+        }
+        let bounds = world.brushes().iter().map(|b| b.brush.bounds()).collect();
+        let mut offsets = Vec::new();
         let mut ids = Vec::new();
-        offsets.push(0);
-        for cell in 0..shape.count() {
-            // Grown by a micro-unit more for the rounding of the touch point's cell.
-            let region = shape.cell_box(cell, 1e-6);
-            let region = Aabb::new(region.min + reach.min, region.max + reach.max);
-            world.for_each_overlapping(&region, |id| ids.push(id));
-            offsets.push(ids.len() as u32);
+        if let Some(shape) = shape {
+            offsets.reserve(shape.count() + 1);
+            offsets.push(0);
+            for cell in 0..shape.count() {
+                // Grown by a micro-unit more for the rounding of the touch point's cell.
+                let region = shape.cell_box(cell, 1e-6);
+                let region = Aabb::new(region.min + reach.min, region.max + reach.max);
+                world.for_each_overlapping(&region, |id| ids.push(id));
+                offsets.push(ids.len() as u32);
+            }
         }
         NearBrushes {
-            shape: Some(shape.clone()),
+            shape: shape.cloned(),
             offsets,
             ids,
+            bounds,
+            plane_offsets,
+            planes,
         }
+    }
+
+    /// Brush `id`'s planes pushed out by the space's box.
+    fn planes(&self, id: BrushId) -> &[Plane] {
+        let i = id.0 as usize;
+        &self.planes[self.plane_offsets[i] as usize..self.plane_offsets[i + 1] as usize]
     }
 
     /// Calls `visit` with each brush whose bounds meet `query`, a box around `touch`; false when
     /// `touch` is outside the grid (nothing visited).
-    fn for_each(
-        &self,
-        world: &World,
-        touch: DVec3,
-        query: &Aabb,
-        mut visit: impl FnMut(BrushId),
-    ) -> bool {
+    fn for_each(&self, touch: DVec3, query: &Aabb, mut visit: impl FnMut(BrushId)) -> bool {
         let Some(cell) = self.shape.as_ref().and_then(|s| s.cell_of_point(touch)) else {
             return false;
         };
         let range = self.offsets[cell] as usize..self.offsets[cell + 1] as usize;
         for &id in &self.ids[range] {
-            if world.brush(id).brush.bounds().intersects(query) {
+            if self.bounds[id.0 as usize].intersects(query) {
                 visit(id);
             }
         }
@@ -174,13 +199,18 @@ impl OnionCollider {
         let candidates = &mut self.candidates;
         candidates.clear();
         let world = &self.world;
+        let tree = &self.tree;
+        let near = self.near[space].get_or_insert_with(|| {
+            let shape = tree
+                .space_tree(space)
+                .starts
+                .as_ref()
+                .map(|(shape, _)| shape);
+            NearBrushes::new(world, shape, &as_shape)
+        });
+        let near = &*near;
         let mut consider = |id: BrushId| {
-            let brush = &world.brush(id).brush;
-            let planes = brush
-                .box_planes()
-                .iter()
-                .map(|p| p.shifted(as_shape.plane_offset(p.normal())));
-            let Some(span) = span_of_planes(planes, start, end) else {
+            let Some(span) = span_of_planes(near.planes(id).iter().copied(), start, end) else {
                 return;
             };
             let Some((plane, toi)) = span.entry else {
@@ -196,16 +226,7 @@ impl OnionCollider {
             );
             candidates.push((span.enter, id, score, plane, toi));
         };
-        let tree = &self.tree;
-        let near = self.near[space].get_or_insert_with(|| {
-            let shape = tree
-                .space_tree(space)
-                .starts
-                .as_ref()
-                .map(|(shape, _)| shape);
-            NearBrushes::new(world, shape, &as_shape.bounds().loosened(NEAR))
-        });
-        if !near.for_each(world, touch, &query, &mut consider) {
+        if !near.for_each(touch, &query, &mut consider) {
             world.for_each_overlapping(&query, &mut consider);
         }
         // The exact backend's tie rule: the earliest entries (within 1e-12), then the smallest
@@ -411,7 +432,18 @@ mod tests {
         for (space, pose) in poses.iter().enumerate() {
             let shape = tree.space_tree(space).starts.as_ref().map(|(s, _)| s);
             let bounds = Aabb::new(pose.mins, pose.maxs);
-            let near = NearBrushes::new(&world, shape, &bounds.loosened(NEAR));
+            let agent = Shape::new_box(pose.mins, pose.maxs).unwrap();
+            let near = NearBrushes::new(&world, shape, &agent);
+            // Each brush's planes, pushed out by the box as the exact backend pushes them.
+            for (id, brush) in world.brushes().iter().enumerate() {
+                let pushed: Vec<Plane> = brush
+                    .brush
+                    .box_planes()
+                    .iter()
+                    .map(|p| p.shifted(agent.plane_offset(p.normal())))
+                    .collect();
+                assert_eq!(near.planes(BrushId(id as u32)), &pushed[..]);
+            }
             for _ in 0..20_000 {
                 let touch = DVec3::new(
                     rng.range(region.min.x, region.max.x),
@@ -420,7 +452,7 @@ mod tests {
                 );
                 let query = bounds.translated(touch).loosened(NEAR);
                 let (mut listed, mut indexed) = (Vec::new(), Vec::new());
-                if near.for_each(&world, touch, &query, |id| listed.push(id)) {
+                if near.for_each(touch, &query, |id| listed.push(id)) {
                     in_grid += 1;
                     world.for_each_overlapping(&query, |id| indexed.push(id));
                     listed.sort();
@@ -433,8 +465,12 @@ mod tests {
 
         let mut listed = OnionCollider::new(tree.clone(), world.clone()).unwrap();
         let mut indexed = OnionCollider::new(tree, world.clone()).unwrap();
-        indexed.near = (0..poses.len())
-            .map(|_| Some(NearBrushes::new(&world, None, &Aabb::EMPTY)))
+        indexed.near = poses
+            .iter()
+            .map(|p| {
+                let agent = Shape::new_box(p.mins, p.maxs).unwrap();
+                Some(NearBrushes::new(&world, None, &agent))
+            })
             .collect();
         for pose in &poses {
             let shape = Shape::new_box(pose.mins, pose.maxs).unwrap();
