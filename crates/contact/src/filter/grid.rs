@@ -1,19 +1,27 @@
 //! Blow's "segregation is good": a uniform grid over the ground plane (xy), each agent listed in
 //! every cell its bounds overlap.
 //!
-//! The grid is unbounded but stored without hashing: cell `(x, y)` lives in bucket
-//! `(x mod SIDE, y mod SIDE)` of a flat table, and each agent keeps the rectangle of cells it is
-//! listed in. A query reads the buckets of its own cells and reports an agent once, from the
-//! first cell the two rectangles share; agents folded in from far cells fail that test. The last
-//! answer is kept until the grid changes and answers later queries inside its cells (a mover's
-//! traces in one step mostly stay in the same cells), filtered by their cells.
+//! The grid is unbounded but stored without hashing. Cells are grouped two by two into blocks,
+//! and block `(x, y)` lives in bucket `(x mod SIDE, y mod SIDE)` of a flat table; each agent is
+//! listed, with the rectangle of cells it covers, in every block those cells meet. A query reads
+//! the buckets of its own blocks, keeps the agents whose cells meet its cells, and reports each
+//! once, from the first block the two rectangles share; agents folded in from far blocks fail
+//! that test. (The blocks only store: the answer is the agents sharing a cell with the query,
+//! but a query reads one to four buckets, not four to nine, and each read is a cache miss in a
+//! large crowd.) The last answer is kept until the grid changes and answers later queries inside
+//! its cells (a mover's traces in one step mostly stay in the same cells), filtered by their
+//! cells.
 
 use cspace_geom::Aabb;
 
 use crate::contact::AgentId;
 
-/// Buckets per side of the table: 64 cells of 64 units span a 4,096-unit world without folding.
+/// Buckets per side of the table: 64 blocks of two 32-unit cells span a 4,096-unit world
+/// without folding.
 const SIDE: i32 = 64;
+
+/// Cells per block side, as a shift: blocks of 2 x 2 cells.
+const BLOCK_SHIFT: u32 = 1;
 const _: () = assert!(SIDE.count_ones() == 1, "bucket() masks by SIDE - 1");
 
 /// A rectangle of cells, inclusive.
@@ -34,13 +42,23 @@ impl Cells {
         self.x0 <= other.x0 && other.x1 <= self.x1 && self.y0 <= other.y0 && other.y1 <= self.y1
     }
 
-    /// Wider or deeper than the table: its cells fold onto some buckets twice.
+    /// The blocks these cells meet (floor division by the block side, negative cells included).
+    fn blocks(&self) -> Cells {
+        Cells {
+            x0: self.x0 >> BLOCK_SHIFT,
+            y0: self.y0 >> BLOCK_SHIFT,
+            x1: self.x1 >> BLOCK_SHIFT,
+            y1: self.y1 >> BLOCK_SHIFT,
+        }
+    }
+
+    /// Blocks wider or deeper than the table: they fold onto some buckets twice.
     fn folds(&self) -> bool {
         (self.x1 as i64 - self.x0 as i64) >= SIDE as i64
             || (self.y1 as i64 - self.y0 as i64) >= SIDE as i64
     }
 
-    /// The buckets covering these cells, each once: `(x, y)` cells, at most `SIDE` per side.
+    /// The buckets covering these blocks, each once: `(x, y)` blocks, at most `SIDE` per side.
     fn buckets(&self) -> impl Iterator<Item = (i32, i32)> {
         let x1 = self.x1.min(self.x0.saturating_add(SIDE - 1));
         let y1 = self.y1.min(self.y0.saturating_add(SIDE - 1));
@@ -49,7 +67,7 @@ impl Cells {
     }
 }
 
-/// The table slot of cell `(x, y)`.
+/// The table slot of block `(x, y)`.
 fn bucket(x: i32, y: i32) -> usize {
     // `rem_euclid` by a power of two: the low bits of the two's complement.
     ((x & (SIDE - 1)) * SIDE + (y & (SIDE - 1))) as usize
@@ -60,7 +78,8 @@ fn bucket(x: i32, y: i32) -> usize {
 pub struct Grid {
     /// Cells per unit: the reciprocal of the cell size.
     per_unit: f64,
-    /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in id order.
+    /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in id order,
+    /// one per block.
     buckets: Vec<Vec<(AgentId, Cells)>>,
     /// Per agent id, the cells it is listed in.
     listed: Vec<Option<Cells>>,
@@ -113,7 +132,7 @@ impl Grid {
 
     fn list(&mut self, id: AgentId, cells: Cells) {
         self.recent = None;
-        for (x, y) in cells.buckets() {
+        for (x, y) in cells.blocks().buckets() {
             let list = &mut self.buckets[bucket(x, y)];
             let at = list.partition_point(|&(other, _)| other < id);
             list.insert(at, (id, cells));
@@ -147,7 +166,7 @@ impl Grid {
             return;
         };
         self.recent = None;
-        for (x, y) in cells.buckets() {
+        for (x, y) in cells.blocks().buckets() {
             let list = &mut self.buckets[bucket(x, y)];
             if let Some(at) = list.iter().position(|&(other, _)| other == id) {
                 list.remove(at);
@@ -190,7 +209,8 @@ impl Grid {
     /// Fills `nearby` with the agents listed in cells `q` and remembers `q`.
     fn gather(&mut self, q: Cells) {
         self.nearby.clear();
-        if q.folds() {
+        let qb = q.blocks();
+        if qb.folds() {
             // Larger than the table: every listed agent, in id order.
             self.nearby
                 .extend(self.listed.iter().enumerate().filter_map(|(id, cells)| {
@@ -199,12 +219,13 @@ impl Grid {
                         .map(|c| (AgentId(id as u32), c))
                 }));
         } else {
-            // Not folding: at most `SIDE` cells per side, each bucket once.
-            for x in q.x0..=q.x1 {
-                for y in q.y0..=q.y1 {
+            // Not folding: at most `SIDE` blocks per side, each bucket once.
+            for x in qb.x0..=qb.x1 {
+                for y in qb.y0..=qb.y1 {
                     for &(id, c) in &self.buckets[bucket(x, y)] {
-                        // Once per agent: from the lowest cell both rectangles cover.
-                        if c.overlaps(&q) && x == c.x0.max(q.x0) && y == c.y0.max(q.y0) {
+                        // Sharing a cell; once per agent: from the lowest block both cover.
+                        let cb = c.blocks();
+                        if c.overlaps(&q) && x == cb.x0.max(qb.x0) && y == cb.y0.max(qb.y0) {
                             self.nearby.push((id, c));
                         }
                     }
@@ -289,7 +310,7 @@ mod tests {
         let mut grid = Grid::new(16.0);
         let size = |rng: &mut cspace_geom::generate::Rng| {
             if rng.below(20) == 0 {
-                rng.range(100.0, 2000.0)
+                rng.range(100.0, 4000.0)
             } else {
                 rng.range(0.0, 40.0)
             }
