@@ -161,6 +161,15 @@ pub fn map_world(
     })
 }
 
+/// The median of sorted values (the mean of the middle two for an even count; NaN when empty).
+pub fn median_of_sorted(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        n if !n.is_multiple_of(2) => sorted[n / 2],
+        n => 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]),
+    }
+}
+
 /// One timed run.
 #[derive(Debug, Clone)]
 pub struct CrowdTiming {
@@ -242,4 +251,16 @@ pub fn time_crowd_on(
             / sim.counters().traces.max(1) as f64,
         final_positions: sim.states().iter().map(|s| s.position).collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median_of_sorted(&[1.0, 2.0, 9.0]), 2.0);
+        assert_eq!(median_of_sorted(&[1.0, 2.0, 4.0, 9.0]), 3.0);
+        assert!(median_of_sorted(&[]).is_nan());
+    }
 }

@@ -54,6 +54,11 @@ struct BenchArgs {
     /// Steps of 1/60 s to time.
     #[arg(long, default_value_t = 120)]
     steps: u64,
+    /// Times to run each crowd on each backend, interleaved (every crowd and backend once, then
+    /// again): the median is reported, with the slowest and fastest runs, since a shared machine
+    /// moves single runs by tens of percent.
+    #[arg(long, default_value_t = 1)]
+    runs: usize,
     /// The backends (default: every one).
     #[arg(long, value_enum, value_delimiter = ',')]
     backends: Vec<BackendKind>,
@@ -434,8 +439,8 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     use cspace_sim::bench;
-    if args.agents == 0 || args.steps == 0 {
-        anyhow::bail!("--agents and --steps must be positive");
+    if args.agents == 0 || args.steps == 0 || args.runs == 0 {
+        anyhow::bail!("--agents, --steps and --runs must be positive");
     }
     let seconds = (args.steps + 1) as f64 / 60.0;
     let mut crowds = vec![bench::open_world(args.agents, seconds)];
@@ -463,32 +468,50 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.backends.clone()
     };
+    // Every run of every crowd and backend, interleaved so that drift hits all alike.
+    let mut timings: Vec<Vec<bench::CrowdTiming>> = vec![Vec::new(); crowds.len() * kinds.len()];
+    for _ in 0..args.runs {
+        for (c, crowd) in crowds.iter().enumerate() {
+            for (k, &kind) in kinds.iter().enumerate() {
+                timings[c * kinds.len() + k].push(bench::time_crowd(crowd, kind, args.steps)?);
+            }
+        }
+    }
     let mut rows = Vec::new();
     if !args.json {
         println!(
-            "| world | backend | agents | steps | agent steps/s | traces per agent step | agents tested per trace | backend counters |"
+            "| world | backend | agents | steps | runs | agent steps/s (median) | slowest - fastest | traces per agent step | agents tested per trace | backend counters |"
         );
-        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     }
-    for crowd in &crowds {
-        for &kind in &kinds {
-            let t = bench::time_crowd(crowd, kind, args.steps)?;
+    for (c, crowd) in crowds.iter().enumerate() {
+        for (k, &kind) in kinds.iter().enumerate() {
+            let runs = &timings[c * kinds.len() + k];
+            let mut rates: Vec<f64> = runs.iter().map(|t| t.agent_steps_per_second).collect();
+            rates.sort_by(f64::total_cmp);
+            let median = bench::median_of_sorted(&rates);
+            // The counters are the same in every run (the simulation is deterministic).
+            let t = &runs[0];
             if args.json {
                 rows.push(serde_json::json!({
                     "world": crowd.name, "backend": kind.name(), "agents": t.agents, "steps": t.steps,
-                    "agent_steps_per_second": t.agent_steps_per_second,
+                    "agent_steps_per_second": median,
+                    "runs_agent_steps_per_second": rates,
                     "traces_per_agent_step": t.traces_per_agent_step,
                     "agent_candidates_per_trace": t.agent_candidates_per_trace,
                     "backend_counters": t.backend_counters,
                 }));
             } else {
                 println!(
-                    "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {} |",
+                    "| {} | {} | {} | {} | {} | {:.0} | {:.0} - {:.0} | {:.2} | {:.2} | {} |",
                     crowd.name,
                     kind.name(),
                     t.agents,
                     t.steps,
-                    t.agent_steps_per_second,
+                    runs.len(),
+                    median,
+                    rates[0],
+                    rates[rates.len() - 1],
                     t.traces_per_agent_step,
                     t.agent_candidates_per_trace,
                     t.backend_counters.as_deref().unwrap_or("")

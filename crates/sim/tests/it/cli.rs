@@ -169,7 +169,12 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         (
             vec!["bench", "--agents", "0"],
             "",
-            "--agents and --steps must be positive",
+            "--agents, --steps and --runs must be positive",
+        ),
+        (
+            vec!["bench", "--agents", "4", "--runs", "0"],
+            "",
+            "--agents, --steps and --runs must be positive",
         ),
         (
             vec!["compile", w, "--fill-outside"],
@@ -336,6 +341,67 @@ fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_ba
     let out = sim(&["compile", w], "");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("2 spaces, "), "{text}");
+}
+
+/// `--runs 3`: each crowd and backend three times; the rate reported is the median of the three,
+/// listed slowest first.
+#[test]
+fn bench_reports_the_median_of_its_runs() {
+    let out = sim(
+        &[
+            "bench",
+            "--agents",
+            "4",
+            "--steps",
+            "2",
+            "--backends",
+            "exact",
+            "--runs",
+            "3",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 1);
+    let runs: Vec<f64> = rows[0]["runs_agent_steps_per_second"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(runs.len(), 3);
+    assert!(runs.is_sorted(), "{runs:?}");
+    assert_eq!(rows[0]["agent_steps_per_second"].as_f64().unwrap(), runs[1]);
+    // The text table names the runs and the spread.
+    let out = sim(
+        &[
+            "bench",
+            "--agents",
+            "4",
+            "--steps",
+            "1",
+            "--backends",
+            "exact",
+            "--runs",
+            "2",
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("| runs | agent steps/s (median) | slowest - fastest |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| open world | exact | 4 | 1 | 2 | "),
+        "{text}"
+    );
 }
 
 #[test]
