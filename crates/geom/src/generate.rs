@@ -10,7 +10,7 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::brush::Brush;
 use crate::plane::Plane;
-use crate::shape::ConvexHull;
+use crate::shape::{ConvexHull, Shape};
 use crate::world::World;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and bit-stable.
@@ -154,6 +154,20 @@ impl RandomBoxes {
     pub fn world(&self) -> World {
         World::from_brushes(self.brushes())
     }
+}
+
+/// The agent shapes the tests sweep: Quake's standing player box (`-16,-16,-24` to
+/// `16,16,32`), a sphere of radius 12 and a vertical cylinder of radius 14 and half-height 28.
+pub fn agent_shapes() -> [Shape; 3] {
+    [
+        Shape::new_box(
+            DVec3::new(-16.0, -16.0, -24.0),
+            DVec3::new(16.0, 16.0, 32.0),
+        )
+        .expect("a valid box"),
+        Shape::new_sphere(12.0).expect("a valid sphere"),
+        Shape::new_cylinder(14.0, 28.0).expect("a valid cylinder"),
+    ]
 }
 
 /// A box with centre, half sides along the frame's axes, and the frame.

@@ -420,15 +420,7 @@ mod tests {
     #[test]
     fn filters_never_reject_a_real_contact() {
         let mut rng = cspace_geom::generate::Rng::new(3);
-        let shapes = [
-            Shape::new_box(
-                DVec3::new(-16.0, -16.0, -24.0),
-                DVec3::new(16.0, 16.0, 32.0),
-            )
-            .unwrap(),
-            Shape::new_sphere(12.0).unwrap(),
-            Shape::new_cylinder(14.0, 28.0).unwrap(),
-        ];
+        let shapes = cspace_geom::generate::agent_shapes();
         let mut stack = FilterStack::new(64.0, false);
         let mut contacts = 0;
         for _ in 0..5000 {
@@ -465,15 +457,7 @@ mod tests {
     /// same counts, timed or not.
     #[test]
     fn culling_a_list_answers_and_counts_as_testing_each_pair() {
-        let shapes = [
-            Shape::new_box(
-                DVec3::new(-16.0, -16.0, -24.0),
-                DVec3::new(16.0, 16.0, 32.0),
-            )
-            .unwrap(),
-            Shape::new_sphere(12.0).unwrap(),
-            Shape::new_cylinder(14.0, 28.0).unwrap(),
-        ];
+        let shapes = cspace_geom::generate::agent_shapes();
         for timing in [false, true] {
             let mut rng = cspace_geom::generate::Rng::new(17);
             let (mut one_by_one, mut culled) = (

@@ -347,27 +347,16 @@ fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_ba
 /// listed slowest first.
 #[test]
 fn bench_reports_the_median_of_its_runs() {
-    let out = sim(
-        &[
-            "bench",
-            "--agents",
-            "4",
-            "--steps",
-            "2",
-            "--backends",
-            "exact",
-            "--runs",
-            "3",
-            "--json",
-        ],
-        "",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = bench_json(&[
+        "--agents",
+        "4",
+        "--steps",
+        "2",
+        "--backends",
+        "exact",
+        "--runs",
+        "3",
+    ]);
     assert_eq!(rows.len(), 1);
     let runs: Vec<f64> = rows[0]["runs_agent_steps_per_second"]
         .as_array()
@@ -404,29 +393,35 @@ fn bench_reports_the_median_of_its_runs() {
     );
 }
 
-#[test]
-fn bench_times_a_small_crowd_per_backend_with_the_grid_asked_for() {
-    let out = sim(
-        &[
-            "bench",
-            "--agents",
-            "8",
-            "--steps",
-            "2",
-            "--backends",
-            "exact,onion",
-            "--grid-cell",
-            "128",
-            "--json",
-        ],
-        "",
-    );
+/// `sim bench ARGS --json`, which must succeed, as its rows.
+fn bench_json(args: &[&str]) -> Vec<serde_json::Value> {
+    let args: Vec<&str> = ["bench"]
+        .iter()
+        .chain(args)
+        .chain(&["--json"])
+        .copied()
+        .collect();
+    let out = sim(&args, "");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn bench_times_a_small_crowd_per_backend_with_the_grid_asked_for() {
+    let rows = bench_json(&[
+        "--agents",
+        "8",
+        "--steps",
+        "2",
+        "--backends",
+        "exact,onion",
+        "--grid-cell",
+        "128",
+    ]);
     let backends: Vec<_> = rows
         .iter()
         .map(|r| r["backend"].as_str().unwrap())

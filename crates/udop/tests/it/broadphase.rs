@@ -28,16 +28,8 @@ fn crowd(rng: &mut Rng, n: usize, shapes: &[Shape]) -> Vec<(u64, usize, DVec3, D
         .collect()
 }
 
-fn shapes() -> Vec<Shape> {
-    vec![
-        Shape::new_box(
-            DVec3::new(-16.0, -16.0, -24.0),
-            DVec3::new(16.0, 16.0, 32.0),
-        )
-        .unwrap(),
-        Shape::new_sphere(12.0).unwrap(),
-        Shape::new_cylinder(14.0, 28.0).unwrap(),
-    ]
+fn shapes() -> [Shape; 3] {
+    cspace_geom::generate::agent_shapes()
 }
 
 #[test]

@@ -117,16 +117,8 @@ pub fn floors_and_walls() -> NamedWorld {
 }
 
 /// The agent shapes: Quake's player box, a sphere and a vertical cylinder.
-pub fn shapes() -> Vec<Shape> {
-    vec![
-        Shape::new_box(
-            DVec3::new(-16.0, -16.0, -24.0),
-            DVec3::new(16.0, 16.0, 32.0),
-        )
-        .unwrap(),
-        Shape::new_sphere(12.0).unwrap(),
-        Shape::new_cylinder(14.0, 28.0).unwrap(),
-    ]
+pub fn shapes() -> [Shape; 3] {
+    cspace_geom::generate::agent_shapes()
 }
 
 /// A random position in `bounds` where `shape` is free (tries up to 1000 times).
