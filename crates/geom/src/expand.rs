@@ -15,12 +15,20 @@ use crate::shape::{BoxShape, Shape};
 /// [`Brush::box_planes`] pushed out by the box's support. Their intersection is exactly
 /// `brush + [-maxs, -mins]`; some planes may touch it only along an edge or at a vertex.
 pub fn box_expanded_planes(brush: &Brush, shape: &BoxShape) -> Vec<Plane> {
+    box_expanded_planes_iter(brush, shape).collect()
+}
+
+/// [`box_expanded_planes`] one at a time, without collecting them (the exact backend's box
+/// trace stops at the first plane that settles it).
+pub fn box_expanded_planes_iter<'a>(
+    brush: &'a Brush,
+    shape: &BoxShape,
+) -> impl Iterator<Item = Plane> + 'a {
     let shape = Shape::Box(*shape);
     brush
         .box_planes()
         .iter()
-        .map(|p| p.shifted(shape.plane_offset(p.normal())))
-        .collect()
+        .map(move |p| p.shifted(shape.plane_offset(p.normal())))
 }
 
 /// The configuration-space brush of `brush` for an agent box (see [`box_expanded_planes`]),

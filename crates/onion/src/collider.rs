@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::exact::span_of_planes;
+use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{
@@ -48,19 +49,13 @@ struct NearBrushes {
 }
 
 impl NearBrushes {
-    fn new(world: &World, shape: Option<&GridShape>, agent: &Shape) -> NearBrushes {
-        let reach = agent.bounds().loosened(NEAR);
+    fn new(world: &World, shape: Option<&GridShape>, agent: &BoxShape) -> NearBrushes {
+        let reach = Aabb::new(agent.mins, agent.maxs).loosened(NEAR);
         let mut plane_offsets = Vec::with_capacity(world.len() + 1);
         let mut planes = Vec::new();
         plane_offsets.push(0);
         for brush in world.brushes() {
-            planes.extend(
-                brush
-                    .brush
-                    .box_planes()
-                    .iter()
-                    .map(|p| p.shifted(agent.plane_offset(p.normal()))),
-            );
+            planes.extend(box_expanded_planes_iter(&brush.brush, agent));
             plane_offsets.push(planes.len() as u32);
         }
         let bounds = world.brushes().iter().map(|b| b.brush.bounds()).collect();
@@ -201,12 +196,8 @@ impl OnionCollider {
         let world = &self.world;
         let tree = &self.tree;
         let near = self.near[space].get_or_insert_with(|| {
-            let shape = tree
-                .space_tree(space)
-                .starts
-                .as_ref()
-                .map(|(shape, _)| shape);
-            NearBrushes::new(world, shape, &as_shape)
+            let grid = tree.space_tree(space).starts.as_ref().map(|(grid, _)| grid);
+            NearBrushes::new(world, grid, shape)
         });
         let near = &*near;
         let mut consider = |id: BrushId| {
@@ -432,16 +423,14 @@ mod tests {
         for (space, pose) in poses.iter().enumerate() {
             let shape = tree.space_tree(space).starts.as_ref().map(|(s, _)| s);
             let bounds = Aabb::new(pose.mins, pose.maxs);
-            let agent = Shape::new_box(pose.mins, pose.maxs).unwrap();
+            let agent = BoxShape {
+                mins: pose.mins,
+                maxs: pose.maxs,
+            };
             let near = NearBrushes::new(&world, shape, &agent);
             // Each brush's planes, pushed out by the box as the exact backend pushes them.
             for (id, brush) in world.brushes().iter().enumerate() {
-                let pushed: Vec<Plane> = brush
-                    .brush
-                    .box_planes()
-                    .iter()
-                    .map(|p| p.shifted(agent.plane_offset(p.normal())))
-                    .collect();
+                let pushed = cspace_geom::expand::box_expanded_planes(&brush.brush, &agent);
                 assert_eq!(near.planes(BrushId(id as u32)), &pushed[..]);
             }
             for _ in 0..20_000 {
@@ -468,7 +457,10 @@ mod tests {
         indexed.near = poses
             .iter()
             .map(|p| {
-                let agent = Shape::new_box(p.mins, p.maxs).unwrap();
+                let agent = BoxShape {
+                    mins: p.mins,
+                    maxs: p.maxs,
+                };
                 Some(NearBrushes::new(&world, None, &agent))
             })
             .collect();

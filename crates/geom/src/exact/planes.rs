@@ -5,22 +5,14 @@ use glam::DVec3;
 
 use super::Span;
 use crate::brush::Brush;
-use crate::expand::hull_expanded_planes;
+use crate::expand::{box_expanded_planes_iter, hull_expanded_planes};
 use crate::plane::Plane;
-use crate::shape::{BoxShape, Shape};
+use crate::shape::BoxShape;
 use crate::tolerance::CONTACT;
 
 /// The span of an agent box against `brush` (its [`Brush::box_planes`] pushed out by the box).
 pub(crate) fn span_box(brush: &Brush, shape: &BoxShape, start: DVec3, end: DVec3) -> Option<Span> {
-    let shape = Shape::Box(*shape);
-    span_of_planes(
-        brush
-            .box_planes()
-            .iter()
-            .map(|p| p.shifted(shape.plane_offset(p.normal()))),
-        start,
-        end,
-    )
+    span_of_planes(box_expanded_planes_iter(brush, shape), start, end)
 }
 
 /// The span of a convex hull agent against `brush` (see [`hull_expanded_planes`]).
