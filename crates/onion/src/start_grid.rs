@@ -414,14 +414,19 @@ mod tests {
         );
     }
 
+    /// The grid over a 512-unit cube's faces.
+    fn grid_over_cube() -> GridShape {
+        let brush =
+            cspace_geom::Brush::from_aabb(Aabb::new(DVec3::ZERO, DVec3::splat(512.0))).unwrap();
+        let planes: Vec<Plane> = brush.faces().iter().map(|f| f.plane).collect();
+        GridShape::over(&planes).unwrap()
+    }
+
     /// A plane touching a cell's loose (or tight) box, or nearer to it than [`MARGIN`], stops the
     /// descent there; one clear of it by more is passed.
     #[test]
     fn a_plane_on_the_loose_box_stops_the_descent() {
-        let brush =
-            cspace_geom::Brush::from_aabb(Aabb::new(DVec3::ZERO, DVec3::splat(512.0))).unwrap();
-        let planes: Vec<Plane> = brush.faces().iter().map(|f| f.plane).collect();
-        let shape = GridShape::over(&planes).unwrap();
+        let shape = grid_over_cube();
         let (_, hi) = shape.loose_box([0, 0, 0]);
         let start_of_cell_0 = |x: f64| {
             let node = SpaceNode {
@@ -478,10 +483,7 @@ mod tests {
     /// one inside its start's cell starts at the tight box's node.
     #[test]
     fn segments_outside_one_loose_box_start_at_the_root() {
-        let brush =
-            cspace_geom::Brush::from_aabb(Aabb::new(DVec3::ZERO, DVec3::splat(512.0))).unwrap();
-        let planes: Vec<Plane> = brush.faces().iter().map(|f| f.plane).collect();
-        let shape = GridShape::over(&planes).unwrap();
+        let shape = grid_over_cube();
         let c = shape.cell;
         let inside = DVec3::splat(c * 2.25);
         let tight = |a: DVec3, b: DVec3| shape.cell_of(a, b).map(|(_, tight)| tight);
