@@ -58,18 +58,39 @@ impl NearBrushes {
             planes.extend(box_expanded_planes_iter(&brush.brush, agent));
             plane_offsets.push(planes.len() as u32);
         }
-        let bounds = world.brushes().iter().map(|b| b.brush.bounds()).collect();
+        let bounds: Vec<Aabb> = world.brushes().iter().map(|b| b.brush.bounds()).collect();
         let mut offsets = Vec::new();
         let mut ids = Vec::new();
         if let Some(shape) = shape {
-            offsets.reserve(shape.count() + 1);
-            offsets.push(0);
-            for cell in 0..shape.count() {
+            // Each brush into the cells whose query region meets its bounds, by counting sort:
+            // the lists come out in brush id order, as a pass over the brushes per cell would
+            // give them, without a query of the world's index per cell.
+            let cell_meets = |cell: usize, b: &Aabb| {
                 // Grown by a micro-unit more for the rounding of the touch point's cell.
                 let region = shape.cell_box(cell, 1e-6);
-                let region = Aabb::new(region.min + reach.min, region.max + reach.max);
-                world.for_each_overlapping(&region, |id| ids.push(id));
-                offsets.push(ids.len() as u32);
+                Aabb::new(region.min + reach.min, region.max + reach.max).intersects(b)
+            };
+            let each_cell = |b: &Aabb, visit: &mut dyn FnMut(usize)| {
+                shape.for_each_cell_near(b.min - reach.max, b.max - reach.min, |cell| {
+                    if cell_meets(cell, b) {
+                        visit(cell);
+                    }
+                });
+            };
+            offsets = vec![0u32; shape.count() + 1];
+            for b in &bounds {
+                each_cell(b, &mut |cell| offsets[cell + 1] += 1);
+            }
+            for cell in 0..shape.count() {
+                offsets[cell + 1] += offsets[cell];
+            }
+            ids = vec![BrushId(0); offsets[shape.count()] as usize];
+            let mut next: Vec<u32> = offsets[..shape.count()].to_vec();
+            for (id, b) in bounds.iter().enumerate() {
+                each_cell(b, &mut |cell| {
+                    ids[next[cell] as usize] = BrushId(id as u32);
+                    next[cell] += 1;
+                });
             }
         }
         NearBrushes {
@@ -104,6 +125,17 @@ impl NearBrushes {
     }
 }
 
+/// Space `space`'s [`NearBrushes`], over its start grid.
+fn near_brushes(tree: &OnionTree, world: &World, space: usize) -> NearBrushes {
+    let pose = &tree.poses()[space];
+    let grid = tree.space_tree(space).starts.as_ref().map(|(grid, _)| grid);
+    let agent = BoxShape {
+        mins: pose.mins,
+        maxs: pose.maxs,
+    };
+    NearBrushes::new(world, grid, &agent)
+}
+
 /// A tree used with a world it was not compiled from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -129,8 +161,8 @@ pub struct OnionCollider {
     scratch: Scratch,
     /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
     candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
-    /// Per space, made at its first hit.
-    near: Vec<Option<NearBrushes>>,
+    /// Per space, made with the collider (a build cost, not a first hit's).
+    near: Vec<NearBrushes>,
     traces: u64,
     hits: u64,
 }
@@ -151,12 +183,15 @@ impl OnionCollider {
                 world: fingerprint,
             });
         }
+        let near = (0..spaces)
+            .map(|space| near_brushes(&tree, &world, space))
+            .collect();
         Ok(OnionCollider {
             tree,
             world,
             scratch: Scratch::with_capacity(crate::trace::MAX_DEPTH),
             candidates: Vec::new(),
-            near: (0..spaces).map(|_| None).collect(),
+            near,
             traces: 0,
             hits: 0,
         })
@@ -194,12 +229,7 @@ impl OnionCollider {
         let candidates = &mut self.candidates;
         candidates.clear();
         let world = &self.world;
-        let tree = &self.tree;
-        let near = self.near[space].get_or_insert_with(|| {
-            let grid = tree.space_tree(space).starts.as_ref().map(|(grid, _)| grid);
-            NearBrushes::new(world, grid, shape)
-        });
-        let near = &*near;
+        let near = &self.near[space];
         let mut consider = |id: BrushId| {
             let Some(span) = span_of_planes(near.planes(id).iter().copied(), start, end) else {
                 return;
@@ -461,7 +491,7 @@ mod tests {
                     mins: p.mins,
                     maxs: p.maxs,
                 };
-                Some(NearBrushes::new(&world, None, &agent))
+                NearBrushes::new(&world, None, &agent)
             })
             .collect();
         for pose in &poses {

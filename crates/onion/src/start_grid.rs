@@ -101,6 +101,34 @@ impl GridShape {
         cspace_geom::Aabb::new(lo, lo + DVec3::splat(self.cell)).loosened(margin)
     }
 
+    /// The index of the cell at `[x, y, z]`.
+    fn index(&self, [x, y, z]: [usize; 3]) -> usize {
+        (z * self.dims[1] + y) * self.dims[0] + x
+    }
+
+    /// Calls `visit` with the index of every cell whose box may meet `lo..hi`: a superset (one
+    /// cell more on every side than the boxes need, for rounding), in index order; the caller
+    /// tests each cell's own box.
+    pub fn for_each_cell_near(&self, lo: DVec3, hi: DVec3, mut visit: impl FnMut(usize)) {
+        let range = |axis: usize| -> Option<(usize, usize)> {
+            let last = self.dims[axis] as f64 - 1.0;
+            let from = ((lo[axis] - self.origin[axis]) * self.inverse).floor() - 1.0;
+            let to = ((hi[axis] - self.origin[axis]) * self.inverse).floor() + 1.0;
+            // Also false for NaN: nothing near.
+            (from <= last && to >= 0.0).then(|| (from.max(0.0) as usize, to.min(last) as usize))
+        };
+        let (Some(xs), Some(ys), Some(zs)) = (range(0), range(1), range(2)) else {
+            return;
+        };
+        for z in zs.0..=zs.1 {
+            for y in ys.0..=ys.1 {
+                for x in xs.0..=xs.1 {
+                    visit(self.index([x, y, z]));
+                }
+            }
+        }
+    }
+
     /// The loose box of the cell at `[x, y, z]`.
     fn loose_box(&self, at: [usize; 3]) -> (DVec3, DVec3) {
         self.grown_box(at, 0.5)
@@ -143,7 +171,7 @@ impl GridShape {
         let (x, tx) = axis(ka.x, kb.x, self.extent.x)?;
         let (y, ty) = axis(ka.y, kb.y, self.extent.y)?;
         let (z, tz) = axis(ka.z, kb.z, self.extent.z)?;
-        Some(((z * self.dims[1] + y) * self.dims[0] + x, tx & ty & tz))
+        Some((self.index([x, y, z]), tx & ty & tz))
     }
 }
 
