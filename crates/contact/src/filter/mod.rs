@@ -168,18 +168,31 @@ pub struct Body {
     radius: f64,
     /// Bounding box (world).
     bounds: Aabb,
+    /// The bounding sphere's centre and the bounding box relative to the origin, for moves.
+    local_centre: DVec3,
+    local_bounds: Aabb,
 }
 
 impl Body {
     fn new(shape: &Shape, position: DVec3) -> Body {
-        let (centre, radius) = bounding_sphere(shape);
+        let (local_centre, radius) = bounding_sphere(shape);
+        let local_bounds = shape.bounds();
         Body {
             shape: shape.clone(),
             position,
-            centre: position + centre,
+            centre: position + local_centre,
             radius,
-            bounds: shape.bounds().translated(position),
+            bounds: local_bounds.translated(position),
+            local_centre,
+            local_bounds,
         }
+    }
+
+    /// The same shape with its origin at `position` (the values [`Body::new`] would compute).
+    fn move_to(&mut self, position: DVec3) {
+        self.position = position;
+        self.centre = position + self.local_centre;
+        self.bounds = self.local_bounds.translated(position);
     }
 
     /// The agent's shape.
@@ -252,9 +265,14 @@ impl FilterStack {
 
     /// Agent `id` now has `shape` with its origin at `position`.
     pub fn update(&mut self, id: AgentId, shape: &Shape, position: DVec3) {
-        let body = Body::new(shape, position);
+        let body = &mut self.bodies[id.0 as usize];
+        // Most moves keep the shape: only the position-dependent parts change.
+        if body.shape == *shape {
+            body.move_to(position);
+        } else {
+            *body = Body::new(shape, position);
+        }
         self.grid.update(id, &body.bounds);
-        self.bodies[id.0 as usize] = body;
     }
 
     /// Agent `id` as it is now.
