@@ -159,10 +159,11 @@ pub(crate) fn first_hit<O: Offsets>(
 ) -> Outcome {
     let stack = &mut scratch.stack;
     stack.clear();
-    stack.push(root_frame(tree));
     let mut best: Option<(f64, u32, u32)> = None;
     let mut bound = f64::INFINITY;
-    while let Some(f) = stack.pop() {
+    // The nearer child is walked next without going through the stack.
+    let mut next = Some(root_frame(tree));
+    while let Some(f) = next.take().or_else(|| stack.pop()) {
         if f.t0 > bound {
             continue;
         }
@@ -205,9 +206,7 @@ pub(crate) fn first_hit<O: Offsets>(
         if let Some(s) = second.filter(|s| s.t0 <= bound) {
             stack.push(s);
         }
-        if let Some(s) = first {
-            stack.push(s);
-        }
+        next = first;
     }
     match best {
         Some((enter, cell, entry)) => Outcome::Hit { cell, entry, enter },
