@@ -265,13 +265,17 @@ impl FilterStack {
 
     /// Agent `id` now has `shape` with its origin at `position`.
     pub fn update(&mut self, id: AgentId, shape: &Shape, position: DVec3) {
+        let body = Body::new(shape, position);
+        self.grid.update(id, &body.bounds);
+        self.bodies[id.0 as usize] = body;
+    }
+
+    /// Agent `id`, its shape unchanged, now has its origin at `position`: the bounding sphere
+    /// and box move with it (the values [`FilterStack::update`] would compute, without
+    /// rebuilding the body).
+    pub fn move_to(&mut self, id: AgentId, position: DVec3) {
         let body = &mut self.bodies[id.0 as usize];
-        // Most moves keep the shape: only the position-dependent parts change.
-        if body.shape == *shape {
-            body.move_to(position);
-        } else {
-            *body = Body::new(shape, position);
-        }
+        body.move_to(position);
         self.grid.update(id, &body.bounds);
     }
 
@@ -469,6 +473,38 @@ mod tests {
         assert!(s.definitive[Filter::Exact as usize] > 0);
         let table = s.to_string();
         assert!(table.contains("| bounding spheres | 5000 |"), "{table}");
+    }
+
+    /// Moving a body keeps its shape and gives the bounding data and grid cells a rebuilt body
+    /// gets, for every agent shape and positions across cells.
+    #[test]
+    fn moving_a_body_is_rebuilding_it_at_the_new_position() {
+        let mut rng = cspace_geom::generate::Rng::new(29);
+        let shapes = cspace_geom::generate::agent_shapes();
+        let (mut moved, mut rebuilt) =
+            (FilterStack::new(32.0, false), FilterStack::new(32.0, false));
+        for (id, shape) in shapes.iter().enumerate() {
+            moved.insert(AgentId(id as u32), shape, DVec3::ZERO);
+            rebuilt.insert(AgentId(id as u32), shape, DVec3::ZERO);
+        }
+        let fields = |b: &Body| (b.position, b.centre, b.radius, b.bounds, b.shape.clone());
+        for _ in 0..2000 {
+            let id = AgentId(rng.below(shapes.len()) as u32);
+            let at = DVec3::new(
+                rng.range(-300.0, 300.0),
+                rng.range(-300.0, 300.0),
+                rng.range(-50.0, 50.0),
+            );
+            moved.move_to(id, at);
+            rebuilt.update(id, &shapes[id.0 as usize], at);
+            assert_eq!(fields(moved.body(id)), fields(rebuilt.body(id)));
+            let query = Aabb::new(at - DVec3::splat(40.0), at + DVec3::splat(40.0));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            moved.candidates(AgentId(u32::MAX), &query, &mut a);
+            rebuilt.candidates(AgentId(u32::MAX), &query, &mut b);
+            assert_eq!(a, b);
+            assert!(a.contains(&id));
+        }
     }
 
     /// `cull` then `test_close` over a crowd give each pair the answer `test` gives it, and the

@@ -469,9 +469,14 @@ fn update_agent(
         traces: &mut ctx.counters.traces,
     };
     update(&mut state, &mut tracer, ctx.params, &mut log);
-    // Keep the filter stack current for the agents that follow.
-    ctx.filters
-        .update(id, poses.get(state.pose).shape(), state.position);
+    // Keep the filter stack current for the agents that follow (most moves keep the pose, and
+    // the stack holds the shape of the pose the move started in).
+    if state.pose == before.pose {
+        ctx.filters.move_to(id, state.position);
+    } else {
+        ctx.filters
+            .update(id, poses.get(state.pose).shape(), state.position);
+    }
     record(ctx, view, index, &before, &state, &log);
     *ctx.log = log;
 }
