@@ -191,6 +191,16 @@ pub struct CrowdTiming {
     pub agent_candidates_per_trace: f64,
     /// Where the agents ended, in id order (units).
     pub final_positions: Vec<DVec3>,
+    /// [`Sim::state_hash`] at the end: the same for every run of a crowd and backend, and for
+    /// backends that move the crowd on the same bits.
+    pub end_state: u64,
+}
+
+/// The end state every run reached, or `None` when two runs ended on different states (the
+/// simulation would not be deterministic).
+pub fn agreed_end_state(runs: &[CrowdTiming]) -> Option<u64> {
+    let first = runs.first()?.end_state;
+    runs.iter().all(|r| r.end_state == first).then_some(first)
 }
 
 /// Runs the crowd for `steps` steps of 1/60 s on `backend` (after one warm-up step).
@@ -250,12 +260,26 @@ pub fn time_crowd_on(
             as f64
             / sim.counters().traces.max(1) as f64,
         final_positions: sim.states().iter().map(|s| s.position).collect(),
+        end_state: sim.state_hash(),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs agree on their end state, or the answer says they do not.
+    #[test]
+    fn end_states_agree_or_are_reported_as_differing() {
+        let crowd = open_world(6, 0.5);
+        let run = || time_crowd(&crowd, BackendKind::Exact, 3).unwrap();
+        let mut runs = vec![run(), run()];
+        let end = runs[0].end_state;
+        assert_eq!(agreed_end_state(&runs), Some(end));
+        runs[1].end_state ^= 1;
+        assert_eq!(agreed_end_state(&runs), None);
+        assert_eq!(agreed_end_state(&[]), None);
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {

@@ -480,9 +480,9 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     if !args.json {
         println!(
-            "| world | backend | agents | steps | runs | agent steps/s (median) | slowest - fastest | traces per agent step | agents tested per trace | backend counters |"
+            "| world | backend | agents | steps | runs | agent steps/s (median) | slowest - fastest | traces per agent step | agents tested per trace | end state | backend counters |"
         );
-        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
     }
     for (c, crowd) in crowds.iter().enumerate() {
         for (k, &kind) in kinds.iter().enumerate() {
@@ -490,8 +490,10 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             let mut rates: Vec<f64> = runs.iter().map(|t| t.agent_steps_per_second).collect();
             rates.sort_by(f64::total_cmp);
             let median = bench::median_of_sorted(&rates);
-            // The counters are the same in every run (the simulation is deterministic).
+            // The counters are the same in every run (the simulation is deterministic, which the
+            // end states show).
             let t = &runs[0];
+            let end_state = bench::agreed_end_state(runs).map(|h| format!("{h:016x}"));
             if args.json {
                 rows.push(serde_json::json!({
                     "world": crowd.name, "backend": kind.name(), "agents": t.agents, "steps": t.steps,
@@ -500,10 +502,12 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     "traces_per_agent_step": t.traces_per_agent_step,
                     "agent_candidates_per_trace": t.agent_candidates_per_trace,
                     "backend_counters": t.backend_counters,
+                    "end_state": end_state,
+                    "runs_end_state": runs.iter().map(|r| format!("{:016x}", r.end_state)).collect::<Vec<_>>(),
                 }));
             } else {
                 println!(
-                    "| {} | {} | {} | {} | {} | {:.0} | {:.0} - {:.0} | {:.2} | {:.2} | {} |",
+                    "| {} | {} | {} | {} | {} | {:.0} | {:.0} - {:.0} | {:.2} | {:.2} | {} | {} |",
                     crowd.name,
                     kind.name(),
                     t.agents,
@@ -514,6 +518,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     rates[rates.len() - 1],
                     t.traces_per_agent_step,
                     t.agent_candidates_per_trace,
+                    end_state.as_deref().unwrap_or("differs between runs"),
                     t.backend_counters.as_deref().unwrap_or("")
                 );
             }

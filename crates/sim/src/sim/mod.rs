@@ -303,6 +303,26 @@ impl Sim {
             .collect()
     }
 
+    /// A fingerprint of every agent's state (FNV-1a over the bits of its position, velocity,
+    /// pose, ground contact and sleep, in id order): runs that end on the same bits end on the
+    /// same fingerprint, so determinism across runs, machines and backends is one comparison
+    /// (`sim bench` prints it per crowd and backend).
+    pub fn state_hash(&self) -> u64 {
+        let states = self.states();
+        let mut bytes = Vec::with_capacity(states.len() * 51);
+        for s in &states {
+            for x in [s.position, s.velocity].iter().flat_map(|v| v.to_array()) {
+                bytes.extend_from_slice(&x.to_bits().to_le_bytes());
+            }
+            bytes.extend_from_slice(&[
+                u8::from(s.pose == Pose::Crouching),
+                u8::from(s.on_ground),
+                u8::from(s.asleep),
+            ]);
+        }
+        cspace_geom::world::fnv1a64(&bytes)
+    }
+
     /// Runs `steps` steps.
     pub fn run(&mut self, steps: u64) {
         for _ in 0..steps {

@@ -367,6 +367,13 @@ fn bench_reports_the_median_of_its_runs() {
     assert_eq!(runs.len(), 3);
     assert!(runs.is_sorted(), "{runs:?}");
     assert_eq!(rows[0]["agent_steps_per_second"].as_f64().unwrap(), runs[1]);
+    // Every run ended on the same state, which the row names.
+    let end = rows[0]["end_state"].as_str().unwrap();
+    assert_eq!(end.len(), 16, "{end}");
+    assert!(u64::from_str_radix(end, 16).is_ok(), "{end}");
+    let ends = rows[0]["runs_end_state"].as_array().unwrap();
+    assert_eq!(ends.len(), 3);
+    assert!(ends.iter().all(|e| e == end), "{ends:?}");
     // The text table names the runs and the spread.
     let out = sim(
         &[
@@ -387,6 +394,7 @@ fn bench_reports_the_median_of_its_runs() {
         text.contains("| runs | agent steps/s (median) | slowest - fastest |"),
         "{text}"
     );
+    assert!(text.contains("| end state |"), "{text}");
     assert!(
         text.contains("| open world | exact | 4 | 1 | 2 | "),
         "{text}"
