@@ -245,3 +245,40 @@ fn the_state_hash_fingerprints_every_agent_bit_for_bit() {
         before
     );
 }
+
+/// A crowd around E1M1's spawn points, where agents press into walls, stairs and each other:
+/// the onion ends it on the exact reference's bits too.
+#[test]
+fn the_onion_walks_an_e1m1_crowd_onto_the_exact_references_bits() {
+    let Some(map) = cspace_corpus::map(
+        "the_onion_walks_an_e1m1_crowd_onto_the_exact_references_bits",
+        "quake_e1m1.map",
+    ) else {
+        return;
+    };
+    let crowd =
+        cspace_sim::bench::map_world(&map.name, map.world.clone(), &map.spawns, 200, 1.6).unwrap();
+    let end = |backend: BackendKind| {
+        let collider = backend
+            .build_for(&crowd.world, &[cspace_sim::bench::player()])
+            .unwrap()
+            .unwrap();
+        let mut sim = Sim::new(
+            collider,
+            crowd.params,
+            1.0 / 60.0,
+            crowd.agents.clone(),
+            SimOptions::default(),
+        )
+        .unwrap();
+        sim.run(90);
+        (sim.state_hash(), sim.counters().traces)
+    };
+    let (exact, onion) = (end(BackendKind::Exact), end(BackendKind::Onion));
+    assert_eq!(exact, onion);
+    assert!(
+        exact.1 > 150 * 60 * 3,
+        "{} traces: the agents pressed into things",
+        exact.1
+    );
+}
