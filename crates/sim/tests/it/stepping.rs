@@ -1,4 +1,5 @@
-//! The step itself: sleeping and waking, long steps split, and determinism across threads.
+//! The step itself: sleeping and waking, long steps split, determinism across threads, and the
+//! state fingerprint (the same bits on the onion as on the exact reference).
 
 use std::sync::Arc;
 
