@@ -62,36 +62,28 @@ impl NearBrushes {
         let mut offsets = Vec::new();
         let mut ids = Vec::new();
         if let Some(shape) = shape {
-            // Each brush into the cells whose query region meets its bounds, by counting sort:
-            // the lists come out in brush id order, as a pass over the brushes per cell would
-            // give them, without a query of the world's index per cell.
-            let cell_meets = |cell: usize, b: &Aabb| {
-                // Grown by a micro-unit more for the rounding of the touch point's cell.
-                let region = shape.cell_box(cell, 1e-6);
-                Aabb::new(region.min + reach.min, region.max + reach.max).intersects(b)
-            };
-            let each_cell = |b: &Aabb, visit: &mut dyn FnMut(usize)| {
+            // Each brush into the cells whose query region meets its bounds (one pass over the
+            // brushes, instead of a query of the world's index per cell), then grouped by cell:
+            // a stable sort keeps each cell's brushes in id order.
+            let mut pairs: Vec<(usize, BrushId)> = Vec::new();
+            for (id, b) in bounds.iter().enumerate() {
                 shape.for_each_cell_near(b.min - reach.max, b.max - reach.min, |cell| {
-                    if cell_meets(cell, b) {
-                        visit(cell);
+                    // Grown by a micro-unit more for the rounding of the touch point's cell.
+                    let region = shape.cell_box(cell, 1e-6);
+                    if Aabb::new(region.min + reach.min, region.max + reach.max).intersects(b) {
+                        pairs.push((cell, BrushId(id as u32)));
                     }
                 });
-            };
+            }
+            pairs.sort_by_key(|&(cell, _)| cell);
             offsets = vec![0u32; shape.count() + 1];
-            for b in &bounds {
-                each_cell(b, &mut |cell| offsets[cell + 1] += 1);
+            for &(cell, _) in &pairs {
+                offsets[cell + 1] += 1;
             }
             for cell in 0..shape.count() {
                 offsets[cell + 1] += offsets[cell];
             }
-            ids = vec![BrushId(0); offsets[shape.count()] as usize];
-            let mut next: Vec<u32> = offsets[..shape.count()].to_vec();
-            for (id, b) in bounds.iter().enumerate() {
-                each_cell(b, &mut |cell| {
-                    ids[next[cell] as usize] = BrushId(id as u32);
-                    next[cell] += 1;
-                });
-            }
+            ids = pairs.into_iter().map(|(_, id)| id).collect();
         }
         NearBrushes {
             shape: shape.cloned(),
