@@ -41,6 +41,19 @@ pub struct Crowd {
     pub params: MoveParams,
 }
 
+impl Crowd {
+    /// The crowd's simulation on `collider`, in steps of 1/60 s.
+    pub fn sim(&self, collider: Box<dyn Collider>, options: SimOptions) -> anyhow::Result<Sim> {
+        Ok(Sim::new(
+            collider,
+            self.params,
+            1.0 / 60.0,
+            self.agents.clone(),
+            options,
+        )?)
+    }
+}
+
 fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
     let mut script = Vec::new();
     let mut at = 0.0;
@@ -235,13 +248,7 @@ pub fn time_crowd_on(
         sample_every: steps.max(1),
         time_filters,
     };
-    let mut sim = Sim::new(
-        collider,
-        crowd.params,
-        1.0 / 60.0,
-        crowd.agents.clone(),
-        options,
-    )?;
+    let mut sim = crowd.sim(collider, options)?;
     sim.step();
     let (traces0, steps0) = (sim.counters().traces, sim.counters().agent_steps);
     let clock = Instant::now();

@@ -202,20 +202,11 @@ fn the_state_hash_fingerprints_every_agent_bit_for_bit() {
     .unwrap();
     // The crowd on `backend`, agent 7 changed by `change` first.
     let make = |backend: BackendKind, change: &dyn Fn(&mut AgentSpec)| {
-        let mut agents = crowd.agents.clone();
-        change(&mut agents[7]);
-        let collider = backend
-            .build_for(&crowd.world, &[cspace_sim::bench::player(), crouch.clone()])
-            .unwrap()
-            .unwrap();
-        Sim::new(
-            collider,
-            crowd.params,
-            1.0 / 60.0,
-            agents,
-            SimOptions::default(),
-        )
-        .unwrap()
+        let mut changed = crowd.clone();
+        change(&mut changed.agents[7]);
+        let shapes = [cspace_sim::bench::player(), crouch.clone()];
+        let collider = backend.build_for(&crowd.world, &shapes).unwrap().unwrap();
+        changed.sim(collider, SimOptions::default()).unwrap()
     };
     let (mut exact, mut again, mut onion) = (
         make(BackendKind::Exact, &|_| {}),
@@ -264,22 +255,12 @@ fn the_onion_walks_an_e1m1_crowd_onto_the_exact_references_bits() {
             .build_for(&crowd.world, &[cspace_sim::bench::player()])
             .unwrap()
             .unwrap();
-        let mut sim = Sim::new(
-            collider,
-            crowd.params,
-            1.0 / 60.0,
-            crowd.agents.clone(),
-            SimOptions::default(),
-        )
-        .unwrap();
+        let mut sim = crowd.sim(collider, SimOptions::default()).unwrap();
         sim.run(90);
         (sim.state_hash(), sim.counters().traces)
     };
     let (exact, onion) = (end(BackendKind::Exact), end(BackendKind::Onion));
     assert_eq!(exact, onion);
-    assert!(
-        exact.1 > 150 * 60 * 3,
-        "{} traces: the agents pressed into things",
-        exact.1
-    );
+    // More than a slide and a ground probe per agent step: steps up, creases, agents in the way.
+    assert!(exact.1 > 200 * 90 * 2, "{} traces", exact.1);
 }
