@@ -36,6 +36,7 @@ pub mod collider;
 pub mod exact;
 pub mod expand;
 pub mod generate;
+pub mod hint;
 pub mod plane;
 pub mod polygon;
 pub mod shape;

@@ -10,6 +10,7 @@
 
 use cspace_geom::Plane;
 use cspace_geom::collider::lerp;
+use cspace_geom::hint::prefetch;
 use cspace_geom::tolerance::{CONTACT, START_NUDGE};
 use glam::DVec3;
 
@@ -186,11 +187,13 @@ impl OnionTree {
                 scratch.visited += 1;
                 // Fetch both children while the plane test runs: the walk picks one by index
                 // and cannot speculate, so it would otherwise wait for the memory after the test.
-                // (A leaf's reference, untagged, names node 0 or 1: a harmless fetch, and no
-                // branch on which kind of child it is.)
+                // Both lines of a node: 40 bytes may cross a cache line, and its second line
+                // holds the children. (A leaf's reference, untagged, names node 0 or 1: a
+                // harmless fetch, and no branch on which kind of child it is.)
                 for child in node.children {
                     if let Some(next) = tree.nodes.get((child & !LEAF_BIT) as usize) {
-                        std::hint::black_box(next.dist);
+                        prefetch(next);
+                        prefetch(&next.children[1]);
                     }
                 }
                 let da = node.signed_distance(a);
