@@ -15,6 +15,7 @@
 //! ([`cspace_geom::exact::first_entry`]).
 
 use cspace_geom::exact::Span;
+use cspace_geom::hint::prefetch;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{DVec3, Plane};
 
@@ -77,6 +78,14 @@ fn split<O: Offsets, const LOOSE: bool>(
     end: DVec3,
 ) -> ([Option<Frame>; 2], bool) {
     let node = &tree.nodes[index as usize];
+    // Both children (both lines of each: 40 bytes may cross one) while this node's plane is
+    // tested (a solid leaf's reference, untagged, names some node: a harmless fetch).
+    for child in node.children {
+        if let Some(next) = tree.nodes.get((child & !LEAF) as usize) {
+            prefetch(next);
+            prefetch(&next.children[1]);
+        }
+    }
     let (back, front) = offsets.offsets(node.normal, node.horizontal());
     let d0 = node.normal.dot(start) - node.dist;
     let d1 = node.normal.dot(end) - node.dist;
