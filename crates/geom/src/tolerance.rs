@@ -63,3 +63,11 @@ pub const PLANE_MERGE: f64 = 1e-11;
 /// starts free entirely in solid (Golodetz: rounding "when the source endpoint of the movement ray
 /// is on an empty/solid boundary"), in units. Far above [`CONTACT`], far below the skin.
 pub const START_NUDGE: f64 = 1e-6;
+
+/// Guard band of a tree walk's one-side shortcut, in units: a stretch of a move farther than
+/// this beyond a (shifted) plane's contact band along its whole length takes that side alone,
+/// without the crossing times a straddling stretch needs. The shortcut gives the general case's
+/// answer bit for bit (those times would change nothing); the band only has to cover the
+/// rounding of the distances and times it stands in for (below 1e-9 within
+/// [`WORLD_HALF_EXTENT`]).
+pub const SIDE_GUARD: f64 = 1e-7;

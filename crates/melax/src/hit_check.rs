@@ -16,7 +16,7 @@
 
 use cspace_geom::exact::Span;
 use cspace_geom::hint::prefetch;
-use cspace_geom::tolerance::CONTACT;
+use cspace_geom::tolerance::{CONTACT, SIDE_GUARD};
 use cspace_geom::{DVec3, Plane};
 
 use crate::offsets::Offsets;
@@ -110,6 +110,27 @@ fn split<O: Offsets, const LOOSE: bool>(
             ],
             true,
         );
+    }
+    if !LOOSE {
+        // The frame wholly on one side, deep past that side's shifted plane and short of the
+        // other's by more than [`SIDE_GUARD`] at both ends: the times below would leave it as
+        // it is and drop the other side, so they are not computed. Bit for bit the general
+        // case's answer, without its division. (Not for `LOOSE`: its loose end may still move.)
+        let d_t0 = d0 - rate * f.t0;
+        let d_t1 = d0 - rate * f.t1;
+        let (lo, hi) = if d_t0 < d_t1 {
+            (d_t0, d_t1)
+        } else {
+            (d_t1, d_t0)
+        };
+        // Over side only: nowhere deep under, everywhere deep over.
+        if lo > back - CONTACT + SIDE_GUARD && lo > CONTACT - front + SIDE_GUARD {
+            return ([(over.child != EMPTY).then_some(over), None], false);
+        }
+        // Under side only.
+        if hi < back - CONTACT - SIDE_GUARD && hi < CONTACT - front - SIDE_GUARD {
+            return ([None, (under.child != EMPTY).then_some(under)], true);
+        }
     }
     let inv = 1.0 / rate;
     if rate > 0.0 {
@@ -373,4 +394,120 @@ fn pull_back<O: Offsets>(
         plane.signed_distance(end),
         skin,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use cspace_geom::generate::{RandomBoxes, Rng};
+    use cspace_geom::{DVec3, World};
+
+    use super::*;
+    use crate::BevelMode;
+    use crate::offsets::{BoxOffsets, CylinderOffsets, PointOffsets, SphereOffsets};
+    use crate::testing::NaiveBsp;
+
+    /// The same children, bit for bit: which sides are kept, and their cells, entries and times
+    /// (the order only matters when both are kept).
+    fn same_split(a: ([Option<Frame>; 2], bool), b: ([Option<Frame>; 2], bool)) -> bool {
+        let key = |f: &Option<Frame>| f.map(|f| (f.child, f.entry, f.t0.to_bits(), f.t1.to_bits()));
+        let both = a.0.iter().all(Option::is_some);
+        key(&a.0[0]) == key(&b.0[0]) && key(&a.0[1]) == key(&b.0[1]) && (!both || a.1 == b.1)
+    }
+
+    /// Checks the shortcut on `samples` frames at every node of `tree`: the split of the fast
+    /// walk (`LOOSE` off, with the one-side shortcut) equals the general case's (`LOOSE` on,
+    /// which never takes it). Ends sit at random distances from each node's plane and at its
+    /// shifted contact bands, on them and a hair (1e-12 to 1e-6 units) either side, where the
+    /// guard band decides. Returns how many splits the shortcut took.
+    fn shortcut_agrees<O: Offsets>(tree: &MelaxTree, offsets: &O, rng: &mut Rng) -> usize {
+        let mut taken = 0;
+        for index in 0..tree.nodes.len() as u32 {
+            let node = &tree.nodes[index as usize];
+            let (back, front) = offsets.offsets(node.normal, node.horizontal());
+            let edges = [back - CONTACT, CONTACT - front, 0.0];
+            let tangent = node.normal.any_orthonormal_vector();
+            for _ in 0..40 {
+                let distance = |rng: &mut Rng| {
+                    if rng.below(3) == 0 {
+                        rng.range(-60.0, 60.0)
+                    } else {
+                        let hair = [0.0, 1e-12, 1e-9, 1e-7, 1e-6][rng.below(5)];
+                        edges[rng.below(3)] + if rng.below(2) == 0 { hair } else { -hair }
+                    }
+                };
+                let on_plane = node.normal * node.dist;
+                let start =
+                    on_plane + tangent * rng.range(-30.0, 30.0) + node.normal * distance(rng);
+                let end = on_plane + tangent * rng.range(-30.0, 30.0) + node.normal * distance(rng);
+                let t0 = [T_BEFORE, 0.0, rng.range(0.0, 0.5)][rng.below(3)];
+                let t1 = [1.0, rng.range(0.5, 1.0)][rng.below(2)];
+                let f = Frame {
+                    child: index,
+                    entry: NO_ENTRY,
+                    t0,
+                    t1,
+                    t1_loose: t1,
+                };
+                let fast = split::<O, false>(tree, offsets, index, &f, start, end);
+                let general = split::<O, true>(tree, offsets, index, &f, start, end);
+                assert!(
+                    same_split(fast, general),
+                    "node {index}, {start} -> {end} over [{t0}, {t1}]: {fast:?} against {general:?}"
+                );
+                // The shortcut keeps the frame's times as they were.
+                let kept = fast.0.iter().flatten().collect::<Vec<_>>();
+                if kept.len() == 1 && kept[0].t0 == t0 && kept[0].t1 == t1 {
+                    taken += 1;
+                }
+            }
+        }
+        taken
+    }
+
+    /// The one-side shortcut of [`split`] answers as the general case does, for every shape's
+    /// offsets, at random and at the edges of the contact bands.
+    #[test]
+    fn the_one_side_shortcut_splits_as_the_general_case_does() {
+        let world = RandomBoxes {
+            count: 40,
+            extent: 300.0,
+            ..RandomBoxes::BENCHMARK
+        }
+        .world();
+        let brushes: Vec<_> = world.brushes().iter().map(|b| b.brush.clone()).collect();
+        let tree = MelaxTree::from_bsp(
+            &World::from_brushes(brushes.clone()),
+            &NaiveBsp::new(&brushes),
+            BevelMode::PAPER,
+        );
+        let mut rng = Rng::new(11);
+        let taken = [
+            shortcut_agrees(&tree, &PointOffsets, &mut rng),
+            shortcut_agrees(&tree, &SphereOffsets { radius: 16.0 }, &mut rng),
+            shortcut_agrees(
+                &tree,
+                &CylinderOffsets {
+                    radius: 16.0,
+                    half_height: 28.0,
+                },
+                &mut rng,
+            ),
+            shortcut_agrees(
+                &tree,
+                &BoxOffsets::new(
+                    DVec3::new(-16.0, -16.0, -24.0),
+                    DVec3::new(16.0, 16.0, 32.0),
+                ),
+                &mut rng,
+            ),
+        ];
+        // Both paths ran: the shortcut on many splits, the general case on the others.
+        let splits = tree.nodes.len() * 40;
+        for t in taken {
+            assert!(
+                t > splits / 10 && t < splits * 9 / 10,
+                "{t} of {splits} shortcuts"
+            );
+        }
+    }
 }
