@@ -187,13 +187,14 @@ impl OnionTree {
                 scratch.visited += 1;
                 // Fetch both children while the plane test runs: the walk picks one by index
                 // and cannot speculate, so it would otherwise wait for the memory after the test.
-                // Both lines of a node: 40 bytes may cross a cache line, and its second line
-                // holds the children. (A leaf's reference, untagged, names node 0 or 1: a
+                // The line a child starts in only: also fetching the second line of a child that
+                // crosses one was a little faster with the tree in cache and up to a quarter
+                // slower in the interleaved benchmark (tools/bench/findings.md), where the
+                // fetches wait for memory. (A leaf's reference, untagged, names node 0 or 1: a
                 // harmless fetch, and no branch on which kind of child it is.)
                 for child in node.children {
                     if let Some(next) = tree.nodes.get((child & !LEAF_BIT) as usize) {
                         prefetch(next);
-                        prefetch(&next.children[1]);
                     }
                 }
                 let da = node.signed_distance(a);
