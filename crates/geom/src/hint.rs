@@ -9,8 +9,8 @@
 /// On other targets it does nothing.
 ///
 /// A real prefetch, not a load of a field kept with `std::hint::black_box`: such a load must
-/// complete before it retires, and a miss then holds up everything behind it. Measured on the
-/// onion's walk (2-core AMD EPYC): 3 to 5 % less time per box trace than the load.
+/// complete before it retires, and a miss then holds up everything behind it (the measurements
+/// are in `tools/bench/findings.md`).
 #[inline(always)]
 pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
