@@ -188,7 +188,7 @@ impl OnionTree {
                 // Fetch both children while the plane test runs: the walk picks one by index
                 // and cannot speculate, so it would otherwise wait for the memory after the test.
                 // The line a child starts in only: also fetching the second line of a child that
-                // crosses one was a little faster with the tree in cache and up to a quarter
+                // crosses one was a little faster with the tree in cache and up to a third
                 // slower in the interleaved benchmark (tools/bench/findings.md), where the
                 // fetches wait for memory. (A leaf's reference, untagged, names node 0 or 1: a
                 // harmless fetch, and no branch on which kind of child it is.)
