@@ -196,11 +196,22 @@ impl MelaxTree {
         let planes = bevel_planes(cell, self.bevel);
         self.stats.bevel_nodes += planes.len();
         self.stats.depth_max = self.stats.depth_max.max(depth + planes.len());
-        let mut next = LEAF | index;
-        for plane in planes.iter().rev() {
-            next = self.push_node(*plane, [EMPTY, next]);
+        // Head first, each node's back child right after it: a walk down the chain reads
+        // memory forwards.
+        let head = self.nodes.len() as u32;
+        for (k, plane) in planes.iter().enumerate() {
+            let next = if k + 1 < planes.len() {
+                head + k as u32 + 1
+            } else {
+                LEAF | index
+            };
+            self.push_node(*plane, [EMPTY, next]);
         }
-        next
+        if planes.is_empty() {
+            LEAF | index
+        } else {
+            head
+        }
     }
 
     /// The bevel mode the tree was built with.
