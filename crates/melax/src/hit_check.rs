@@ -178,11 +178,11 @@ fn leave<const LOOSE: bool>(f: &mut Frame, g: f64, inv: f64) {
 
 /// Walks a run of nodes whose over (front) child is the empty leaf from `f.child`: every bevel
 /// chain (Figure 2) and the plain nodes that bound empty space. Only the under side goes on, so
-/// each node clips the one frame, as [`split`]'s general case would (its one-side shortcut
-/// answers bit for bit alike), without the shortcut's side tests, without the over side's frame
-/// and without a pass through the walk's stack, bound and leaf tests for every node: 10 % less
-/// time per sphere trace on the benchmark world. Leaves `f` at the run's first other child and
-/// returns whether the frame goes on there.
+/// each node clips the one frame as [`split`] would (its one-side shortcuts for that side, then
+/// its general case), without the over side's frame and without a pass through the walk's
+/// stack, bound and leaf tests for every node: 13 % less time per sphere, cylinder and box
+/// trace on the benchmark world, 3 % more per ray (`tools/bench/findings.md`). Leaves `f` at
+/// the run's first other child and returns whether the frame goes on there.
 #[inline(always)]
 fn back_run<O: Offsets, const LOOSE: bool>(
     tree: &MelaxTree,
@@ -205,7 +205,15 @@ fn back_run<O: Offsets, const LOOSE: bool>(
         let d1 = node.normal.dot(end) - node.dist;
         let rate = d0 - d1;
         let g_under = d0 - back;
-        if rate == 0.0 {
+        let (d_t0, d_t1) = (d0 - rate * f.t0, d0 - rate * f.t1);
+        if d_t0.min(d_t1) > back - CONTACT + SIDE_GUARD {
+            // Nowhere deep inside: the clip would drop the frame (the under side's half of
+            // `split`'s one-side tests).
+            return false;
+        } else if !LOOSE && d_t0.max(d_t1) < back - CONTACT - SIDE_GUARD {
+            // Deep inside all along: the clip would keep the frame as it is (the other half;
+            // not for `LOOSE`, whose loose end may still move).
+        } else if rate == 0.0 {
             // Parallel: kept only when deep inside all along (as in `split`).
             let deep = g_under < -CONTACT;
             if !deep {
