@@ -382,6 +382,16 @@ impl Brush {
 
     /// The point of the brush closest to `point` (`point` itself when inside).
     pub fn closest_point(&self, point: DVec3) -> DVec3 {
+        // The brush is usually cold here (a trace's hit surface): ask for its vertices and every
+        // face's loop at once, rather than meeting each miss in turn below.
+        for vertex in &self.vertices {
+            crate::hint::prefetch(vertex);
+        }
+        for face in &self.faces {
+            if let Some(first) = face.vertices.first() {
+                crate::hint::prefetch(first);
+            }
+        }
         let mut best = point;
         let mut best_d2 = f64::INFINITY;
         let mut outside = false;
