@@ -1,8 +1,9 @@
-//! Cache hints for the tree walks of the backends.
+//! Cache hints for the tree walks of the backends and the brush lookups after them.
 //!
 //! A walk down a tree reads each node only after the test at its parent, so every node fetched
 //! from beyond the first-level cache stalls the walk. Asking for both children of a node while
-//! its plane is tested lets the one taken arrive early. A hint never changes a result.
+//! its plane is tested lets the one taken arrive early; asking for a cold brush's arrays at once
+//! (`Brush::closest_point`) waits for their misses together. A hint never changes a result.
 
 /// Asks the processor to fetch the cache line holding `value` into every cache level, without
 /// waiting for it (x86-64's `prefetcht0`, through `safe_arch`: this workspace has no `unsafe`).
