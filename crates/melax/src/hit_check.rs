@@ -78,17 +78,12 @@ fn split<O: Offsets, const LOOSE: bool>(
     end: DVec3,
 ) -> ([Option<Frame>; 2], bool) {
     let node = &tree.nodes[index as usize];
-    // Both children (both lines of each: 40 bytes may cross one) while this node's plane is
-    // tested (a solid leaf's reference, untagged, names some node: a harmless fetch).
+    // Both children while this node's plane is tested.
     for child in node.children {
-        if let Some(next) = tree.nodes.get((child & !LEAF) as usize) {
-            prefetch(next);
-            prefetch(&next.children[1]);
-        }
+        prefetch_child(tree, child);
     }
     let (back, front) = offsets.offsets(node.normal, node.horizontal());
-    let d0 = node.normal.dot(start) - node.dist;
-    let d1 = node.normal.dot(end) - node.dist;
+    let (d0, d1) = node.distances(start, end);
     let rate = d0 - d1;
     // Under side: g = f - back must be below -CONTACT; over side: g = -f - front (its rate is
     // -rate). One reciprocal serves both.
@@ -152,6 +147,16 @@ fn split<O: Offsets, const LOOSE: bool>(
     )
 }
 
+/// Asks for child `child`'s node, both its lines (40 bytes may cross one). A solid leaf's
+/// reference, untagged, names some node: a harmless fetch; the empty leaf's names none.
+#[inline(always)]
+fn prefetch_child(tree: &MelaxTree, child: u32) {
+    if let Some(next) = tree.nodes.get((child & !LEAF) as usize) {
+        prefetch(next);
+        prefetch(&next.children[1]);
+    }
+}
+
 /// A side the shape enters: `g` is how far the shape is past the side's shifted plane at
 /// `t = 0` (negative: inside the side), falling by `1 / inv` per unit of `t`. From
 /// `(g + CONTACT) * inv` on, the shape is more than [`CONTACT`] inside: the frame starts there
@@ -196,13 +201,9 @@ fn back_run<O: Offsets, const LOOSE: bool>(
         let index = f.child;
         let node = &tree.nodes[index as usize];
         let child = node.children[1];
-        if let Some(next) = tree.nodes.get((child & !LEAF) as usize) {
-            prefetch(next);
-            prefetch(&next.children[1]);
-        }
+        prefetch_child(tree, child);
         let (back, _) = offsets.offsets(node.normal, node.horizontal());
-        let d0 = node.normal.dot(start) - node.dist;
-        let d1 = node.normal.dot(end) - node.dist;
+        let (d0, d1) = node.distances(start, end);
         let rate = d0 - d1;
         let g_under = d0 - back;
         let (d_t0, d_t1) = (d0 - rate * f.t0, d0 - rate * f.t1);

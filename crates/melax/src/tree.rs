@@ -53,6 +53,15 @@ impl Node {
     pub fn horizontal(&self) -> f64 {
         (self.normal.x * self.normal.x + self.normal.y * self.normal.y).sqrt()
     }
+
+    /// The signed distances of `start` and `end` to the (unshifted) plane.
+    #[inline(always)]
+    pub fn distances(&self, start: DVec3, end: DVec3) -> (f64, f64) {
+        (
+            self.normal.dot(start) - self.dist,
+            self.normal.dot(end) - self.dist,
+        )
+    }
 }
 
 /// A solid cell: the brushes whose interior meets it (for contact points and brush ids).
