@@ -494,6 +494,52 @@ mod tests {
     use crate::offsets::{BoxOffsets, CylinderOffsets, PointOffsets, SphereOffsets};
     use crate::testing::NaiveBsp;
 
+    /// 40 random boxes in a 300-unit cube, half rotated, and their paper-bevelled tree.
+    fn test_tree() -> (World, MelaxTree) {
+        let world = RandomBoxes {
+            count: 40,
+            extent: 300.0,
+            ..RandomBoxes::BENCHMARK
+        }
+        .world();
+        let brushes: Vec<_> = world.brushes().iter().map(|b| b.brush.clone()).collect();
+        let world = World::from_brushes(brushes.clone());
+        let tree = MelaxTree::from_bsp(&world, &NaiveBsp::new(&brushes), BevelMode::PAPER);
+        (world, tree)
+    }
+
+    /// Where the one-side tests of `node` decide for `offsets`: its two shifted contact bands
+    /// and the plane itself.
+    fn band_edges<O: Offsets>(offsets: &O, node: &crate::tree::Node) -> [f64; 3] {
+        let (back, front) = offsets.offsets(node.normal, node.horizontal());
+        [back - CONTACT, CONTACT - front, 0.0]
+    }
+
+    /// A distance from a node's plane: a third at random within 60 units, the rest on one of
+    /// `edges` or a hair (1e-12 to 1e-6 units) either side.
+    fn band_distance(rng: &mut Rng, edges: &[f64; 3]) -> f64 {
+        if rng.below(3) == 0 {
+            rng.range(-60.0, 60.0)
+        } else {
+            let hair = [0.0, 1e-12, 1e-9, 1e-7, 1e-6][rng.below(5)];
+            edges[rng.below(3)] + if rng.below(2) == 0 { hair } else { -hair }
+        }
+    }
+
+    /// A frame at node `index` over a random `[t0, t1]`: starting before the segment, at its
+    /// start or within its first half, and ending at its end or within its second half.
+    fn random_frame(rng: &mut Rng, index: u32) -> Frame {
+        let t0 = [T_BEFORE, 0.0, rng.range(0.0, 0.5)][rng.below(3)];
+        let t1 = [1.0, rng.range(0.5, 1.0)][rng.below(2)];
+        Frame {
+            child: index,
+            entry: NO_ENTRY,
+            t0,
+            t1,
+            t1_loose: t1,
+        }
+    }
+
     /// The same children, bit for bit: which sides are kept, and their cells, entries and times
     /// (the order only matters when both are kept).
     fn same_split(a: ([Option<Frame>; 2], bool), b: ([Option<Frame>; 2], bool)) -> bool {
@@ -518,17 +564,9 @@ mod tests {
             |child: u32| child & LEAF == 0 && tree.nodes[child as usize].children[0] == EMPTY;
         for index in (0..tree.nodes.len() as u32).filter(|&i| in_run(i)) {
             let node = &tree.nodes[index as usize];
-            let (back, front) = offsets.offsets(node.normal, node.horizontal());
-            let edges = [back - CONTACT, CONTACT - front, 0.0];
+            let edges = band_edges(offsets, node);
             for _ in 0..40 {
-                let distance = |rng: &mut Rng| {
-                    if rng.below(3) == 0 {
-                        rng.range(-60.0, 60.0)
-                    } else {
-                        let hair = [0.0, 1e-12, 1e-9, 1e-7, 1e-6][rng.below(5)];
-                        edges[rng.below(3)] + if rng.below(2) == 0 { hair } else { -hair }
-                    }
-                };
+                let distance = |rng: &mut Rng| band_distance(rng, &edges);
                 let on_plane = if rng.below(2) == 0 {
                     anchor(world, tree, index)
                 } else {
@@ -544,15 +582,8 @@ mod tests {
                 let (a, b) = (off(), off());
                 let start = on_plane + a - node.normal * (node.normal.dot(a) - distance(rng));
                 let end = on_plane + b - node.normal * (node.normal.dot(b) - distance(rng));
-                let t0 = [T_BEFORE, 0.0, rng.range(0.0, 0.5)][rng.below(3)];
-                let t1 = [1.0, rng.range(0.5, 1.0)][rng.below(2)];
-                let f = Frame {
-                    child: index,
-                    entry: NO_ENTRY,
-                    t0,
-                    t1,
-                    t1_loose: t1,
-                };
+                let f = random_frame(rng, index);
+                let (t0, t1) = (f.t0, f.t1);
                 let mut walked = Some(f);
                 let mut nodes = 0;
                 while let Some(w) = walked.filter(|w| in_run(w.child)) {
@@ -605,15 +636,7 @@ mod tests {
     /// node-by-node walk keeps, bit for bit, for every shape, with and without the loose ends.
     #[test]
     fn back_runs_clip_as_the_node_by_node_walk_does() {
-        let world = RandomBoxes {
-            count: 40,
-            extent: 300.0,
-            ..RandomBoxes::BENCHMARK
-        }
-        .world();
-        let brushes: Vec<_> = world.brushes().iter().map(|b| b.brush.clone()).collect();
-        let world = World::from_brushes(brushes.clone());
-        let tree = MelaxTree::from_bsp(&world, &NaiveBsp::new(&brushes), BevelMode::PAPER);
+        let (world, tree) = test_tree();
         let mut rng = Rng::new(12);
         let sphere = SphereOffsets { radius: 16.0 };
         let cylinder = CylinderOffsets {
@@ -657,31 +680,16 @@ mod tests {
         let (mut one_side, mut cut) = (0, 0);
         for index in 0..tree.nodes.len() as u32 {
             let node = &tree.nodes[index as usize];
-            let (back, front) = offsets.offsets(node.normal, node.horizontal());
-            let edges = [back - CONTACT, CONTACT - front, 0.0];
+            let edges = band_edges(offsets, node);
             let tangent = node.normal.any_orthonormal_vector();
             for _ in 0..40 {
-                let distance = |rng: &mut Rng| {
-                    if rng.below(3) == 0 {
-                        rng.range(-60.0, 60.0)
-                    } else {
-                        let hair = [0.0, 1e-12, 1e-9, 1e-7, 1e-6][rng.below(5)];
-                        edges[rng.below(3)] + if rng.below(2) == 0 { hair } else { -hair }
-                    }
-                };
+                let distance = |rng: &mut Rng| band_distance(rng, &edges);
                 let on_plane = node.normal * node.dist;
                 let start =
                     on_plane + tangent * rng.range(-30.0, 30.0) + node.normal * distance(rng);
                 let end = on_plane + tangent * rng.range(-30.0, 30.0) + node.normal * distance(rng);
-                let t0 = [T_BEFORE, 0.0, rng.range(0.0, 0.5)][rng.below(3)];
-                let t1 = [1.0, rng.range(0.5, 1.0)][rng.below(2)];
-                let f = Frame {
-                    child: index,
-                    entry: NO_ENTRY,
-                    t0,
-                    t1,
-                    t1_loose: t1,
-                };
+                let f = random_frame(rng, index);
+                let (t0, t1) = (f.t0, f.t1);
                 let fast = split::<O, false>(tree, offsets, index, &f, start, end);
                 let general = split::<O, true>(tree, offsets, index, &f, start, end);
                 assert!(
@@ -704,18 +712,7 @@ mod tests {
     /// offsets, at random and at the edges of the contact bands.
     #[test]
     fn the_one_side_shortcut_splits_as_the_general_case_does() {
-        let world = RandomBoxes {
-            count: 40,
-            extent: 300.0,
-            ..RandomBoxes::BENCHMARK
-        }
-        .world();
-        let brushes: Vec<_> = world.brushes().iter().map(|b| b.brush.clone()).collect();
-        let tree = MelaxTree::from_bsp(
-            &World::from_brushes(brushes.clone()),
-            &NaiveBsp::new(&brushes),
-            BevelMode::PAPER,
-        );
+        let (_, tree) = test_tree();
         let mut rng = Rng::new(11);
         let kinds = [
             shortcut_agrees(&tree, &PointOffsets, &mut rng),
