@@ -234,7 +234,7 @@ fn back_run<O: Offsets, const LOOSE: bool>(
         if !kept {
             return false;
         }
-        if child & LEAF != 0 || tree.nodes[child as usize].children[0] != EMPTY {
+        if !tree.in_back_run(child) {
             return child != EMPTY;
         }
         *visited += 1;
@@ -274,7 +274,7 @@ pub(crate) fn first_hit<O: Offsets>(
             continue;
         }
         *visited += 1;
-        if f.child & LEAF == 0 && tree.nodes[f.child as usize].children[0] == EMPTY {
+        if tree.in_back_run(f.child) {
             if !back_run::<O, false>(tree, offsets, &mut f, start, end, visited) || f.t0 > bound {
                 continue;
             }
@@ -342,7 +342,7 @@ pub(crate) fn collect_spans<O: Offsets>(
     stack.push(root_frame(tree));
     while let Some(mut f) = stack.pop() {
         *visited += 1;
-        if f.child & LEAF == 0 && tree.nodes[f.child as usize].children[0] == EMPTY {
+        if tree.in_back_run(f.child) {
             if !back_run::<O, true>(tree, offsets, &mut f, start, end, visited) {
                 continue;
             }
@@ -560,9 +560,7 @@ mod tests {
         rng: &mut Rng,
     ) -> [usize; 2] {
         let (mut long, mut dropped) = (0, 0);
-        let in_run =
-            |child: u32| child & LEAF == 0 && tree.nodes[child as usize].children[0] == EMPTY;
-        for index in (0..tree.nodes.len() as u32).filter(|&i| in_run(i)) {
+        for index in (0..tree.nodes.len() as u32).filter(|&i| tree.in_back_run(i)) {
             let node = &tree.nodes[index as usize];
             let edges = band_edges(offsets, node);
             for _ in 0..40 {
@@ -586,7 +584,7 @@ mod tests {
                 let (t0, t1) = (f.t0, f.t1);
                 let mut walked = Some(f);
                 let mut nodes = 0;
-                while let Some(w) = walked.filter(|w| in_run(w.child)) {
+                while let Some(w) = walked.filter(|w| tree.in_back_run(w.child)) {
                     walked = split::<O, LOOSE>(tree, offsets, w.child, &w, start, end).0[1];
                     nodes += 1;
                 }
@@ -618,7 +616,7 @@ mod tests {
     fn anchor(world: &World, tree: &MelaxTree, index: u32) -> DVec3 {
         let node = &tree.nodes[index as usize];
         let mut child = index;
-        while child & LEAF == 0 && tree.nodes[child as usize].children[0] == EMPTY {
+        while tree.in_back_run(child) {
             child = tree.nodes[child as usize].children[1];
         }
         let middle = if child & LEAF != 0 && child != EMPTY {
@@ -658,8 +656,8 @@ mod tests {
             back_run_agrees::<_, true>(&world, &tree, &quake, &mut rng),
         ];
         // Runs that went on through several nodes and runs that were dropped both came up often.
-        let runs = (0..tree.nodes.len())
-            .filter(|&i| tree.nodes[i].children[0] == EMPTY)
+        let runs = (0..tree.nodes.len() as u32)
+            .filter(|&i| tree.in_back_run(i))
             .count()
             * 40;
         for [long, dropped] in kinds {

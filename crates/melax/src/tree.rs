@@ -223,6 +223,13 @@ impl MelaxTree {
         }
     }
 
+    /// Whether `child` is a node whose over child is the empty leaf: a node of a back run (a
+    /// bevel chain, or a plain node bounding empty space), which passes only its under side on.
+    #[inline(always)]
+    pub(crate) fn in_back_run(&self, child: u32) -> bool {
+        child & LEAF == 0 && self.nodes[child as usize].children[0] == EMPTY
+    }
+
     /// The bevel mode the tree was built with.
     pub fn bevel(&self) -> BevelMode {
         self.bevel
