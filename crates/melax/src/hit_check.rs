@@ -186,8 +186,9 @@ fn leave<const LOOSE: bool>(f: &mut Frame, g: f64, inv: f64) {
 /// each node clips the one frame as [`split`] would (its one-side shortcuts for that side, then
 /// its general case), without the over side's frame and without a pass through the walk's
 /// stack, bound and leaf tests for every node: 13 % less time per sphere, cylinder and box
-/// trace on the benchmark world, 3 % more per ray (`tools/bench/findings.md`). Leaves `f` at
-/// the run's first other child and returns whether the frame goes on there.
+/// trace on the benchmark world (`tools/bench/findings.md`); a point does not take runs
+/// ([`Offsets::back_runs`]). Leaves `f` at the run's first other child and returns whether the
+/// frame goes on there.
 #[inline(always)]
 fn back_run<O: Offsets, const LOOSE: bool>(
     tree: &MelaxTree,
@@ -274,7 +275,7 @@ pub(crate) fn first_hit<O: Offsets>(
             continue;
         }
         *visited += 1;
-        if tree.in_back_run(f.child) {
+        if offsets.back_runs() && tree.in_back_run(f.child) {
             if !back_run::<O, false>(tree, offsets, &mut f, start, end, visited) || f.t0 > bound {
                 continue;
             }
@@ -342,7 +343,7 @@ pub(crate) fn collect_spans<O: Offsets>(
     stack.push(root_frame(tree));
     while let Some(mut f) = stack.pop() {
         *visited += 1;
-        if tree.in_back_run(f.child) {
+        if offsets.back_runs() && tree.in_back_run(f.child) {
             if !back_run::<O, true>(tree, offsets, &mut f, start, end, visited) {
                 continue;
             }

@@ -14,6 +14,14 @@ pub trait Offsets {
     /// `sqrt(nx^2 + ny^2)` is `horizontal`: `back = max s . -n` (the plane moves up by it for the
     /// under child) and `front = max s . n` (it moves down by it for the over child), in units.
     fn offsets(&self, normal: DVec3, horizontal: f64) -> (f64, f64);
+
+    /// Whether the walks take back runs in one loop (`hit_check::back_run`). Not for a point:
+    /// its contact band is `CONTACT` thin, so the one-side tests settle nearly every bevel node
+    /// at once, and testing every node for a run costs it more than the runs save.
+    #[inline(always)]
+    fn back_runs(&self) -> bool {
+        true
+    }
 }
 
 /// A point: no shift (ray and point queries on the plain tree).
@@ -21,6 +29,11 @@ pub trait Offsets {
 pub struct PointOffsets;
 
 impl Offsets for PointOffsets {
+    #[inline(always)]
+    fn back_runs(&self) -> bool {
+        false
+    }
+
     #[inline(always)]
     fn offsets(&self, _: DVec3, _: f64) -> (f64, f64) {
         (0.0, 0.0)
