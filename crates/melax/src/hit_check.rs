@@ -111,13 +111,7 @@ fn split<O: Offsets, const LOOSE: bool>(
         // other's by more than [`SIDE_GUARD`] at both ends: the times below would leave it as
         // it is and drop the other side, so they are not computed. Bit for bit the general
         // case's answer, without its division. (Not for `LOOSE`: its loose end may still move.)
-        let d_t0 = d0 - rate * f.t0;
-        let d_t1 = d0 - rate * f.t1;
-        let (lo, hi) = if d_t0 < d_t1 {
-            (d_t0, d_t1)
-        } else {
-            (d_t1, d_t0)
-        };
+        let (lo, hi) = frame_extent(d0, rate, f);
         // Over side only: nowhere deep under, everywhere deep over.
         if lo > back - CONTACT + SIDE_GUARD && lo > CONTACT - front + SIDE_GUARD {
             return ([(over.child != EMPTY).then_some(over), None], false);
@@ -145,6 +139,20 @@ fn split<O: Offsets, const LOOSE: bool>(
         ],
         rate < 0.0,
     )
+}
+
+/// The least and greatest signed distance to a node's plane over frame `f`, at its two ends
+/// (`d0` at the segment's start, falling by `rate` per unit of `t`): what the one-side tests
+/// compare with the shifted planes.
+#[inline(always)]
+fn frame_extent(d0: f64, rate: f64, f: &Frame) -> (f64, f64) {
+    let d_t0 = d0 - rate * f.t0;
+    let d_t1 = d0 - rate * f.t1;
+    if d_t0 < d_t1 {
+        (d_t0, d_t1)
+    } else {
+        (d_t1, d_t0)
+    }
 }
 
 /// Asks for child `child`'s node, both its lines (40 bytes may cross one). A solid leaf's
@@ -207,12 +215,12 @@ fn back_run<O: Offsets, const LOOSE: bool>(
         let (d0, d1) = node.distances(start, end);
         let rate = d0 - d1;
         let g_under = d0 - back;
-        let (d_t0, d_t1) = (d0 - rate * f.t0, d0 - rate * f.t1);
-        if d_t0.min(d_t1) > back - CONTACT + SIDE_GUARD {
+        let (lo, hi) = frame_extent(d0, rate, f);
+        if lo > back - CONTACT + SIDE_GUARD {
             // Nowhere deep inside: the clip would drop the frame (the under side's half of
             // `split`'s one-side tests).
             return false;
-        } else if !LOOSE && d_t0.max(d_t1) < back - CONTACT - SIDE_GUARD {
+        } else if !LOOSE && hi < back - CONTACT - SIDE_GUARD {
             // Deep inside all along: the clip would keep the frame as it is (the other half;
             // not for `LOOSE`, whose loose end may still move).
         } else if rate == 0.0 {
