@@ -20,6 +20,7 @@ pub mod scenario;
 pub mod segments;
 pub mod shape_arg;
 pub mod sim;
+pub mod snapshot;
 pub mod summary;
 pub mod trace;
 pub mod tree_report;

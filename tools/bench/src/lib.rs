@@ -9,13 +9,17 @@
 //! controller ([`peers::rapier`]). [`report::markdown`] and [`plot`] write the results.
 //!
 //! The peers' heavy dependencies stay here: this crate is not published and no library crate
-//! depends on it.
+//! depends on it. They are built only with the `peers` feature (`cargo run --release -p
+//! cspace-bench --features peers`); without it the crate is empty, so that `cargo test
+//! --workspace` does not build them.
 //!
 //! ```no_run
 //! let report = cspace_bench::suite::run(&cspace_bench::suite::Config::quick(None))?;
 //! println!("{}", cspace_bench::report::markdown(&report));
 //! # Ok::<(), anyhow::Error>(())
 //! ```
+
+#![cfg(feature = "peers")]
 
 pub mod agreement;
 pub mod machine;

@@ -7,7 +7,8 @@ use crate::query::Query;
 use crate::suite::{CrowdTable, Report, TraceFigures, WorldTable, boxes_name};
 
 /// The one command that regenerates `docs/PERFORMANCE.md` (from the repository's root).
-pub const COMMAND: &str = "CSPACE_MAPS=../shared/maps cargo run --release -p cspace-bench";
+pub const COMMAND: &str =
+    "CSPACE_MAPS=../shared/maps cargo run --release -p cspace-bench --features peers";
 
 /// What the profiling found, kept by hand in `tools/bench/findings.md` and copied into every
 /// report.
@@ -37,7 +38,7 @@ pub fn markdown(report: &Report) -> String {
     let _ = writeln!(
         out,
         "It writes this file and its plots into `docs/`. `-- --quick` runs a smoke test of every \
-         part in seconds (`cargo test -p cspace-bench` runs an even smaller one); `-- --out \
+         part in seconds (`cargo test -p cspace-bench --features peers` runs an even smaller one); `-- --out \
          FILE.md` writes elsewhere. `sim bench` times our own backends only.\n"
     );
     let _ = writeln!(out, "## Machine\n");

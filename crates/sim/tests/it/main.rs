@@ -3,5 +3,4 @@
 mod cli;
 mod movement;
 mod scenario_errors;
-mod scenarios;
 mod stepping;
