@@ -24,8 +24,23 @@ pub struct CorpusMap {
     pub spawns: Vec<DVec3>,
 }
 
+/// The folder the user typed the command in: the shell's `PWD` when it names a folder, else the
+/// current directory.
+///
+/// `cargo test` runs each test binary in its package's folder but passes the environment on, so
+/// `PWD` still names the folder `cargo test` was typed in; a relative `CSPACE_MAPS` means a path
+/// from there (the same rule as `cspace_sim::world_file::invocation_dir`).
+pub fn invocation_dir() -> PathBuf {
+    std::env::var_os("PWD")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute() && p.is_dir())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default()
+}
+
 /// The corpus directory, or `None` (after printing that `test` is skipped) when `CSPACE_MAPS` is
-/// unset. Panics when it is set but not a readable directory.
+/// unset. A relative value is a path from the folder the command was typed in
+/// ([`invocation_dir`]). Panics when it is set but not a readable directory.
 pub fn dir(test: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
         // Written to the process's stderr directly: the test harness captures `eprintln!` of
@@ -36,9 +51,14 @@ pub fn dir(test: &str) -> Option<PathBuf> {
         );
         return None;
     };
-    let dir = PathBuf::from(dir);
+    let written = PathBuf::from(dir);
+    let dir = invocation_dir().join(&written);
     if let Err(e) = std::fs::read_dir(&dir) {
-        panic!("CSPACE_MAPS={} cannot be read: {e}", dir.display());
+        panic!(
+            "CSPACE_MAPS={} cannot be read (as {}): {e}",
+            written.display(),
+            dir.display()
+        );
     }
     Some(dir)
 }
