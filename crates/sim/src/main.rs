@@ -256,40 +256,51 @@ fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Resul
     Ok(outcome)
 }
 
-fn trace_path(base: &Path, backend: BackendKind, several: bool) -> PathBuf {
-    if !several {
-        return base.to_path_buf();
-    }
-    let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("trace");
-    let name = match base.extension().and_then(|e| e.to_str()) {
-        Some(ext) => format!("{stem}.{}.{ext}", backend.name()),
-        None => format!("{stem}.{}", backend.name()),
-    };
-    base.with_file_name(name)
-}
-
 fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     let scenario = Scenario::load(&args.scenario)?;
     let kinds = backends(&scenario, args.backend.as_slice())?;
-    let mut passed = true;
-    let mut json = Vec::new();
+    let mut outcomes = Vec::with_capacity(kinds.len());
     for &kind in &kinds {
         let outcome = run_with_progress(&scenario, kind)?;
-        passed &= outcome.passed();
-        if let Some(path) = &args.trace {
-            let path = trace_path(path, kind, kinds.len() > 1);
-            std::fs::write(&path, &outcome.trace)
-                .with_context(|| format!("writing the trace to {}", path.display()))?;
-            eprintln!("wrote {}", path.display());
-        }
-        if args.json {
-            json.push(summary::run_json(&scenario, &outcome));
-        } else {
+        if !args.json {
             println!("{}", summary::run_text(&scenario, &outcome));
         }
+        outcomes.push(outcome);
     }
+    if let Some(path) = &args.trace {
+        // One file: the trace of each backend, one after another (`trace::parse_all`).
+        let text: Vec<&str> = outcomes.iter().map(|o| o.trace.as_str()).collect();
+        std::fs::write(path, text.join("\n"))
+            .with_context(|| format!("writing the trace to {}", path.display()))?;
+        eprintln!(
+            "wrote {} ({} trace{})",
+            path.display(),
+            outcomes.len(),
+            if outcomes.len() == 1 {
+                ""
+            } else {
+                "s, one per backend"
+            }
+        );
+    }
+    let reports = summary::pairs(&scenario, &outcomes);
+    let passed = outcomes.iter().all(|o| o.passed()) && reports.iter().all(|r| r.agrees());
+    let verdict =
+        (outcomes.len() > 1).then(|| summary::verdict_text(&scenario, &outcomes, &reports));
     if args.json {
+        let runs: Vec<_> = outcomes
+            .iter()
+            .map(|o| summary::run_json(&scenario, o))
+            .collect();
+        let json = serde_json::json!({
+            "runs": runs,
+            "comparison": summary::compare_json(&scenario, &reports),
+            "verdict": verdict,
+            "passed": passed,
+        });
         println!("{}", serde_json::to_string_pretty(&json)?);
+    } else if let Some(verdict) = &verdict {
+        println!("{verdict}");
     }
     Ok(if passed {
         ExitCode::SUCCESS
@@ -333,9 +344,70 @@ fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The baseline `sim plot --against` reads: a trace file or a snapshot of the same scenario. A
+/// file with one trace per backend gives the trace of the backend drawn.
+fn read_baseline(
+    path: &Path,
+    scenario: &Scenario,
+    kinds: &[BackendKind],
+) -> anyhow::Result<cspace_sim::plot::Series> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read the baseline", path.display()))?;
+    let mut traces = cspace_sim::trace::parse_all(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+    for t in &traces {
+        if t.header.scenario != scenario.name {
+            anyhow::bail!(
+                "{}:{}:10: this is a trace of scenario {:?}, not of {:?} ({}); compare a scenario with its own traces",
+                path.display(),
+                t.scenario_line,
+                t.header.scenario,
+                scenario.name,
+                scenario.path.display()
+            );
+        }
+    }
+    let trace = if traces.len() == 1 {
+        traces.remove(0)
+    } else {
+        let names: Vec<String> = traces.iter().map(|t| t.header.backend.clone()).collect();
+        match kinds {
+            [kind] => match traces.iter().position(|t| t.header.backend == kind.name()) {
+                Some(i) => traces.swap_remove(i),
+                None => anyhow::bail!(
+                    "{}: holds traces of {} but not of {}",
+                    path.display(),
+                    names.join(", "),
+                    kind.name()
+                ),
+            },
+            _ => anyhow::bail!(
+                "{}: holds one trace per backend ({}); choose the backend to draw with --backend",
+                path.display(),
+                names.join(", ")
+            ),
+        }
+    };
+    Ok(cspace_sim::plot::Series {
+        label: format!(
+            "{} ({})",
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("baseline"),
+            trace.header.backend
+        ),
+        trace,
+    })
+}
+
 fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     let scenario = Scenario::load(&args.scenario)?;
     let kinds = backends(&scenario, &args.backend)?;
+    let baseline = args
+        .against
+        .as_deref()
+        .map(|path| read_baseline(path, &scenario, &kinds))
+        .transpose()?;
     let mut series = Vec::new();
     for &kind in &kinds {
         let outcome = run_with_progress(&scenario, kind)?;
@@ -345,41 +417,35 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
                 .context("reading back our own trace")?,
         });
     }
-    let baseline = match &args.against {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("{}: cannot read", path.display()))?;
-            let trace = cspace_sim::trace::parse(&text)
-                .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
-            Some(cspace_sim::plot::Series {
-                label: format!(
-                    "baseline ({})",
-                    path.file_name().and_then(|n| n.to_str()).unwrap_or("trace")
-                ),
-                trace,
-            })
-        }
-        None => None,
-    };
     let output = args
         .output
         .unwrap_or_else(|| PathBuf::from(format!("{}.svg", scenario.name)));
-    cspace_sim::plot::render(
-        &scenario.world.world,
-        &series,
-        baseline.as_ref(),
-        scenario.tolerance,
-        &output,
-    )?;
+    let plot = cspace_sim::plot::Plot {
+        world: &scenario.world.world,
+        agent_names: &scenario.agent_names,
+        runs: &series,
+        baseline: baseline.as_ref(),
+        tolerance: scenario.tolerance,
+    };
+    plot.write(&output)?;
     if let Some(base) = &baseline {
-        for s in &series {
-            let off = cspace_sim::plot::divergences(&s.trace, &base.trace, scenario.tolerance);
-            eprintln!(
-                "{}: {} sampled positions off the baseline by more than {}",
-                s.label,
-                off.len(),
-                scenario.tolerance
-            );
+        for (s, first) in series.iter().zip(plot.first_divergences()) {
+            let off = cspace_sim::plot::positions_off(&s.trace, &base.trace, scenario.tolerance);
+            match first {
+                Some(d) => eprintln!(
+                    "{}: {off} sampled positions off the baseline by more than {}; the first at step {} ({:.3} s), agent {}, {:.3} units",
+                    s.label,
+                    scenario.tolerance,
+                    d.step,
+                    d.time,
+                    scenario.agent_names[d.agent.0 as usize],
+                    d.distance
+                ),
+                None => eprintln!(
+                    "{}: within {} units of the baseline at every sample",
+                    s.label, scenario.tolerance
+                ),
+            }
         }
     }
     eprintln!("wrote {}", output.display());

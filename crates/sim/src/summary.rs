@@ -136,6 +136,19 @@ impl PairReport {
     }
 }
 
+/// The backends of a comparison, in order of first appearance.
+fn backends_of(reports: &[PairReport]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in reports {
+        for name in [r.a.as_str(), r.b.as_str()] {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
 /// The comparison table.
 pub fn compare_text(scenario: &Scenario, reports: &[PairReport]) -> String {
     let mut out = String::new();
@@ -143,7 +156,7 @@ pub fn compare_text(scenario: &Scenario, reports: &[PairReport]) -> String {
         out,
         "{}: {} backends compared, tolerance {} units",
         scenario.name,
-        reports.len() + 1,
+        backends_of(reports).len(),
         scenario.tolerance
     )
     .unwrap();
@@ -220,4 +233,71 @@ pub fn compare_json(scenario: &Scenario, reports: &[PairReport]) -> Value {
             })
         }).collect::<Vec<_>>(),
     })
+}
+
+/// The one line that ends a run on several backends: whether every expectation was met (or which
+/// failed, with where each is written) and whether the backends agree (or the largest
+/// divergence). Starts with `verdict: ok` or `verdict: FAILED`.
+pub fn verdict_text(
+    scenario: &Scenario,
+    outcomes: &[RunOutcome],
+    reports: &[PairReport],
+) -> String {
+    let checks: usize = outcomes.iter().map(|o| o.checks.len()).sum();
+    let failed: Vec<String> = outcomes
+        .iter()
+        .flat_map(|o| {
+            o.checks
+                .iter()
+                .filter(|c| c.failure.is_some())
+                .map(move |c| {
+                    format!(
+                        "agent {} {} on {} ({})",
+                        scenario.agent_names[c.expectation.agent.0 as usize],
+                        describe(&c.expectation.check),
+                        o.backend.name(),
+                        c.expectation.written_at
+                    )
+                })
+        })
+        .collect();
+    let names: Vec<&str> = outcomes.iter().map(|o| o.backend.name()).collect();
+    let expectations = if failed.is_empty() {
+        format!(
+            "{} expectation(s) met on {} backends ({})",
+            scenario.expectations.len(),
+            outcomes.len(),
+            names.join(", ")
+        )
+    } else {
+        format!(
+            "{} of {checks} expectation checks failed: {}",
+            failed.len(),
+            failed.join("; ")
+        )
+    };
+    let diverging: Vec<&PairReport> = reports.iter().filter(|r| !r.agrees()).collect();
+    let agreement = match diverging.first() {
+        None => format!(
+            "the backends agree within their tolerance ({} units)",
+            scenario.tolerance
+        ),
+        Some(r) => {
+            let (d, agent, step) = r.divergence.largest();
+            format!(
+                "{} pair(s) of backends diverge, the first {} and {} by {} units (agent {}, step {step}; tolerance {})",
+                diverging.len(),
+                r.a,
+                r.b,
+                fixed(d, 3),
+                scenario.agent_names[agent.0 as usize],
+                r.tolerance
+            )
+        }
+    };
+    let ok = failed.is_empty() && diverging.is_empty();
+    format!(
+        "verdict: {}: {expectations}; {agreement}",
+        if ok { "ok" } else { "FAILED" }
+    )
 }

@@ -211,6 +211,8 @@ pub struct TraceState {
 pub struct Trace {
     /// The header.
     pub header: Header,
+    /// The 1-based line of the `scenario` header line in the file read (for errors that name it).
+    pub scenario_line: usize,
     /// The events.
     pub events: Vec<TraceEvent>,
     /// The sampled trajectory.
@@ -219,14 +221,29 @@ pub struct Trace {
     pub finals: Vec<TraceState>,
 }
 
-/// Why a trace could not be read: the line and what was wrong.
+/// Why a trace could not be read: where, and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+#[error("{line}:{column}: {message}")]
 pub struct TraceError {
-    /// 1-based line within the trace (after any snapshot header).
+    /// 1-based line in the file read (snapshot header included).
     pub line: usize,
+    /// 1-based column (in characters) of the offending word.
+    pub column: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// The longest offending word quoted whole in an error; longer ones are cut (with their length).
+const QUOTED_WORD: usize = 40;
+
+/// A word for an error message: quoted, and cut when long (a megabyte of digits is not echoed).
+pub(crate) fn quoted(word: &str) -> String {
+    if word.chars().count() <= QUOTED_WORD {
+        format!("{word:?}")
+    } else {
+        let head: String = word.chars().take(QUOTED_WORD).collect();
+        format!("{head:?}... ({} characters)", word.chars().count())
+    }
 }
 
 /// Words of a line with vector punctuation removed: `(1.0, 2.0, 3.0)` becomes three words.
@@ -237,15 +254,35 @@ fn words(line: &str) -> Vec<&str> {
 }
 
 struct Words<'a> {
+    text: &'a str,
     words: Vec<&'a str>,
     at: usize,
     line: usize,
 }
 
 impl<'a> Words<'a> {
+    fn new(text: &'a str, line: usize) -> Words<'a> {
+        Words {
+            text,
+            words: words(text),
+            at: 0,
+            line,
+        }
+    }
+
+    /// An error at the word read last (or the line's end).
     fn err<T>(&self, message: impl Into<String>) -> Result<T, TraceError> {
+        let column = match self.at.checked_sub(1).and_then(|i| self.words.get(i)) {
+            // A word is a slice of the line: its byte offset gives the column.
+            Some(w) => {
+                let offset = w.as_ptr() as usize - self.text.as_ptr() as usize;
+                self.text[..offset].chars().count() + 1
+            }
+            None => self.text.chars().count() + 1,
+        };
         Err(TraceError {
             line: self.line,
+            column,
             message: message.into(),
         })
     }
@@ -261,14 +298,14 @@ impl<'a> Words<'a> {
         if w == word {
             Ok(())
         } else {
-            self.err(format!("expected {word:?}, found {w:?}"))
+            self.err(format!("expected {word:?}, found {}", quoted(w)))
         }
     }
 
     fn number<T: std::str::FromStr>(&mut self) -> Result<T, TraceError> {
         let w = self.next()?;
         w.parse()
-            .map_or_else(|_| self.err(format!("{w:?} is not a number")), Ok)
+            .map_or_else(|_| self.err(format!("{} is not a number", quoted(w))), Ok)
     }
 
     fn vector(&mut self) -> Result<DVec3, TraceError> {
@@ -287,24 +324,47 @@ fn state(w: &mut Words) -> Result<(DVec3, DVec3, String, bool, bool), TraceError
     let velocity = w.vector()?;
     let pose = w.next()?.to_string();
     if pose != Pose::Standing.name() && pose != Pose::Crouching.name() {
-        return w.err(format!("unknown pose {pose:?}"));
+        return w.err(format!("unknown pose {}", quoted(&pose)));
     }
     let on_ground = match w.next()? {
         "ground" => true,
         "air" => false,
-        other => return w.err(format!("expected ground or air, found {other:?}")),
+        other => return w.err(format!("expected ground or air, found {}", quoted(other))),
     };
     let asleep = match w.next()? {
         "asleep" => true,
         "awake" => false,
-        other => return w.err(format!("expected asleep or awake, found {other:?}")),
+        other => return w.err(format!("expected asleep or awake, found {}", quoted(other))),
     };
     Ok((position, velocity, pose, on_ground, asleep))
 }
 
-/// Reads a trace back. An insta snapshot file is accepted too: its `---`-delimited header is
-/// skipped.
+/// Reads one trace back. An insta snapshot file is accepted too: its `---`-delimited header is
+/// skipped. A file holding several traces (see [`parse_all`]) is an error here.
 pub fn parse(text: &str) -> Result<Trace, TraceError> {
+    let mut traces = parse_all(text)?;
+    if traces.len() > 1 {
+        return Err(TraceError {
+            line: traces[1].scenario_line.saturating_sub(1).max(1),
+            column: 1,
+            message: format!(
+                "the file holds {} traces (backends {}); expected one",
+                traces.len(),
+                traces
+                    .iter()
+                    .map(|t| t.header.backend.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    Ok(traces.remove(0))
+}
+
+/// Reads every trace of a file: `sim run --trace FILE` writes one per backend, one after
+/// another, each from its `cspace trace` line. An insta snapshot (one trace behind a
+/// `---`-delimited header) is accepted too.
+pub fn parse_all(text: &str) -> Result<Vec<Trace>, TraceError> {
     let mut lines: Vec<&str> = text.lines().collect();
     let mut offset = 0;
     if lines.first() == Some(&"---") {
@@ -315,6 +375,25 @@ pub fn parse(text: &str) -> Result<Trace, TraceError> {
         offset = end;
         lines.drain(..end);
     }
+    let mut starts: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("cspace trace"))
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    let mut traces = Vec::with_capacity(starts.len());
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        traces.push(parse_lines(&lines[start..end], offset + start)?);
+    }
+    Ok(traces)
+}
+
+/// Parses one trace whose first line is line `offset + 1` of the file.
+fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
     let mut header = Header {
         scenario: String::new(),
         backend: String::new(),
@@ -323,16 +402,13 @@ pub fn parse(text: &str) -> Result<Trace, TraceError> {
         agents: 0,
         sample_every: 1,
     };
+    let mut scenario_line = 0;
     let mut section = "";
     let mut events = Vec::new();
     let mut trajectory = Vec::new();
     let mut finals = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let mut w = Words {
-            words: words(line),
-            at: 0,
-            line: i + 1 + offset,
-        };
+        let mut w = Words::new(line, i + 1 + offset);
         if w.words.is_empty() {
             continue;
         }
@@ -348,14 +424,17 @@ pub fn parse(text: &str) -> Result<Trace, TraceError> {
                         ));
                     }
                 }
-                "scenario" => header.scenario = w.rest(),
+                "scenario" => {
+                    header.scenario = w.rest();
+                    scenario_line = w.line;
+                }
                 "backend" => header.backend = w.rest(),
                 "steps" => header.steps = w.number()?,
                 "time_step" => header.time_step = w.number()?,
                 "agents" => header.agents = w.number()?,
                 "sample_every" => header.sample_every = w.number()?,
                 "events" | "trajectory" | "final" => section = key,
-                other => return w.err(format!("unknown line {other:?}")),
+                other => return w.err(format!("unknown line {}", quoted(other))),
             }
             continue;
         }
@@ -418,17 +497,22 @@ pub fn parse(text: &str) -> Result<Trace, TraceError> {
                     asleep,
                 });
             }
-            _ => return w.err("indented line outside a section"),
+            _ => {
+                w.next()?;
+                return w.err("indented line outside a section");
+            }
         }
     }
     if header.backend.is_empty() || header.scenario.is_empty() {
         return Err(TraceError {
-            line: 1,
+            line: offset + 1,
+            column: 1,
             message: "not a cspace trace: no scenario or backend header".to_string(),
         });
     }
     Ok(Trace {
         header,
+        scenario_line,
         events,
         trajectory,
         finals,
@@ -452,10 +536,33 @@ mod tests {
         let e =
             parse("cspace trace 1\nscenario s\nbackend exact\nevents\n  step x agent 0 slept\n")
                 .unwrap_err();
-        assert_eq!(e.to_string(), "line 5: \"x\" is not a number");
+        assert_eq!(e.to_string(), "5:8: \"x\" is not a number");
         let e = parse("cspace trace 9\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 1: trace version 9, this build reads 1");
+        assert_eq!(e.to_string(), "1:14: trace version 9, this build reads 1");
         assert!(parse("hello\n").is_err());
         assert_eq!(parse("").unwrap_err().line, 1);
+        // A long word is cut in the message.
+        let long = "9".repeat(100_000);
+        let e = parse(&format!("cspace trace 1\nsteps {long}x\n")).unwrap_err();
+        assert!(e.to_string().len() < 200, "{e}");
+        assert!(e.to_string().contains("(100001 characters)"), "{e}");
+    }
+
+    #[test]
+    fn a_file_may_hold_one_trace_per_backend() {
+        let one = |backend: &str| {
+            format!("cspace trace 1\nscenario s\nbackend {backend}\nsteps 1\n\nfinal\n")
+        };
+        let text = format!("{}\n{}", one("exact"), one("onion"));
+        let all = parse_all(&text).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[1].header.backend, "onion");
+        assert_eq!(all[1].scenario_line, 9);
+        let e = parse(&text).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("holds 2 traces (backends exact, onion)"),
+            "{e}"
+        );
     }
 }

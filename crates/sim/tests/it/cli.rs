@@ -690,20 +690,143 @@ fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
     );
     let written = std::fs::read_to_string(&trace).unwrap();
     assert!(written.starts_with("cspace trace 1\nscenario tunnel\nbackend exact\n"));
+    // One backend: no verdict line.
+    assert!(!stdout.contains("verdict:"), "{stdout}");
 
     // JSON summary.
     let out = sim(&["run", &scenario_path("drop.toml"), "--json"], "");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json[0]["agents"][0]["on_ground"], true);
+    assert_eq!(json["runs"][0]["agents"][0]["on_ground"], true);
+    assert_eq!(json["passed"], true);
+    assert!(json["verdict"].as_str().unwrap().starts_with("verdict: ok"));
 
-    // A failed expectation: exit code 1.
+    // A failed expectation: exit code 1, and the verdict names it.
     let text = std::fs::read_to_string(scenario_path("drop.toml"))
         .unwrap()
         .replace("by = 1.3", "by = 0.5");
     let failing = scratch("drop-too-soon.toml", &text);
     let out = sim(&["run", failing.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("FAILED agent past the edge reaches"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("FAILED agent past the edge reaches"));
+    let verdict = stdout.lines().last().unwrap();
+    assert!(
+        verdict.starts_with("verdict: FAILED: ") && verdict.contains("drop-too-soon.toml:"),
+        "{verdict}"
+    );
+}
+
+/// The README's main job: `sim run scenarios/tunnel.toml --trace tunnel.trace` writes
+/// `tunnel.trace` (the trace of every backend, one after another) and ends with one verdict.
+#[test]
+fn sim_run_on_every_backend_writes_one_trace_file_and_a_verdict() {
+    let trace = std::env::temp_dir().join(format!("cspace-all-{}.trace", std::process::id()));
+    let out = sim(
+        &[
+            "run",
+            &scenario_path("tunnel.toml"),
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+        "",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let traces = cspace_sim::trace::parse_all(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let backends: Vec<&str> = traces.iter().map(|t| t.header.backend.as_str()).collect();
+    assert_eq!(
+        backends,
+        ["exact", "udop+exact", "onion", "melax", "melax-exact"]
+    );
+    let verdict = stdout.lines().last().unwrap();
+    assert!(
+        verdict.starts_with("verdict: ok: 3 expectation(s) met on 5 backends")
+            && verdict.contains("the backends agree"),
+        "{verdict}"
+    );
+    // `sim plot --against` picks the trace of the backend it draws from such a file.
+    let png = std::env::temp_dir().join(format!("cspace-all-{}.png", std::process::id()));
+    let out = sim(
+        &[
+            "plot",
+            &scenario_path("tunnel.toml"),
+            "--backend",
+            "onion",
+            "--against",
+            trace.to_str().unwrap(),
+            "-o",
+            png.to_str().unwrap(),
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("onion: within 0.001 units of the baseline"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sim_compare_counts_the_backends_it_compares() {
+    let out = sim(&["compare", &scenario_path("tunnel.toml")], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.starts_with("tunnel: 5 backends compared"),
+        "{stdout}"
+    );
+    let out = sim(
+        &[
+            "compare",
+            &scenario_path("tunnel.toml"),
+            "--backends",
+            "exact,onion",
+        ],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("tunnel: 2 backends compared"));
+}
+
+/// A relative `CSPACE_MAPS` is a path from the folder the command was typed in (the shell's
+/// `PWD`), whatever the folder the program runs in (cargo runs tests in their package's folder)
+/// and wherever the scenario lies.
+#[test]
+fn a_relative_cspace_maps_is_relative_to_where_the_command_was_typed() {
+    let typed_in = std::env::temp_dir().join(format!("cspace-typed-in-{}", std::process::id()));
+    let maps = typed_in.join("shared/maps");
+    std::fs::create_dir_all(&maps).unwrap();
+    std::fs::copy(scenario_path("rooms.map"), maps.join("rooms.map")).unwrap();
+    let text = std::fs::read_to_string(scenario_path("rooms.toml")).unwrap();
+    assert!(
+        text.contains("map = \"rooms.map\""),
+        "rooms.toml names its map"
+    );
+    let scenario = scratch(
+        "rooms-from-corpus.toml",
+        &text.replace("map = \"rooms.map\"", "map = \"${CSPACE_MAPS}/rooms.map\""),
+    );
+    let run = |pwd: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(["check", scenario.to_str().unwrap()])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PWD", pwd)
+            .env("CSPACE_MAPS", "shared/maps")
+            .output()
+            .unwrap()
+    };
+    let out = run(&typed_in);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Typed elsewhere: the same relative value names another folder, and the error says which.
+    let out = run(&std::env::temp_dir());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let expected = std::env::temp_dir().join("shared/maps/rooms.map");
+    assert!(stderr.contains(&expected.display().to_string()), "{stderr}");
 }
 
 #[test]
@@ -731,7 +854,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("exact: 0 sampled positions off the baseline"),
+        stderr.contains("exact: within 0.001 units of the baseline at every sample"),
         "{stderr}"
     );
     let drawing = std::fs::read_to_string(&svg).unwrap();
@@ -759,11 +882,36 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(!stderr.contains("exact: 0 sampled"), "{stderr}");
+    assert!(stderr.contains("the first at step"), "{stderr}");
     assert!(
         std::fs::read_to_string(&svg)
             .unwrap()
-            .contains("off the baseline")
+            .contains("first divergence at step")
+    );
+
+    // A baseline of another scenario is refused, naming both.
+    let stairs = format!(
+        "{}/../../snapshots/traces/exact@stairs.toml.snap",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = sim(
+        &[
+            "plot",
+            &scenario_path("drop.toml"),
+            "--against",
+            &stairs,
+            "-o",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "exact@stairs.toml.snap:6:10: this is a trace of scenario \"stairs\", not of \"drop\""
+        ),
+        "{stderr}"
     );
 
     let out = sim(&["plot", &scenario_path("drop.toml"), "-o", "plot.txt"], "");
@@ -783,7 +931,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("not-a-trace.txt:line 1"),
+        String::from_utf8_lossy(&out.stderr).contains("not-a-trace.txt:1:1: "),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
