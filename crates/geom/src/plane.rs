@@ -9,9 +9,12 @@ pub enum PlaneError {
     /// The normal (or a distance) has a NaN or infinite component.
     #[error("plane has a non-finite number")]
     NonFinite,
-    /// The normal has (almost) zero length, or the three points are collinear.
-    #[error("plane normal is zero (the three points are collinear or coincide)")]
+    /// The normal has (almost) zero length.
+    #[error("plane normal is zero (or too short to give a direction)")]
     ZeroNormal,
+    /// The three points of a `.map` face are collinear or coincide: they span no plane.
+    #[error("the plane's three points are collinear or coincide")]
+    CollinearPoints,
 }
 
 /// Which side of a plane a point is on, with the plane's thickness taken into account.
@@ -72,7 +75,7 @@ impl Plane {
         let normal = a.cross(b);
         // Collinear points: the cross product is tiny relative to the edge lengths.
         if normal.length() <= 1e-12 * a.length() * b.length() || normal == DVec3::ZERO {
-            return Err(PlaneError::ZeroNormal);
+            return Err(PlaneError::CollinearPoints);
         }
         let normal = normal.normalize();
         Ok(Plane {
@@ -233,13 +236,15 @@ mod tests {
     #[test]
     fn collinear_points_are_refused() {
         let e = Plane::from_map_points(DVec3::ZERO, DVec3::X, DVec3::X * 2.0).unwrap_err();
-        assert_eq!(e, PlaneError::ZeroNormal);
+        assert_eq!(e, PlaneError::CollinearPoints);
         let e = Plane::new(DVec3::new(f64::NAN, 0.0, 1.0), 0.0).unwrap_err();
         assert_eq!(e, PlaneError::NonFinite);
         assert_eq!(
             Plane::new(DVec3::ZERO, 1.0).unwrap_err(),
             PlaneError::ZeroNormal
         );
+        // A zero normal given as a normal says so, not "three points" (a TOML world's plane).
+        assert!(!PlaneError::ZeroNormal.to_string().contains("points"));
     }
 
     #[test]

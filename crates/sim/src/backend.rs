@@ -52,15 +52,23 @@ impl BackendKind {
         }
     }
 
-    /// Whether this backend can answer for every shape (without building it for a world).
-    pub fn supports_all(self, shapes: &[Shape]) -> bool {
+    /// Why this backend cannot trace `shape` (without building it for a world); `None` when it
+    /// can.
+    pub fn refusal(self, shape: &Shape) -> Option<&'static str> {
         match self {
             BackendKind::Exact
             | BackendKind::UdopExact
             | BackendKind::Melax
-            | BackendKind::MelaxExact => true,
-            BackendKind::Onion => shapes.iter().all(|s| matches!(s, Shape::Box(_))),
+            | BackendKind::MelaxExact => None,
+            BackendKind::Onion => (!matches!(shape, Shape::Box(_))).then_some(
+                "the onion backend answers boxes only (a configuration space per box pose)",
+            ),
         }
+    }
+
+    /// Whether this backend can answer for every shape (without building it for a world).
+    pub fn supports_all(self, shapes: &[Shape]) -> bool {
+        shapes.iter().all(|s| self.refusal(s).is_none())
     }
 
     /// The backend of this kind for `world`, ready for `shapes` (a tree-based backend compiles

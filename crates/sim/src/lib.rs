@@ -15,6 +15,7 @@ pub mod map_report;
 pub mod params;
 pub mod plot;
 pub mod record;
+pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod segments;

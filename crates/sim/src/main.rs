@@ -13,6 +13,50 @@ use cspace_sim::scenario::Scenario;
 use cspace_sim::sim::SimOptions;
 use cspace_sim::{segments, shape_arg, summary, world_file};
 
+/// Standard output was closed by its reader (`sim check *.map | head -1`): not an error, the
+/// command stops quietly with exit code 0.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output closed")]
+struct StdoutClosed;
+
+/// Writes to standard output; a closed pipe becomes [`StdoutClosed`].
+fn write_out(text: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_fmt(text).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(StdoutClosed.into()),
+        other => Ok(other?),
+    }
+}
+
+/// True when `error` is standard output closed by its reader (ours, or a broken pipe met by a
+/// writer of the library, such as `sim trace`'s).
+fn closed_stdout(error: &anyhow::Error) -> bool {
+    error.is::<StdoutClosed>()
+        || error.chain().any(|e| {
+            e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        })
+}
+
+/// `print!` that stops the command quietly when standard output is closed.
+macro_rules! out {
+    ($($arg:tt)*) => { write_out(format_args!($($arg)*))? };
+}
+
+/// `println!` that stops the command quietly when standard output is closed.
+macro_rules! outln {
+    ($($arg:tt)*) => { write_out(format_args!("{}\n", format_args!($($arg)*)))? };
+}
+
+/// `eprintln!` that never panics (a closed standard error loses the message, nothing else).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// cspace: agents moving through brush-built worlds, with interchangeable collision backends.
 ///
 /// Exit codes: 0 success, 1 a failed expectation or a divergence, 2 bad input or another error.
@@ -34,6 +78,15 @@ enum Command {
     /// Validate scenarios, TOML worlds and .map files without running them.
     Check(CheckArgs),
     /// Sweep a shape along segments read from standard input; one JSON hit per line out.
+    ///
+    /// Standard input: one segment per line, `x0 y0 z0 x1 y1 z1` (six numbers separated by
+    /// spaces; blank lines and lines starting with `#` are skipped); a malformed line stops with
+    /// `stdin:LINE: ...` and exit code 2. Standard output: one JSON object per segment, in order:
+    /// `fraction` (the free part of the move, 0 to 1), `end` (where the shape stops, the skin short
+    /// of what it hit), `normal`, `plane_distance`, `point`, `brush` and `time_of_impact` (null on
+    /// a miss), `start_solid`, `all_solid`.
+    ///
+    /// Example: `echo "0 0 24 500 0 24" | sim trace world.toml --shape box:-16,-16,-24,16,16,32`
     Trace(TraceArgs),
     /// Report what the import of a .map file found.
     Map(MapArgs),
@@ -41,6 +94,27 @@ enum Command {
     Compile(CompileArgs),
     /// Time crowds of walking agents per backend (agent steps per second).
     Bench(BenchArgs),
+    /// Write one self-contained HTML page for a set of scenarios: what failed first, then per
+    /// scenario and backend the expectations, the divergences between backends, the plots, and
+    /// the diff of every trace that differs from its snapshot.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ReportArgs {
+    /// The scenarios (.toml).
+    #[arg(required = true)]
+    scenarios: Vec<PathBuf>,
+    /// The page to write.
+    #[arg(short = 'o', long = "output", default_value = "report.html")]
+    output: PathBuf,
+    /// The folder of the trace snapshots (default: `snapshots/traces` beside each scenario's
+    /// folder).
+    #[arg(long)]
+    snapshots: Option<PathBuf>,
+    /// Only these backends (default: each scenario's own).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    backends: Vec<BackendKind>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -188,8 +262,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        Err(error) if closed_stdout(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            note!("error: {error:#}");
             ExitCode::from(2)
         }
     }
@@ -205,21 +280,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Map(args) => map(args),
         Command::Compile(args) => compile(args),
         Command::Bench(args) => bench(args),
+        Command::Report(args) => report(args),
     }
 }
 
-/// The backends to run: the ones asked for (each must be applicable), or the scenario's.
+/// The backends to run: the ones asked for (each must be applicable), or the scenario's, saying
+/// on standard error which backends are left out and why.
 fn backends(scenario: &Scenario, asked: &[BackendKind]) -> anyhow::Result<Vec<BackendKind>> {
     if asked.is_empty() {
+        for (kind, why) in &scenario.left_out {
+            note!(
+                "{}: not run on {}: {why}",
+                scenario.path.display(),
+                kind.name()
+            );
+        }
         return Ok(scenario.backends.clone());
     }
-    let shapes = scenario.shapes();
     for b in asked {
-        if !b.supports_all(&shapes) {
+        if let Some(why) = scenario.refusal(*b) {
             anyhow::bail!(
-                "the {} backend cannot trace every agent shape of {}",
-                b.name(),
-                scenario.path.display()
+                "{}: the {} backend cannot run it: {why}",
+                scenario.path.display(),
+                b.name()
             );
         }
     }
@@ -227,24 +310,47 @@ fn backends(scenario: &Scenario, asked: &[BackendKind]) -> anyhow::Result<Vec<Ba
 }
 
 /// Runs with a progress bar on stderr when it is a terminal and the run lasts over a second.
+/// A progress bar of `len` steps on standard error when it is a terminal (`None` otherwise).
+fn progress_bar(len: u64, message: String, unit: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len).with_message(message);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{elapsed}}, {{eta}} left)"
+        ))
+        .expect("the template is valid"),
+    );
+    Some(bar)
+}
+
+/// A spinner with the elapsed time on standard error when it is a terminal, for work that
+/// reports no steps (`None` otherwise).
+fn spinner(message: String) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new_spinner().with_message(message);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            .expect("the template is valid"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
 fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Result<RunOutcome> {
     let started = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let terminal = std::io::stderr().is_terminal();
     let outcome = run_scenario(scenario, backend, SimOptions::default(), |step| {
-        if terminal && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
-            let b = indicatif::ProgressBar::new(scenario.steps).with_message(format!(
-                "{} on {}",
-                scenario.name,
-                backend.name()
-            ));
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} steps ({eta})",
-                )
-                .expect("the template is valid"),
+        // Only runs that last show a bar.
+        if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+            bar = progress_bar(
+                scenario.steps,
+                format!("{} on {}", scenario.name, backend.name()),
+                "steps",
             );
-            bar = Some(b);
         }
         if let Some(b) = &bar {
             b.set_position(step);
@@ -263,7 +369,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     for &kind in &kinds {
         let outcome = run_with_progress(&scenario, kind)?;
         if !args.json {
-            println!("{}", summary::run_text(&scenario, &outcome));
+            outln!("{}", summary::run_text(&scenario, &outcome));
         }
         outcomes.push(outcome);
     }
@@ -272,7 +378,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
         let text: Vec<&str> = outcomes.iter().map(|o| o.trace.as_str()).collect();
         std::fs::write(path, text.join("\n"))
             .with_context(|| format!("writing the trace to {}", path.display()))?;
-        eprintln!(
+        note!(
             "wrote {} ({} trace{})",
             path.display(),
             outcomes.len(),
@@ -298,9 +404,9 @@ fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
             "verdict": verdict,
             "passed": passed,
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else if let Some(verdict) = &verdict {
-        println!("{verdict}");
+        outln!("{verdict}");
     }
     Ok(if passed {
         ExitCode::SUCCESS
@@ -330,12 +436,12 @@ fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let reports = summary::pairs(&scenario, &outcomes);
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&summary::compare_json(&scenario, &reports))?
         );
     } else {
-        print!("{}", summary::compare_text(&scenario, &reports));
+        out!("{}", summary::compare_text(&scenario, &reports));
     }
     Ok(if reports.iter().all(|r| r.agrees()) {
         ExitCode::SUCCESS
@@ -432,7 +538,7 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         for (s, first) in series.iter().zip(plot.first_divergences()) {
             let off = cspace_sim::plot::positions_off(&s.trace, &base.trace, scenario.tolerance);
             match first {
-                Some(d) => eprintln!(
+                Some(d) => note!(
                     "{}: {off} sampled positions off the baseline by more than {}; the first at step {} ({:.3} s), agent {}, {:.3} units",
                     s.label,
                     scenario.tolerance,
@@ -441,15 +547,50 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
                     scenario.agent_names[d.agent.0 as usize],
                     d.distance
                 ),
-                None => eprintln!(
+                None => note!(
                     "{}: within {} units of the baseline at every sample",
-                    s.label, scenario.tolerance
+                    s.label,
+                    scenario.tolerance
                 ),
             }
         }
     }
-    eprintln!("wrote {}", output.display());
+    note!("wrote {}", output.display());
     Ok(ExitCode::SUCCESS)
+}
+
+fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    use cspace_sim::report::{Report, ReportOptions};
+    let options = ReportOptions {
+        snapshots: args.snapshots,
+        backends: args.backends,
+    };
+    let report = Report::build(&args.scenarios, &options, |path| {
+        note!("running {}", path.display());
+    });
+    std::fs::write(&args.output, report.html())
+        .with_context(|| format!("writing the report to {}", args.output.display()))?;
+    let failures = report.failures();
+    for f in &failures {
+        outln!("FAILED {} {}", f.scenario, f.what);
+    }
+    outln!(
+        "{}: {} scenarios, {}",
+        args.output.display(),
+        report.scenarios.len(),
+        if failures.is_empty() {
+            "nothing failed".to_string()
+        } else {
+            format!("{} failure(s)", failures.len())
+        }
+    );
+    Ok(if report.has_errors() {
+        ExitCode::from(2)
+    } else if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -457,7 +598,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     for file in &args.files {
         let result = match file.extension().and_then(|e| e.to_str()) {
             Some("map") => {
-                world_file::load_world(file).map(|w| format!("{} brushes", w.world.len()))
+                world_file::load_world(file).map(|w| summary::count(w.world.len(), "brush"))
             }
             Some("toml") => {
                 let text = std::fs::read_to_string(file)
@@ -469,9 +610,9 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 }) {
                     Scenario::parse(file, &text).map(|s| {
                         format!(
-                            "scenario {:?}: {} agents, backends {}",
+                            "scenario {:?}: {}, backends {}",
                             s.name,
-                            s.agents.len(),
+                            summary::count(s.agents.len(), "agent"),
                             s.backends
                                 .iter()
                                 .map(|b| b.name())
@@ -480,7 +621,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
                         )
                     })
                 } else {
-                    world_file::load_world(file).map(|w| format!("{} brushes", w.world.len()))
+                    world_file::load_world(file).map(|w| summary::count(w.world.len(), "brush"))
                 }
             }
             _ => Err(anyhow::anyhow!(
@@ -489,10 +630,10 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             )),
         };
         match result {
-            Ok(what) => println!("ok {}: {what}", file.display()),
+            Ok(what) => outln!("ok {}: {what}", file.display()),
             Err(e) => {
                 bad += 1;
-                eprintln!("error: {e:#}");
+                note!("error: {e:#}");
             }
         }
     }
@@ -536,19 +677,33 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     };
     // Every run of every crowd and backend, interleaved so that drift hits all alike.
     let mut timings: Vec<Vec<bench::CrowdTiming>> = vec![Vec::new(); crowds.len() * kinds.len()];
+    let bar = progress_bar(
+        (args.runs * crowds.len() * kinds.len()) as u64,
+        format!("{} agents, {} steps", args.agents, args.steps),
+        "runs",
+    );
     for _ in 0..args.runs {
         for (c, crowd) in crowds.iter().enumerate() {
             for (k, &kind) in kinds.iter().enumerate() {
+                if let Some(b) = &bar {
+                    b.set_message(format!("{} on {}", crowd.name, kind.name()));
+                }
                 timings[c * kinds.len() + k].push(bench::time_crowd(crowd, kind, args.steps)?);
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
             }
         }
     }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let mut rows = Vec::new();
     if !args.json {
-        println!(
+        outln!(
             "| world | backend | agents | steps | runs | agent steps/s (median) | slowest - fastest | traces per agent step | agents tested per trace | end state | backend counters |"
         );
-        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
+        outln!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
     }
     for (c, crowd) in crowds.iter().enumerate() {
         for (k, &kind) in kinds.iter().enumerate() {
@@ -572,7 +727,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     "runs_end_state": runs.iter().map(|r| format!("{:016x}", r.end_state)).collect::<Vec<_>>(),
                 }));
             } else {
-                println!(
+                outln!(
                     "| {} | {} | {} | {} | {} | {:.0} | {:.0} - {:.0} | {:.2} | {:.2} | {} | {} |",
                     crowd.name,
                     kind.name(),
@@ -591,7 +746,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -602,12 +757,12 @@ fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
     let map = cspace_mapfile::load_world(&text, &name, &cspace_mapfile::BuildOptions::default())?;
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&cspace_sim::map_report::json(&map))?
         );
     } else {
-        print!("{}", cspace_sim::map_report::text(&map));
+        out!("{}", cspace_sim::map_report::text(&map));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -691,18 +846,30 @@ fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
         spawn_points: loaded.spawns.clone(),
         ..cspace_onion::CompileOptions::default()
     };
-    let compiled = cspace_onion::compile(&loaded.world, &poses, &options)
-        .context("compiling the onion tree")?;
+    let spin = spinner(format!(
+        "compiling the onion tree of {} ({} brushes, {} poses)",
+        args.world.display(),
+        loaded.world.len(),
+        poses.len()
+    ));
+    let compiled =
+        cspace_onion::compile(&loaded.world, &poses, &options).context("compiling the onion tree");
+    if let Some(s) = spin {
+        s.finish_and_clear();
+    }
+    let compiled = compiled?;
     if let Some(path) = &args.output {
-        std::fs::write(path, compiled.tree.to_bytes())
+        let bytes = compiled.tree.to_bytes();
+        std::fs::write(path, &bytes)
             .with_context(|| format!("writing the tree to {}", path.display()))?;
+        note!("wrote {} ({} bytes)", path.display(), bytes.len());
     }
     let stats = &compiled.stats;
     if args.json {
         let json = cspace_sim::tree_report::json(stats, &poses);
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        print!("{}", cspace_sim::tree_report::text(stats, &poses));
+        out!("{}", cspace_sim::tree_report::text(stats, &poses));
     }
     Ok(ExitCode::SUCCESS)
 }

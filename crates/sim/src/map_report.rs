@@ -5,6 +5,11 @@ use std::fmt::Write as _;
 use cspace_mapfile::{BrushFate, MapWorld};
 use serde_json::{Value, json};
 
+use crate::trace::{compact, compact_vector};
+
+/// Spawn points the text report lists; it says how many more there are.
+const LISTED_SPAWNS: usize = 8;
+
 /// The report as JSON: entities, brushes (all), solid brushes, skipped brushes with reasons,
 /// patches, bounds, spawn points.
 pub fn json(map: &MapWorld) -> Value {
@@ -72,11 +77,32 @@ pub fn text(map: &MapWorld) -> String {
     .unwrap();
     writeln!(out, "patches: {} (parsed, not collidable)", map.patches).unwrap();
     if !map.bounds.is_empty() {
-        writeln!(out, "bounds: {} .. {}", map.bounds.min, map.bounds.max).unwrap();
+        writeln!(
+            out,
+            "bounds: {} .. {}",
+            compact_vector(map.bounds.min, 3),
+            compact_vector(map.bounds.max, 3)
+        )
+        .unwrap();
     }
     writeln!(out, "spawn points: {}", map.spawn_points.len()).unwrap();
-    for s in map.spawn_points.iter().take(8) {
-        writeln!(out, "  {} at {} facing {}", s.classname, s.origin, s.yaw).unwrap();
+    for s in map.spawn_points.iter().take(LISTED_SPAWNS) {
+        writeln!(
+            out,
+            "  {} at {} facing {}",
+            s.classname,
+            compact_vector(s.origin, 3),
+            compact(s.yaw, 3)
+        )
+        .unwrap();
+    }
+    if map.spawn_points.len() > LISTED_SPAWNS {
+        writeln!(
+            out,
+            "  ... and {} more (`--json` lists every one)",
+            map.spawn_points.len() - LISTED_SPAWNS
+        )
+        .unwrap();
     }
     for b in map
         .brushes

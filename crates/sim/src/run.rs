@@ -77,9 +77,12 @@ pub fn run_scenario(
         .build_for(&scenario.world.world, &scenario.shapes())?
         .ok_or_else(|| {
             anyhow::anyhow!(
-                "the {} backend cannot trace every agent shape of {}",
+                "{}: the {} backend cannot run it: {}",
+                scenario.path.display(),
                 backend.name(),
-                scenario.name
+                scenario
+                    .refusal(backend)
+                    .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string())
             )
         })?;
     let options = SimOptions {

@@ -254,6 +254,9 @@ pub struct Scenario {
     pub sample_every: u64,
     /// The backends to run (every applicable one when the file names none).
     pub backends: Vec<BackendKind>,
+    /// The backends not run, each with why (an agent shape it cannot trace, or the file's
+    /// `backends` list leaving it out).
+    pub left_out: Vec<(BackendKind, String)>,
     /// The largest position difference between two backends, units.
     pub tolerance: f64,
     /// Declared differences between particular backends.
@@ -301,6 +304,12 @@ impl Scenario {
         shapes
     }
 
+    /// Why `backend` cannot run this scenario: the first agent whose shape it cannot trace, by
+    /// name and shape, and the backend's reason; `None` when it can run it.
+    pub fn refusal(&self, backend: BackendKind) -> Option<String> {
+        refusal(&self.agents, &self.agent_names, backend)
+    }
+
     /// The tolerance between two backends: a declared expected difference, or the scenario's.
     pub fn tolerance_between(
         &self,
@@ -316,6 +325,23 @@ impl Scenario {
             None => (self.tolerance, None),
         }
     }
+}
+
+/// Why `backend` cannot trace one of `agents` (the first, by name and shape), or `None`.
+fn refusal(agents: &[AgentSpec], names: &[String], backend: BackendKind) -> Option<String> {
+    agents.iter().find_map(|a| {
+        std::iter::once(&a.standing)
+            .chain(a.crouching.as_ref())
+            .find_map(|shape| {
+                backend.refusal(shape).map(|why| {
+                    format!(
+                        "agent {:?} is {}: {why}",
+                        names[a.id.0 as usize],
+                        shape.describe()
+                    )
+                })
+            })
+    })
 }
 
 struct Checker<'a> {
@@ -560,17 +586,8 @@ impl Checker<'_> {
         }
 
         // Backends.
-        let shapes: Vec<Shape> = {
-            let mut v: Vec<Shape> = Vec::new();
-            for a in &agents {
-                for s in std::iter::once(&a.standing).chain(a.crouching.as_ref()) {
-                    if !v.contains(s) {
-                        v.push(s.clone());
-                    }
-                }
-            }
-            v
-        };
+        let refusal = |kind: BackendKind| refusal(&agents, &agent_names, kind);
+        let mut left_out = Vec::new();
         let backends = match &raw.backends {
             Some(names) => {
                 let mut kinds = Vec::new();
@@ -583,12 +600,12 @@ impl Checker<'_> {
                             format!("backends: {e}"),
                         )
                     })?;
-                    if !kind.supports_all(&shapes) {
+                    if let Some(why) = refusal(kind) {
                         return Err(self
                             .at(
                                 n.span().start,
                                 format!(
-                                    "backends: {} cannot trace every agent shape of this scenario",
+                                    "backends: {} cannot run this scenario: {why}",
                                     kind.name()
                                 ),
                             )
@@ -601,13 +618,26 @@ impl Checker<'_> {
                 if kinds.is_empty() {
                     return Err(self.at(0, "backends: the list is empty").into());
                 }
+                for &kind in BackendKind::ALL {
+                    if !kinds.contains(&kind) {
+                        left_out.push((
+                            kind,
+                            "the scenario's `backends` list leaves it out".to_string(),
+                        ));
+                    }
+                }
                 kinds
             }
-            None => BackendKind::ALL
-                .iter()
-                .copied()
-                .filter(|k| k.supports_all(&shapes))
-                .collect(),
+            None => {
+                let mut kinds = Vec::new();
+                for &kind in BackendKind::ALL {
+                    match refusal(kind) {
+                        None => kinds.push(kind),
+                        Some(why) => left_out.push((kind, why)),
+                    }
+                }
+                kinds
+            }
         };
         let mut expected_differences = Vec::new();
         for d in &raw.expected_difference {
@@ -658,6 +688,7 @@ impl Checker<'_> {
             steps: steps as u64,
             sample_every,
             backends,
+            left_out,
             tolerance,
             expected_differences,
             params,
@@ -822,11 +853,20 @@ impl Checker<'_> {
                 AgentId(names.iter().position(|x| x == n).expect("contained") as u32)
             }
             other => {
+                let given = match other {
+                    RawAgentRef::Index(i) => i.to_string(),
+                    RawAgentRef::Name(n) => format!("{n:?}"),
+                };
+                let mut known: Vec<&str> = names.iter().map(String::as_str).take(10).collect();
+                if names.len() > known.len() {
+                    known.push("...");
+                }
                 return self.err(
                     raw.agent.span().start,
                     format!(
-                        "expect: no agent {other:?}; agents are 0..{} or by name",
-                        names.len()
+                        "expect: no agent {given}; the agents are 0..{} or by name: {}",
+                        names.len(),
+                        known.join(", ")
                     ),
                 );
             }
@@ -876,7 +916,8 @@ impl Checker<'_> {
                 RawContactTarget::Kind(k) if k == "world" => ContactFilter::World,
                 RawContactTarget::Kind(k) if k == "agents" => ContactFilter::Agents,
                 RawContactTarget::Agent(i) if (0..names.len() as i64).contains(i) => ContactFilter::Agent(AgentId(*i as u32)),
-                other => return self.err(t.span().start, format!("no_contacts_with: expected \"world\", \"agents\" or an agent index, got {other:?}")),
+                RawContactTarget::Kind(k) => return self.err(t.span().start, format!("no_contacts_with: expected \"world\", \"agents\" or an agent index, got {k:?}")),
+                RawContactTarget::Agent(i) => return self.err(t.span().start, format!("no_contacts_with: no agent {i}; the agents are 0..{}", names.len())),
             })
         } else {
             return self.err(

@@ -41,9 +41,9 @@ pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, String> {
     for (slot, field) in v.iter_mut().zip(&fields) {
         let x: f64 = field
             .parse()
-            .map_err(|_| format!("{field:?} is not a number"))?;
+            .map_err(|_| format!("{} is not a number", crate::trace::quoted(field)))?;
         if !x.is_finite() {
-            return Err(format!("{field:?} is not finite"));
+            return Err(format!("{} is not finite", crate::trace::quoted(field)));
         }
         *slot = x;
     }

@@ -8,6 +8,18 @@ use crate::run::{Divergence, RunOutcome};
 use crate::scenario::{Check, Scenario};
 use crate::trace::fixed;
 
+/// `1 agent`, `3 agents`, `1 brush`, `2 brushes`: a count with its noun, singular or plural.
+pub fn count(n: usize, noun: &str) -> String {
+    let plural = if n == 1 {
+        ""
+    } else if noun.ends_with("sh") || noun.ends_with('s') || noun.ends_with('x') {
+        "es"
+    } else {
+        "s"
+    };
+    format!("{n} {noun}{plural}")
+}
+
 /// The summary table of one run: per agent distance, contacts, time on ground, final position
 /// and pose; then the backend's speed and the expectations.
 pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
@@ -15,15 +27,15 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
     let c = &outcome.counters;
     writeln!(
         out,
-        "{} on {}: {} steps of {} s, {} agents, {:.3} s wall, {:.0} agent steps/s, {} traces",
+        "{} on {}: {} of {} s, {}, {:.3} s wall, {:.0} agent steps/s, {}",
         scenario.name,
         outcome.backend.name(),
-        scenario.steps,
+        count(scenario.steps as usize, "step"),
         scenario.dt,
-        scenario.agents.len(),
+        count(scenario.agents.len(), "agent"),
         outcome.seconds,
         c.agent_steps as f64 / outcome.seconds.max(1e-9),
-        c.traces
+        count(c.traces as usize, "trace")
     )
     .unwrap();
     if let Some(counters) = &outcome.backend_counters {
@@ -300,4 +312,15 @@ pub fn verdict_text(
         "verdict: {}: {expectations}; {agreement}",
         if ok { "ok" } else { "FAILED" }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(super::count(1, "agent"), "1 agent");
+        assert_eq!(super::count(3, "agent"), "3 agents");
+        assert_eq!(super::count(1, "brush"), "1 brush");
+        assert_eq!(super::count(0, "brush"), "0 brushes");
+    }
 }

@@ -34,6 +34,32 @@ pub fn fixed(value: f64, decimals: usize) -> String {
     }
 }
 
+/// A number for people: at most `decimals` decimals, trailing zeros dropped, `-0` folded to `0`
+/// (`-1536.0000000000002` is `-1536`, `24.03125` with 3 decimals `24.031`).
+pub fn compact(value: f64, decimals: usize) -> String {
+    let text = fixed(value, decimals);
+    if text.contains('.') {
+        let trimmed = text.trim_end_matches('0').trim_end_matches('.');
+        if trimmed == "-0" {
+            "0".to_string()
+        } else {
+            trimmed.to_string()
+        }
+    } else {
+        text
+    }
+}
+
+/// A vector for people: `(x, y, z)` with [`compact`] numbers.
+pub fn compact_vector(v: DVec3, decimals: usize) -> String {
+    format!(
+        "({}, {}, {})",
+        compact(v.x, decimals),
+        compact(v.y, decimals),
+        compact(v.z, decimals)
+    )
+}
+
 fn vector(v: DVec3, decimals: usize) -> String {
     format!(
         "({}, {}, {})",
@@ -529,6 +555,15 @@ mod tests {
         assert_eq!(fixed(-0.0004, 3), "0.000");
         assert_eq!(fixed(-0.0006, 3), "-0.001");
         assert_eq!(fixed(1.23456, 4), "1.2346");
+    }
+
+    #[test]
+    fn compact_numbers_drop_float_noise() {
+        assert_eq!(compact(-1536.0000000000002, 3), "-1536");
+        assert_eq!(compact(24.03125, 3), "24.031");
+        assert_eq!(compact(-0.0001, 3), "0");
+        assert_eq!(compact(100.0, 3), "100");
+        assert_eq!(compact_vector(DVec3::new(0.5, -0.0, 2.0), 3), "(0.5, 0, 2)");
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn text(stats: &TreeStats, poses: &[Pose]) -> String {
     let s = &stats.compile_seconds;
     let _ = writeln!(
         out,
-        "{} spaces, {} nodes, {} leaves, {} planes; depth max {} mean {:.1}; {} bytes",
+        "{} spaces, {} nodes, {} leaves, {} planes; depth max {} mean {:.1}; {} bytes in memory",
         stats.spaces,
         stats.nodes,
         stats.leaves,

@@ -14,8 +14,10 @@
 //! --workspace` does not build them.
 //!
 //! ```no_run
+//! # #[cfg(feature = "peers")] {
 //! let report = cspace_bench::suite::run(&cspace_bench::suite::Config::quick(None))?;
 //! println!("{}", cspace_bench::report::markdown(&report));
+//! # }
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 

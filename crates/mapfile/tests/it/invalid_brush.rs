@@ -85,7 +85,7 @@ fn invalid_brushes_are_reported_with_their_source_and_skipped() {
         BrushFate::Invalid {
             error: BrushError::DegeneratePlane {
                 face: 3,
-                error: PlaneError::ZeroNormal
+                error: PlaneError::CollinearPoints
             },
             line: 22
         }
@@ -110,8 +110,8 @@ fn invalid_brushes_are_reported_with_their_source_and_skipped() {
         [
             "bad_brushes.map:11: entity 0 brush 1: invalid, skipped: brush is open: its planes do \
              not enclose a bounded region",
-            "bad_brushes.map:22: entity 0 brush 2: invalid, skipped: face 3: plane normal is zero \
-             (the three points are collinear or coincide)",
+            "bad_brushes.map:22: entity 0 brush 2: invalid, skipped: face 3: the plane's three \
+             points are collinear or coincide",
             "bad_brushes.map:26: entity 0 brush 3: invalid, skipped: brush is empty: its planes \
              enclose no volume",
             "bad_brushes.map:42: entity 0 brush 5: invalid, skipped: brush has 0 faces; a closed \

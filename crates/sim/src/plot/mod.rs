@@ -48,7 +48,15 @@ pub enum PlotError {
         /// The file asked for.
         path: String,
     },
-    /// Drawing or writing failed.
+    /// The output file cannot be written (a missing folder, no permission).
+    #[error("{path}: cannot write the plot: {error}")]
+    Write {
+        /// The file asked for.
+        path: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// Drawing failed.
     #[error("{path}: {message}")]
     Draw {
         /// The file (or `svg` for an in-memory plot).
@@ -196,7 +204,19 @@ impl Plot<'_> {
             path: path.display().to_string(),
             message: e,
         };
-        match path.extension().and_then(|e| e.to_str()) {
+        let format = path.extension().and_then(|e| e.to_str());
+        if !matches!(format, Some("svg" | "png")) {
+            return Err(PlotError::Format {
+                path: path.display().to_string(),
+            });
+        }
+        // Open the file first, so that a missing folder is said in words (plotters reports it
+        // as nested debug text only when it writes the picture at the end).
+        std::fs::File::create(path).map_err(|error| PlotError::Write {
+            path: path.display().to_string(),
+            error,
+        })?;
+        match format {
             Some("svg") => {
                 let root = SVGBackend::new(path, size).into_drawing_area();
                 self.draw(&root).map_err(|e| failed(e.to_string()))

@@ -541,7 +541,7 @@ fn malformed_toml_worlds_name_file_line_and_column() {
         (
             "[[brush]]\nplanes = [ { normal = [0, 0, 0], dist = 1 } ]\n",
             ":2:",
-            "plane 0: plane normal is zero",
+            "plane 0: plane normal is zero (or too short to give a direction)",
         ),
         (
             "[[brush]]\nbox = { min = [0, 0, 0], max = [1, 1, 1] }\ncolour = 3\n",
@@ -972,4 +972,60 @@ fn sim_check_validates_scenarios_worlds_and_maps() {
         String::from_utf8_lossy(&out.stderr)
             .contains("bad-scenario.toml:2:13: time_step must be positive")
     );
+}
+
+/// `sim ... | head -1`: a reader that closes standard output early ends the command quietly with
+/// exit code 0, in every subcommand (println! used to panic with exit code 101).
+#[test]
+fn a_closed_standard_output_ends_every_command_quietly() {
+    let world = scratch("wall-closed.toml", WALL);
+    let w = world.to_str().unwrap();
+    let plot = std::env::temp_dir().join(format!("cspace-closed-{}.svg", std::process::id()));
+    let report = std::env::temp_dir().join(format!("cspace-closed-{}.html", std::process::id()));
+    let tunnel = scenario_path("tunnel.toml");
+    let rooms = scenario_path("rooms.map");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["run", &tunnel, "--backend", "exact"],
+        vec!["compare", &tunnel],
+        vec!["check", &tunnel, w],
+        vec!["map", &rooms],
+        vec!["compile", w, "--json"],
+        vec![
+            "bench",
+            "--agents",
+            "4",
+            "--steps",
+            "2",
+            "--backends",
+            "exact",
+        ],
+        vec!["trace", w, "--shape", "point"],
+        vec![
+            "plot",
+            &tunnel,
+            "--backend",
+            "exact",
+            "-o",
+            plot.to_str().unwrap(),
+        ],
+        vec!["report", &tunnel, "-o", report.to_str().unwrap()],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all("0 0 0 100 0 0\n".repeat(1000).as_bytes());
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
 }

@@ -2,5 +2,6 @@
 
 mod cli;
 mod movement;
+mod report;
 mod scenario_errors;
 mod stepping;

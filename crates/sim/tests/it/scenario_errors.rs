@@ -95,12 +95,20 @@ fn malformed_scenarios_name_file_line_column_and_field() {
             ":17:1:",
             "give exactly one of `reaches`, `never_reaches`",
         ),
-        ("expectation for an unknown agent", format!("{BASE}\n[[expect]]\nagent = 4\nends_on_ground = true\n"), ":18:9:", "no agent"),
+        ("expectation for an unknown agent", format!("{BASE}\n[[expect]]\nagent = 4\nends_on_ground = true\n"), ":18:9:", "expect: no agent 4; the agents are 0..1 or by name: 0"),
+        // Names are quoted as written, not as Rust debug text (`Name("crawler")`).
+        ("expectation for an unknown name", format!("{BASE}\n[[expect]]\nagent = \"crawler\"\nends_on_ground = true\n"), ":18:9:", "expect: no agent \"crawler\"; the agents are"),
         (
             "unknown contact filter",
             format!("{BASE}\n[[expect]]\nagent = 0\nno_contacts_with = \"ghosts\"\n"),
             ":19:20:",
-            "expected \"world\", \"agents\" or an agent index",
+            "expected \"world\", \"agents\" or an agent index, got \"ghosts\"",
+        ),
+        (
+            "contact filter of an unknown agent",
+            format!("{BASE}\n[[expect]]\nagent = 0\nno_contacts_with = 7\n"),
+            ":19:20:",
+            "no_contacts_with: no agent 7; the agents are 0..1",
         ),
         (
             "expected difference without a reason",

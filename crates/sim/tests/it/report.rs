@@ -1,0 +1,153 @@
+//! `sim report` as a reviewer meets it: the page of a deliberately changed scenario, rendered by
+//! a real browser (headless Chromium) to a picture that is not blank, whose page names the failing
+//! scenario on its first screen.
+//!
+//! Without Chromium the browser half says by name that it was skipped, unless
+//! `CSPACE_REQUIRE_TOOLS` names `chromium` (`.ci/run` installs it and then does), when it fails.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::cli::sim;
+
+/// A copy of `scenarios/` with the tunnel's third agent turning at 1.5 s instead of standing up.
+fn changed_scenarios(dir: &Path) -> Vec<PathBuf> {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    std::fs::create_dir_all(dir).unwrap();
+    let mut paths = Vec::new();
+    for name in ["tunnel.toml", "drop.toml", "stairs.toml"] {
+        let mut text = std::fs::read_to_string(source.join(name)).unwrap();
+        if name == "tunnel.toml" {
+            let changed = text.replace("{ at = 2, stand = true }", "{ at = 1.5, move = [1, 0.2] }");
+            assert_ne!(changed, text, "the tunnel's riser stands up at 2 s");
+            text = changed;
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        paths.push(path);
+    }
+    paths
+}
+
+fn browser() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let found = Command::new("which").arg(name).output().ok()?;
+            found
+                .status
+                .success()
+                .then(|| PathBuf::from(String::from_utf8_lossy(&found.stdout).trim()))
+        })
+}
+
+#[test]
+fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() {
+    let dir = std::env::temp_dir().join(format!("cspace-report-{}", std::process::id()));
+    let scenarios = changed_scenarios(&dir.join("scenarios"));
+    let page = dir.join("report.html");
+    let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/traces");
+    let mut args: Vec<String> = vec!["report".into()];
+    args.extend(scenarios.iter().map(|p| p.display().to_string()));
+    args.extend([
+        "--snapshots".into(),
+        snapshots.display().to_string(),
+        "-o".into(),
+        page.display().to_string(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = sim(&args, "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("FAILED tunnel.toml on exact: the trace differs from")
+            && stdout.contains("first divergence at step 104"),
+        "{stdout}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: nothing fetched from anywhere.
+    for external in ["http://", "https://", "src=\"", "<link", "<script"] {
+        let outside_svg: String = html.split("<svg").next().unwrap_or_default().to_string();
+        assert!(
+            !outside_svg.contains(external),
+            "the page refers to {external}"
+        );
+    }
+    // The first screen lists the failure; unchanged scenarios are not failures.
+    let failed = &html[html.find("id=\"failed\"").unwrap()..html.find("id=\"overview\"").unwrap()];
+    assert!(
+        failed.contains("tunnel.toml") && !failed.contains("drop.toml"),
+        "{failed}"
+    );
+    assert!(html.contains("<pre class=\"diff\">") && html.contains("<svg class=\"figure\""));
+
+    let Some(chromium) = browser() else {
+        let required = std::env::var("CSPACE_REQUIRE_TOOLS").unwrap_or_default();
+        assert!(
+            !required.split_whitespace().any(|t| t == "chromium"),
+            "Chromium is not installed (apt-get install chromium)"
+        );
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "skipped: the browser half of the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser (no Chromium)"
+        );
+        return;
+    };
+    let shot = dir.join("report.png");
+    let headless = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--window-size=1400,1000",
+    ];
+    let profile = format!("--user-data-dir={}", dir.join("profile").display());
+    let url = format!("file://{}", page.display());
+    let run = |extra: &str| {
+        Command::new(&chromium)
+            .args(headless)
+            .arg(&profile)
+            .arg(extra)
+            .arg(&url)
+            .output()
+            .expect("chromium starts")
+    };
+    let out = run(&format!("--screenshot={}", shot.display()));
+    assert!(
+        shot.is_file(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The picture is not blank: a good share of its pixels are not the background.
+    let decoder = png::Decoder::new(std::fs::File::open(&shot).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    let channels = info.color_type.samples();
+    let inked = pixels[..info.buffer_size()]
+        .chunks(channels)
+        .filter(|p| p.iter().take(3).any(|&c| c < 200))
+        .count();
+    let total = (info.width * info.height) as usize;
+    assert!(
+        inked * 50 > total,
+        "the screenshot is nearly blank: {inked} of {total} pixels inked"
+    );
+    // What the browser made of the page: its first screen names the failing scenario.
+    let dom = String::from_utf8(run("--dump-dom").stdout).unwrap();
+    let title = &dom[dom.find("<h1>").unwrap()..dom.find("</h1>").unwrap()];
+    assert!(title.contains("failure(s) in 3 scenarios"), "{title}");
+    let first = &dom[dom.find("id=\"failed\"").unwrap()..];
+    assert!(first[..first.find("</section>").unwrap()].contains("tunnel.toml"));
+}
