@@ -1,41 +1,21 @@
 //! The scenario set under test: every `scenarios/*.toml`, run on every backend it names or
-//! supports, once per test binary.
+//! supports, once per test binary, and the checks the tests in `tests/traces.rs` make of it.
 //!
-//! The tests in `tests/traces.rs` check each run against its insta snapshot in
-//! `snapshots/traces/BACKEND@SCENARIO.toml.snap` ([`cspace_sim::snapshot`] names them), its
-//! expectations, the other backends' runs, and a second run. Each test reads the runs it needs
-//! from [`runs`], so a scenario is simulated once however many tests look at it, and a problem
-//! with one scenario (no snapshot yet, a parse error) fails only the test that checks that.
+//! Each check is a function of a [`ScenarioSet`] that returns what it found wrong, so each test
+//! asserts one thing: a scenario without a snapshot fails the snapshot test alone (insta's `glob!`
+//! used to count its failure into whichever glob test ran beside it), and a regression test
+//! builds a set in a temporary folder to show it.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use cspace_sim::backend::BackendKind;
 use cspace_sim::run::{RunOutcome, run_scenario};
 use cspace_sim::scenario::Scenario;
 use cspace_sim::sim::SimOptions;
-
-/// The project's `scenarios/` folder.
-pub fn scenarios_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios")
-}
-
-/// The folder of the trace snapshots, `snapshots/traces`.
-pub fn snapshots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("traces")
-}
-
-/// Every scenario file, in name order.
-pub fn scenario_files() -> Vec<PathBuf> {
-    let dir = scenarios_dir();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", dir.display()))
-        .map(|entry| entry.expect("a readable directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    files
-}
+use cspace_sim::snapshot::{self, Comparison};
+use cspace_sim::summary;
 
 /// One scenario file and what became of it.
 #[derive(Debug)]
@@ -55,6 +35,37 @@ pub enum Skipped {
     NoCorpus,
     /// It does not load or a backend fails on it (the message says where).
     Broken(String),
+}
+
+/// A trace that does not match its snapshot: the scenario's file name, the backend, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unmatched {
+    /// `NAME.toml`.
+    pub file: String,
+    /// The backend.
+    pub backend: BackendKind,
+    /// `no snapshot yet (...)` or `the trace differs from ...`.
+    pub why: String,
+}
+
+/// Every scenario of a folder, run on its backends, with the folder of their snapshots.
+#[derive(Debug)]
+pub struct ScenarioSet {
+    /// The scenarios, in file name order.
+    pub scenarios: Vec<ScenarioRuns>,
+    /// The snapshot folder.
+    pub snapshots: PathBuf,
+}
+
+/// The project's `scenarios/` folder.
+pub fn scenarios_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    dir.canonicalize().unwrap_or(dir)
+}
+
+/// The project's trace snapshots, `snapshots/traces`.
+pub fn snapshots_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("traces")
 }
 
 /// Runs `scenario` on each of its backends.
@@ -80,12 +91,17 @@ fn load_and_run(path: &Path) -> Result<(Scenario, Vec<RunOutcome>), Skipped> {
     Ok((scenario, outcomes))
 }
 
-/// Every scenario, run on its backends: computed by the first test that asks, shared by the
-/// others.
-pub fn runs() -> &'static [ScenarioRuns] {
-    static RUNS: OnceLock<Vec<ScenarioRuns>> = OnceLock::new();
-    RUNS.get_or_init(|| {
-        scenario_files()
+impl ScenarioSet {
+    /// Runs every `*.toml` of `scenarios` (skipping, by name on standard error, those that need
+    /// the corpus when `CSPACE_MAPS` is unset); their snapshots are in `snapshots`.
+    pub fn load(scenarios: &Path, snapshots: &Path) -> ScenarioSet {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(scenarios)
+            .unwrap_or_else(|e| panic!("{} cannot be read: {e}", scenarios.display()))
+            .map(|entry| entry.expect("a readable directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        let scenarios = files
             .into_iter()
             .map(|path| {
                 let outcome = load_and_run(&path);
@@ -108,21 +124,208 @@ pub fn runs() -> &'static [ScenarioRuns] {
                     outcome,
                 }
             })
+            .collect();
+        ScenarioSet {
+            scenarios,
+            snapshots: snapshots.to_path_buf(),
+        }
+    }
+
+    /// The project's scenarios and snapshots, run once per test binary.
+    pub fn project() -> &'static ScenarioSet {
+        static SET: OnceLock<ScenarioSet> = OnceLock::new();
+        SET.get_or_init(|| ScenarioSet::load(&scenarios_dir(), &snapshots_dir()))
+    }
+
+    /// The scenarios that ran, with their runs.
+    pub fn ran(&self) -> impl Iterator<Item = (&ScenarioRuns, &Scenario, &[RunOutcome])> {
+        self.scenarios.iter().filter_map(|r| match &r.outcome {
+            Ok((scenario, outcomes)) => Some((r, scenario, outcomes.as_slice())),
+            Err(_) => None,
+        })
+    }
+
+    /// Scenarios that do not load or run, with why.
+    pub fn broken(&self) -> Vec<String> {
+        self.scenarios
+            .iter()
+            .filter_map(|r| match &r.outcome {
+                Err(Skipped::Broken(why)) => Some(why.clone()),
+                _ => None,
+            })
             .collect()
-    })
+    }
+
+    /// Every run whose trace does not match its snapshot file.
+    pub fn unmatched(&self) -> Vec<Unmatched> {
+        let mut out = Vec::new();
+        for (runs, _, outcomes) in self.ran() {
+            for o in outcomes {
+                let file = snapshot::path_in(&self.snapshots, o.backend, &runs.path);
+                let why = match snapshot::compare(&file, &o.trace) {
+                    Comparison::Matches => continue,
+                    Comparison::Missing => format!("no snapshot yet ({})", shown(&file)),
+                    Comparison::Differs(_) => format!("the trace differs from {}", shown(&file)),
+                };
+                out.push(Unmatched {
+                    file: runs.file.clone(),
+                    backend: o.backend,
+                    why,
+                });
+            }
+        }
+        out
+    }
+
+    /// Expectations not met, as `sim run` summarises them.
+    pub fn expectation_failures(&self) -> Vec<String> {
+        self.ran()
+            .flat_map(|(_, scenario, outcomes)| {
+                outcomes
+                    .iter()
+                    .filter(|o| !o.passed())
+                    .map(|o| summary::run_text(scenario, o))
+            })
+            .collect()
+    }
+
+    /// Pairs of backends beyond the scenario's tolerance, as `sim compare` shows them.
+    pub fn divergences(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (_, scenario, outcomes) in self.ran() {
+            for report in summary::pairs(scenario, outcomes) {
+                if !report.agrees() {
+                    out.push(summary::compare_text(
+                        scenario,
+                        std::slice::from_ref(&report),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs that give another trace the second time.
+    pub fn nondeterministic(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (_, scenario, first) in self.ran() {
+            match run_all(scenario) {
+                Err(e) => out.push(e),
+                Ok(again) => {
+                    for (x, y) in first.iter().zip(&again) {
+                        if x.trace != y.trace {
+                            out.push(format!(
+                                "{} on {} is not deterministic",
+                                scenario.name,
+                                x.backend.name()
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Traces that do not read back as what the run recorded.
+    pub fn unreadable(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (_, scenario, outcomes) in self.ran() {
+            for o in outcomes {
+                let name = format!("{} on {}", scenario.name, o.backend.name());
+                let trace = match cspace_sim::trace::parse(&o.trace) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        out.push(format!("{name}: {e}"));
+                        continue;
+                    }
+                };
+                let samples: usize = o.recorder.samples.iter().map(|s| s.states.len()).sum();
+                let same = trace.header.scenario == scenario.name
+                    && trace.header.backend == o.backend.name()
+                    && trace.finals.len() == scenario.agents.len()
+                    && trace.events.len() == o.recorder.events.len()
+                    && trace.trajectory.len() == samples
+                    && trace
+                        .finals
+                        .iter()
+                        .zip(&o.finals)
+                        .all(|(p, s)| p.position.distance(s.position) < 1e-3);
+                if !same {
+                    out.push(format!("{name}: the trace reads back otherwise"));
+                }
+            }
+        }
+        out
+    }
+
+    /// Snapshot files of no scenario and backend (left behind by a renamed scenario or a
+    /// dropped backend).
+    pub fn orphans(&self) -> Vec<String> {
+        let mut known = std::collections::BTreeSet::new();
+        for r in &self.scenarios {
+            // A scenario that did not run may have a snapshot for any backend.
+            let backends = match &r.outcome {
+                Ok((scenario, _)) => scenario.backends.clone(),
+                Err(_) => BackendKind::ALL.to_vec(),
+            };
+            for b in backends {
+                known.insert(snapshot::name(b, &r.path));
+            }
+        }
+        let mut orphans = Vec::new();
+        for entry in std::fs::read_dir(&self.snapshots).into_iter().flatten() {
+            let name = entry
+                .expect("a readable directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            if let Some(stem) = name.strip_suffix(".snap")
+                && !known.contains(stem)
+            {
+                orphans.push(name);
+            }
+        }
+        orphans.sort();
+        orphans
+    }
 }
 
-/// The scenarios that ran, with their runs (broken and skipped ones left out: the test
-/// `every_scenario_loads_and_runs` reports those).
-pub fn ran() -> impl Iterator<
-    Item = (
-        &'static ScenarioRuns,
-        &'static Scenario,
-        &'static [RunOutcome],
-    ),
-> {
-    runs().iter().filter_map(|r| match &r.outcome {
-        Ok((scenario, outcomes)) => Some((r, scenario, outcomes.as_slice())),
-        Err(_) => None,
-    })
+/// The message of a failed snapshot test: each scenario and backend, and how to review them.
+pub fn review_message(unmatched: &[Unmatched]) -> String {
+    let mut message = format!("{} trace snapshot(s) to review:\n", unmatched.len());
+    for u in unmatched {
+        message += &format!(
+            "  scenarios/{} on {}: {}\n",
+            u.file,
+            u.backend.name(),
+            u.why
+        );
+    }
+    if let Some(u) = unmatched.first() {
+        message += &format!(
+            "Review them: `cargo insta review` shows each pending snapshots/traces/*.snap.new with \
+             its diff, to accept or reject (with CI=true nothing is written: run `cargo test -p \
+             cspace-snapshots` locally first). The picture: `sim plot scenarios/{f} --backend {b} \
+             --against snapshots/traces/{b}@{f}.snap -o diff.png`; every change in one page: `sim \
+             report scenarios/*.toml -o report.html`.",
+            f = u.file,
+            b = u.backend.name()
+        );
+    }
+    message
+}
+
+/// A path under the project, shown from the project's root (as it is written in the docs).
+fn shown(path: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = root.canonicalize().unwrap_or(root);
+    let full = path
+        .parent()
+        .and_then(|p| p.canonicalize().ok())
+        .map_or(path.to_path_buf(), |p| {
+            p.join(path.file_name().unwrap_or_default())
+        });
+    full.strip_prefix(&root)
+        .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
 }

@@ -386,10 +386,10 @@ fn run_one(path: &Path, options: &ReportOptions) -> Result<Runs, String> {
             .map_err(|e| format!("{} on {}: {e:#}", path.display(), kind.name()))?;
         let now = trace::parse(&outcome.trace).map_err(|e| format!("our own trace: {e}"))?;
         let snap = snapshot::path_in(&dir, kind, path);
-        let status = match std::fs::read_to_string(&snap) {
-            Err(_) => SnapshotStatus::Missing { path: snap },
-            Ok(text) if snapshot::body(&text) == outcome.trace => SnapshotStatus::Matches,
-            Ok(text) => {
+        let status = match snapshot::compare(&snap, &outcome.trace) {
+            snapshot::Comparison::Missing => SnapshotStatus::Missing { path: snap },
+            snapshot::Comparison::Matches => SnapshotStatus::Matches,
+            snapshot::Comparison::Differs(text) => {
                 let then = trace::parse(&text).map_err(|e| format!("{}:{e}", snap.display()))?;
                 let diff = similar::TextDiff::from_lines(snapshot::body(&text), &outcome.trace)
                     .unified_diff()

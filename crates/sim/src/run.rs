@@ -195,13 +195,17 @@ fn judge(
                     )),
                     None => Some(format!(
                         "never reached the region (ended at {})",
-                        finals[agent.0 as usize].position
+                        crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
                     )),
                 },
                 Check::NeverReaches { .. } => t.entered[i]
                     .map(|step| format!("entered the region at {:.3} s", step as f64 * dt)),
-                Check::EndsOnGround => (!finals[agent.0 as usize].on_ground)
-                    .then(|| format!("ended in the air at {}", finals[agent.0 as usize].position)),
+                Check::EndsOnGround => (!finals[agent.0 as usize].on_ground).then(|| {
+                    format!(
+                        "ended in the air at {}",
+                        crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
+                    )
+                }),
                 Check::StaysCrouched { from } => t.uncrouched[i].map(|step| {
                     format!(
                         "stood up at {:.3} s (expected crouched from {from} s)",

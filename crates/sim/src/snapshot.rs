@@ -46,6 +46,26 @@ pub fn body(text: &str) -> &str {
     }
 }
 
+/// How a trace stands against its snapshot file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Comparison {
+    /// The snapshot holds this trace.
+    Matches,
+    /// The snapshot holds another trace (its whole text, header included).
+    Differs(String),
+    /// There is no snapshot file.
+    Missing,
+}
+
+/// Compares `trace` with the snapshot file `file`.
+pub fn compare(file: &Path, trace: &str) -> Comparison {
+    match std::fs::read_to_string(file) {
+        Err(_) => Comparison::Missing,
+        Ok(text) if body(&text) == trace => Comparison::Matches,
+        Ok(text) => Comparison::Differs(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::run::{Divergence, RunOutcome};
 use crate::scenario::{Check, Scenario};
-use crate::trace::fixed;
+use crate::trace::{compact_vector, fixed};
 
 /// `1 agent`, `3 agents`, `1 brush`, `2 brushes`: a count with its noun, singular or plural.
 pub fn count(n: usize, noun: &str) -> String {
@@ -82,10 +82,16 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
 /// A short description of a check.
 pub fn describe(check: &Check) -> String {
     match check {
-        Check::Reaches { region, by } => {
-            format!("reaches {} .. {} by {by} s", region.min, region.max)
-        }
-        Check::NeverReaches { region } => format!("never reaches {} .. {}", region.min, region.max),
+        Check::Reaches { region, by } => format!(
+            "reaches {} .. {} by {by} s",
+            compact_vector(region.min, 3),
+            compact_vector(region.max, 3)
+        ),
+        Check::NeverReaches { region } => format!(
+            "never reaches {} .. {}",
+            compact_vector(region.min, 3),
+            compact_vector(region.max, 3)
+        ),
         Check::EndsOnGround => "ends on ground".to_string(),
         Check::StaysCrouched { from } => format!("stays crouched from {from} s"),
         Check::NoContactsWith(f) => format!("no contacts with {f:?}"),
