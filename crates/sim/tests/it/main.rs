@@ -1,6 +1,7 @@
 //! Integration tests of the `sim` binary and the simulator library.
 
 mod cli;
+mod docs;
 mod movement;
 mod report;
 mod scenario_errors;
