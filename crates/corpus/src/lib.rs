@@ -29,7 +29,8 @@ pub struct CorpusMap {
 ///
 /// `cargo test` runs each test binary in its package's folder but passes the environment on, so
 /// `PWD` still names the folder `cargo test` was typed in; a relative `CSPACE_MAPS` means a path
-/// from there (the same rule as `cspace_sim::world_file::invocation_dir`).
+/// from there. `cspace_sim::world_file::resolve_path` applies the same rule to a scenario's
+/// `map = "${CSPACE_MAPS}/..."`.
 pub fn invocation_dir() -> PathBuf {
     std::env::var_os("PWD")
         .map(PathBuf::from)

@@ -190,20 +190,9 @@ pub fn inline_brushes(
     Ok(brushes)
 }
 
-/// The folder the user typed the command in: the shell's `PWD` when it names a folder, else the
-/// current directory. A program started by another one (a test binary under `cargo test`, which
-/// runs it in its package's folder) still sees the `PWD` of the shell the user typed in.
-pub fn invocation_dir() -> PathBuf {
-    std::env::var_os("PWD")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute() && p.is_dir())
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_default()
-}
-
 /// Resolves a path written in `file`, with `${VAR}` expanded: a relative path is a path from the
 /// file's folder, except one that begins with a variable whose value is relative, which is a path
-/// from the folder the command was typed in ([`invocation_dir`]). So
+/// from the folder the command was typed in ([`cspace_corpus::invocation_dir`]). So
 /// `map = "${CSPACE_MAPS}/quake_e1m1.map"` with `CSPACE_MAPS=../shared/maps` names the same file
 /// for `sim run`, `cargo test` and the tools, wherever the scenario lies.
 pub fn resolve_path(file: &Path, written: &str) -> Result<PathBuf, String> {
@@ -216,7 +205,7 @@ pub fn resolve_path(file: &Path, written: &str) -> Result<PathBuf, String> {
     Ok(if path.is_absolute() {
         path
     } else if leading_variable.is_some_and(|v| Path::new(&v).is_relative()) {
-        invocation_dir().join(path)
+        cspace_corpus::invocation_dir().join(path)
     } else {
         file.parent().unwrap_or(Path::new(".")).join(path)
     })

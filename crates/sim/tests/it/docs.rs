@@ -20,7 +20,10 @@ fn the_install_command_is_locked_and_nothing_makes_it_warn() {
         .lines()
         .filter(|l| l.trim_start().starts_with("cargo install"))
         .collect();
-    assert!(!install.is_empty(), "README.md shows no cargo install command");
+    assert!(
+        !install.is_empty(),
+        "README.md shows no cargo install command"
+    );
     for line in install {
         assert!(line.contains("--locked"), "{line:?} is not --locked");
     }
