@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Collider, DVec3, ExactCollider, QueryContext, Shape, World};
 
 const SEGMENTS: usize = 4096;
 
@@ -34,18 +34,19 @@ fn bench_world(c: &mut Criterion, name: &str, world: Arc<World>) {
     let mut group = c.benchmark_group(format!("exact/{name}"));
     for (label, shape) in shapes() {
         let segments = free_segments(&world, &shape, &region, SEGMENTS, (10.0, 50.0), 7);
-        let mut exact = ExactCollider::new(world.clone());
+        let exact = ExactCollider::new(world.clone());
+        let mut ctx = QueryContext::new();
         let prepared = exact.prepare(&shape).unwrap();
-        // Warm the cylinder prism cache: it is built once per brush and height.
+        // Warm the context: its cylinder prism cache is built once per brush and height.
         for &(a, b) in &segments {
-            exact.trace(&prepared, a, b);
+            exact.trace(&mut ctx, &prepared, a, b);
         }
         group.bench_function(format!("{label} trace"), |b| {
             b.iter_batched(
                 || (),
                 |()| {
                     for &(a, e) in &segments {
-                        black_box(exact.trace(&prepared, black_box(a), black_box(e)));
+                        black_box(exact.trace(&mut ctx, &prepared, black_box(a), black_box(e)));
                     }
                 },
                 BatchSize::PerIteration,

@@ -244,7 +244,8 @@ pub fn free_moves(
     seed: u64,
 ) -> Vec<(DVec3, DVec3)> {
     use crate::collider::Collider;
-    let mut exact = crate::exact::ExactCollider::new(world.clone());
+    let exact = crate::exact::ExactCollider::new(world.clone());
+    let mut ctx = crate::collider::QueryContext::new();
     let prepared = exact
         .prepare(shape)
         .expect("the exact backend takes every shape");
@@ -254,7 +255,7 @@ pub fn free_moves(
     while out.len() < count && attempts < 1000 * count + 1000 {
         attempts += 1;
         let start = rng.point_in(region);
-        if exact.is_solid(&prepared, start) {
+        if exact.is_solid(&mut ctx, &prepared, start) {
             continue;
         }
         // The level draw only when asked for, so `level == 0` keeps `free_segments`' stream.

@@ -232,3 +232,16 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     }
     hash
 }
+
+/// A compiled structure (an onion or Melax tree) used with a world it was not built from: it
+/// answers for its own world only, which it remembers by [`World::fingerprint`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the tree was compiled from another world (tree {tree:#018x}, world {world:#018x}); compile it for this one"
+)]
+pub struct WorldMismatch {
+    /// The fingerprint the tree remembers.
+    pub tree: u64,
+    /// The fingerprint of the world given.
+    pub world: u64,
+}

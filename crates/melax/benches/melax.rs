@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Collider, DVec3, Shape, World};
+use cspace_geom::{Collider, DVec3, QueryContext, Shape, World};
 use cspace_melax::compile::{PointSpace, compile_plain};
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 
@@ -49,14 +49,15 @@ fn traces(c: &mut Criterion, group: &str, world: Arc<World>) {
     g.measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_millis(500));
     for (name, shape) in shapes() {
-        let mut melax = MelaxCollider::new(world.clone(), tree.clone());
+        let melax = MelaxCollider::new(world.clone(), tree.clone()).unwrap();
+        let mut ctx = QueryContext::new();
         let prepared = melax.prepare(&shape).unwrap();
         let mut i = 0;
         g.bench_function(name, |b| {
             b.iter(|| {
                 let (start, end) = segments[i % segments.len()];
                 i += 1;
-                black_box(melax.trace(&prepared, start, end))
+                black_box(melax.trace(&mut ctx, &prepared, start, end))
             })
         });
     }

@@ -1,12 +1,12 @@
 //! [`MelaxCollider`]: every shape, any size, on one bevelled tree (the [`Collider`] contract).
 
-use std::fmt;
 use std::sync::Arc;
 
 use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::exact::{FirstEntry, Span, first_entry};
 use cspace_geom::{
-    BrushId, Collider, DVec3, Hit, HitSurface, Plane, Prepared, Shape, UnsupportedShape, World,
+    BrushId, Collider, DVec3, Hit, HitSurface, Plane, Prepared, QueryContext, Shape,
+    UnsupportedShape, World, WorldMismatch,
 };
 
 use crate::bevel::BevelMode;
@@ -18,56 +18,30 @@ use crate::offsets::{
 };
 use crate::tree::MelaxTree;
 
-/// What a [`MelaxCollider`] has done since it was made (Figure 6 counts nodes visited).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MelaxCounters {
-    /// Traces answered.
-    pub traces: u64,
-    /// Traces that started inside a cell and merged every cell's span.
-    pub merged: u64,
-    /// Point queries answered.
-    pub point_queries: u64,
-    /// Nodes and leaves visited by traces and point queries.
-    pub nodes_visited: u64,
-}
-
-impl fmt::Display for MelaxCounters {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let queries = (self.traces + self.point_queries).max(1);
-        write!(
-            f,
-            "{} traces ({} merged from a solid start), {} point queries, {} nodes visited ({:.1} per query)",
-            self.traces,
-            self.merged,
-            self.point_queries,
-            self.nodes_visited,
-            self.nodes_visited as f64 / queries as f64
-        )
-    }
-}
-
 /// Melax's dynamic plane shifting over one [`MelaxTree`]: boxes, spheres, vertical cylinders and
 /// convex hulls of any size, without recompiling (Section 3).
 ///
 /// Named `melax` with the paper's bevels, `melax-exact` with the complete box bevels (box traces
-/// then agree with the exact backend) and `melax-plain` without bevels.
+/// then agree with the exact backend) and `melax-plain` without bevels. Queries take `&self` and
+/// a [`QueryContext`] (the walk's stack and span list; the nodes visited, Figure 6's count, go to
+/// its counters): one tree serves every thread.
 #[derive(Debug, Clone)]
 pub struct MelaxCollider {
     world: Arc<World>,
     tree: Arc<MelaxTree>,
-    scratch: Scratch,
-    counters: MelaxCounters,
 }
 
 impl MelaxCollider {
-    /// The backend for `world` over `tree` (which must have been built from `world`).
-    pub fn new(world: Arc<World>, tree: Arc<MelaxTree>) -> MelaxCollider {
-        MelaxCollider {
-            world,
-            tree,
-            scratch: Scratch::default(),
-            counters: MelaxCounters::default(),
+    /// The backend for `world` over `tree`, which must have been built from `world` (same
+    /// fingerprint).
+    pub fn new(world: Arc<World>, tree: Arc<MelaxTree>) -> Result<MelaxCollider, WorldMismatch> {
+        if tree.world_fingerprint() != world.fingerprint() {
+            return Err(WorldMismatch {
+                tree: tree.world_fingerprint(),
+                world: world.fingerprint(),
+            });
         }
+        Ok(MelaxCollider { world, tree })
     }
 
     /// Compiles `world`'s plain tree with the onion compiler, bevels it with `bevel` and answers
@@ -77,7 +51,10 @@ impl MelaxCollider {
         bevel: BevelMode,
     ) -> Result<MelaxCollider, crate::MelaxError> {
         let tree = crate::compile(&world, bevel)?;
-        Ok(MelaxCollider::new(world, Arc::new(tree)))
+        Ok(MelaxCollider {
+            world,
+            tree: Arc::new(tree),
+        })
     }
 
     /// The tree answered from.
@@ -90,19 +67,14 @@ impl MelaxCollider {
         &self.world
     }
 
-    /// The counters so far.
-    pub fn melax_counters(&self) -> MelaxCounters {
-        self.counters
-    }
-
-    /// Sets every counter back to zero.
-    pub fn reset_counters(&mut self) {
-        self.counters = MelaxCounters::default();
-    }
-
     /// The number of solid cells `shape` at `position` reaches, and the nodes and leaves visited
     /// finding them all (Melax's `F()` with shifted planes; Figure 6's count).
-    pub fn cells_reached(&mut self, shape: &Shape, position: DVec3) -> (usize, u64) {
+    pub fn cells_reached(
+        &self,
+        ctx: &mut QueryContext,
+        shape: &Shape,
+        position: DVec3,
+    ) -> (usize, u64) {
         struct Query<'a> {
             tree: &'a MelaxTree,
             position: DVec3,
@@ -113,16 +85,18 @@ impl MelaxCollider {
                 crate::hit_check::cells_reached(self.tree, offsets, self.position, self.scratch)
             }
         }
+        let (scratch, _, _) = ctx.parts::<Scratch>();
         let query = Query {
             tree: &self.tree,
             position,
-            scratch: &mut self.scratch,
+            scratch,
         };
         with_offsets(shape, query)
     }
 
     fn trace_with<O: Offsets>(
-        &mut self,
+        &self,
+        ctx: &mut QueryContext,
         offsets: &O,
         prepared: &Prepared,
         start: DVec3,
@@ -130,26 +104,28 @@ impl MelaxCollider {
     ) -> Hit {
         let tree = &*self.tree;
         let skin = prepared.skin();
-        self.counters.traces += 1;
-        let visited = &mut self.counters.nodes_visited;
+        let (scratch, counters, _) = ctx.parts::<Scratch>();
+        counters.traces += 1;
+        let visited = &mut counters.nodes_visited;
         if start == end {
-            return if point_solid(tree, offsets, start, &mut self.scratch, visited) {
+            return if point_solid(tree, offsets, start, scratch, visited) {
                 Hit::all_solid(start)
             } else {
                 Hit::miss(end)
             };
         }
-        match first_hit(tree, offsets, start, end, skin, &mut self.scratch, visited) {
+        match first_hit(tree, offsets, start, end, skin, scratch, visited) {
             Outcome::Miss => Hit::miss(end),
             Outcome::Hit { cell, entry, .. } => {
+                counters.hits += 1;
                 let plane = entry_plane(tree, offsets, entry);
                 let time = touch_time(&plane, start, end);
                 let surface = self.surface(prepared.shape(), cell, plane, time, start, end);
                 Hit::blocked(start, end, skin, surface, false)
             }
             Outcome::StartSolid => {
-                self.counters.merged += 1;
-                collect_spans(tree, offsets, start, end, &mut self.scratch, visited);
+                counters.merged += 1;
+                collect_spans(tree, offsets, start, end, scratch, visited);
                 let pull_back = |span: &Span| {
                     span.entry.map_or(f64::INFINITY, |(plane, _)| {
                         skin_fraction(
@@ -159,7 +135,7 @@ impl MelaxCollider {
                         )
                     })
                 };
-                match first_entry(&mut self.scratch.spans, pull_back) {
+                match first_entry(&mut scratch.spans, pull_back) {
                     None => Hit::miss(end),
                     Some(FirstEntry::AllSolid) => Hit::all_solid(start),
                     Some(FirstEntry::Free { start_solid }) => Hit {
@@ -167,7 +143,8 @@ impl MelaxCollider {
                         ..Hit::miss(end)
                     },
                     Some(FirstEntry::Hit { start_solid, index }) => {
-                        let (span, cell) = self.scratch.spans[index];
+                        counters.hits += 1;
+                        let (span, cell) = scratch.spans[index];
                         let (plane, time) = span
                             .entry
                             .expect("a span entered after the start has an entry plane");
@@ -254,21 +231,26 @@ impl Collider for MelaxCollider {
         Ok(Prepared::new(shape.clone(), 0))
     }
 
-    fn trace(&mut self, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+    fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
         match prepared.shape() {
             Shape::Box(b) if b.mins == DVec3::ZERO && b.maxs == DVec3::ZERO => {
-                self.trace_with(&PointOffsets, prepared, start, end)
+                self.trace_with(ctx, &PointOffsets, prepared, start, end)
             }
             Shape::Box(b) => {
-                self.trace_with(&BoxOffsets::new(b.mins, b.maxs), prepared, start, end)
+                self.trace_with(ctx, &BoxOffsets::new(b.mins, b.maxs), prepared, start, end)
             }
-            Shape::Sphere { radius } => {
-                self.trace_with(&SphereOffsets { radius: *radius }, prepared, start, end)
-            }
+            Shape::Sphere { radius } => self.trace_with(
+                ctx,
+                &SphereOffsets { radius: *radius },
+                prepared,
+                start,
+                end,
+            ),
             Shape::Cylinder {
                 radius,
                 half_height,
             } => self.trace_with(
+                ctx,
                 &CylinderOffsets {
                     radius: *radius,
                     half_height: *half_height,
@@ -277,15 +259,13 @@ impl Collider for MelaxCollider {
                 start,
                 end,
             ),
-            Shape::Hull(h) => self.trace_with(&HullOffsets::new(h), prepared, start, end),
+            Shape::Hull(h) => self.trace_with(ctx, &HullOffsets::new(h), prepared, start, end),
         }
     }
 
-    fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
-        self.counters.point_queries += 1;
-        let tree = &self.tree;
-        let scratch = &mut self.scratch;
-        let visited = &mut self.counters.nodes_visited;
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        let (scratch, counters, _) = ctx.parts::<Scratch>();
+        counters.point_queries += 1;
         struct Query<'a> {
             tree: &'a MelaxTree,
             position: DVec3,
@@ -306,16 +286,12 @@ impl Collider for MelaxCollider {
         with_offsets(
             prepared.shape(),
             Query {
-                tree,
+                tree: &self.tree,
                 position,
                 scratch,
-                visited,
+                visited: &mut counters.nodes_visited,
             },
         )
-    }
-
-    fn counters(&self) -> Option<String> {
-        Some(self.counters.to_string())
     }
 }
 
@@ -324,13 +300,13 @@ mod tests {
     use super::*;
     use crate::testing::NaiveBsp;
     use cspace_geom::generate::{RandomBoxes, Rng};
-    use cspace_geom::{Aabb, Brush, ExactCollider};
+    use cspace_geom::{Aabb, Brush, ExactCollider, WithContext};
 
-    fn collider(brushes: Vec<Brush>, bevel: BevelMode) -> MelaxCollider {
+    fn collider(brushes: Vec<Brush>, bevel: BevelMode) -> WithContext<MelaxCollider> {
         let world = Arc::new(World::from_brushes(brushes.clone()));
         let tree = MelaxTree::from_bsp(&world, &NaiveBsp::new(&brushes), bevel);
         tree.validate().unwrap();
-        MelaxCollider::new(world, Arc::new(tree))
+        WithContext::new(MelaxCollider::new(world, Arc::new(tree)).unwrap())
     }
 
     #[test]
@@ -362,7 +338,7 @@ mod tests {
         let brushes = RandomBoxes::BENCHMARK.scaled(12).brushes();
         let mut melax = collider(brushes.clone(), BevelMode::Exact);
         let world = melax.world().clone();
-        let mut exact = ExactCollider::new(world.clone());
+        let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let player = Shape::new_box(
             DVec3::new(-16.0, -16.0, -24.0),
             DVec3::new(16.0, 16.0, 32.0),

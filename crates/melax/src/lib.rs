@@ -9,25 +9,27 @@
 //! - [`MelaxTree`] is a plain BSP (the onion compiler's single zero-size space, [`compile()`]) in one
 //!   packed node array, with bevel nodes below each solid leaf ([`BevelMode`], Section 5).
 //! - [`MelaxCollider`] is the [`cspace_geom::Collider`]: `HitCheckBSP` (Section 3) with the
-//!   offsets of [`offsets`], the nodes visited counted ([`MelaxCounters`]).
+//!   offsets of [`offsets`], from `&self` with the caller's [`cspace_geom::QueryContext`] (the
+//!   nodes visited are counted there).
 //! - [`overlap`] holds the stationary queries `M()` (merge, slicing) and `F()` (no slice) of
 //!   Section 6; [`measure`] compares any backend with the exact one (on `geom::generate::free_moves`).
 //!
 //!
 //! ```
 //! use std::sync::Arc;
-//! use cspace_geom::{Aabb, Brush, Collider, Shape, World};
+//! use cspace_geom::{Aabb, Brush, Collider, QueryContext, Shape, World};
 //! use cspace_melax::{BevelMode, MelaxCollider, compile};
 //! use glam::DVec3;
 //!
 //! let floor = Brush::from_aabb(Aabb::new(DVec3::new(-256.0, -256.0, -16.0), DVec3::new(256.0, 256.0, 0.0)))?;
 //! let world = Arc::new(World::from_brushes([floor]));
 //! let tree = Arc::new(compile(&world, BevelMode::PAPER)?);
-//! let mut melax = MelaxCollider::new(world, tree);
+//! let melax = MelaxCollider::new(world, tree)?;
+//! let mut ctx = QueryContext::new();
 //! // Any size on the same tree: spheres of radius 8 and 20 dropped on the floor.
 //! for radius in [8.0, 20.0] {
 //!     let ball = melax.prepare(&Shape::new_sphere(radius)?)?;
-//!     let hit = melax.trace(&ball, DVec3::new(0.0, 0.0, 100.0), DVec3::new(0.0, 0.0, -100.0));
+//!     let hit = melax.trace(&mut ctx, &ball, DVec3::new(0.0, 0.0, 100.0), DVec3::new(0.0, 0.0, -100.0));
 //!     assert!((hit.end.z - (radius + 1.0 / 32.0)).abs() < 1e-9);
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -48,6 +50,6 @@ pub mod tree;
 pub(crate) mod testing;
 
 pub use bevel::{BevelMode, BevelModeError};
-pub use collider::{MelaxCollider, MelaxCounters};
+pub use collider::MelaxCollider;
 pub use compile::{MelaxError, compile};
 pub use tree::{BspRef, MelaxStats, MelaxTree, PlainBsp};

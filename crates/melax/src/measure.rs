@@ -1,7 +1,7 @@
 //! The error of a backend against the exact reference, measured on the same segments (Melax
 //! Section 5's "invisible walls" and Figure 1's early rebound, counted instead of assumed).
 
-use cspace_geom::{Collider, DVec3, ExactCollider, Hit, Shape};
+use cspace_geom::{Collider, DVec3, ExactCollider, Hit, QueryContext, Shape};
 
 /// How a backend's answers differ from the exact backend's on the same segments.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -44,10 +44,12 @@ impl ErrorReport {
     }
 }
 
-/// Compares `backend` with `exact` for `shape` on `segments`.
+/// Compares `backend` with `exact` for `shape` on `segments` (`ctx` holds both backends'
+/// scratch and counts their queries).
 pub fn compare(
-    backend: &mut dyn Collider,
-    exact: &mut ExactCollider,
+    ctx: &mut QueryContext,
+    backend: &dyn Collider,
+    exact: &ExactCollider,
     shape: &Shape,
     segments: &[(DVec3, DVec3)],
 ) -> ErrorReport {
@@ -57,8 +59,8 @@ pub fn compare(
         .expect("the exact backend takes every shape");
     let mut report = ErrorReport::default();
     for &(start, end) in segments {
-        let a = backend.trace(&ours, start, end);
-        let b = exact.trace(&theirs, start, end);
+        let a = backend.trace(ctx, &ours, start, end);
+        let b = exact.trace(ctx, &theirs, start, end);
         record(&mut report, start, end, &a, &b);
     }
     report.toi_differences.sort_by(|x, y| x.total_cmp(y));

@@ -109,6 +109,8 @@ pub struct MelaxTree {
     pub(crate) root: u32,
     bevel: BevelMode,
     stats: MelaxStats,
+    /// The fingerprint of the world the tree was built from ([`World::fingerprint`]).
+    world_fingerprint: u64,
 }
 
 /// Where a converted child goes.
@@ -136,6 +138,7 @@ impl MelaxTree {
             root: EMPTY,
             bevel,
             stats: MelaxStats::default(),
+            world_fingerprint: world.fingerprint(),
         };
         let mut tasks: Vec<(BspRef, Option<ConvexPolyhedron>, Slot, usize)> =
             vec![(bsp.root(), Some(region), Slot::Root, 0)];
@@ -230,7 +233,13 @@ impl MelaxTree {
         child & LEAF == 0 && self.nodes[child as usize].children[0] == EMPTY
     }
 
-    /// The bevel mode the tree was built with.
+    /// The fingerprint of the world the tree was built from: a [`crate::MelaxCollider`] answers
+    /// for that world only.
+    pub fn world_fingerprint(&self) -> u64 {
+        self.world_fingerprint
+    }
+
+    /// The bevel rule the tree was built with.
     pub fn bevel(&self) -> BevelMode {
         self.bevel
     }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Collider, ExactCollider, Shape, World};
+use cspace_geom::{Collider, ExactCollider, QueryContext, Shape, World};
 use cspace_onion::{CompileOptions, OnionCollider, Pose, compile};
 
 const SEGMENTS: usize = 4096;
@@ -50,20 +50,21 @@ fn bench_traces(c: &mut Criterion, name: &str, world: Arc<World>) {
     eprintln!("{name} tree: {}", compiled.stats);
     let shape = Shape::new_box(poses()[0].mins, poses()[0].maxs).unwrap();
     let segments = free_segments(&world, &shape, &world.bounds(), SEGMENTS, (10.0, 50.0), 7);
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
+    let onion = OnionCollider::from_compiled(world.clone(), compiled)
         .expect("the tree was compiled from this world");
-    let mut exact = ExactCollider::new(world.clone());
+    let exact = ExactCollider::new(world.clone());
     let mut group = c.benchmark_group(format!("trace/{name}"));
-    let backends: [&mut dyn Collider; 2] = [&mut onion, &mut exact];
+    let backends: [&dyn Collider; 2] = [&onion, &exact];
     for backend in backends {
         let prepared = backend.prepare(&shape).unwrap();
         let label = backend.name().to_owned();
+        let mut ctx = QueryContext::new();
         let mut i = 0;
         group.bench_function(label, |b| {
             b.iter(|| {
                 i = (i + 1) % SEGMENTS;
                 let (a, e) = segments[i];
-                black_box(backend.trace(&prepared, black_box(a), black_box(e)))
+                black_box(backend.trace(&mut ctx, &prepared, black_box(a), black_box(e)))
             })
         });
     }

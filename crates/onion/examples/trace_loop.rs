@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Collider, DVec3, Shape, World};
+use cspace_geom::{Collider, DVec3, QueryContext, Shape, World};
 use cspace_onion::{CompileOptions, OnionCollider, Pose, compile};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -56,14 +56,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let shape = Shape::new_box(poses[0].mins, poses[0].maxs)?;
     let bounds = world.bounds();
     let segments = free_segments(&world, &shape, &bounds, distinct.max(1), (10.0, 50.0), 7);
-    let mut onion = OnionCollider::new(tree, world.clone())?;
+    let onion = OnionCollider::new(world.clone(), tree)?;
+    let mut ctx = QueryContext::new();
     let prepared = onion.prepare(&shape)?;
     let mut checksum = 0.0;
     for round in 0..rounds {
         let clock = Instant::now();
         for i in 0..traces {
             let (a, b) = segments[i % segments.len()];
-            let hit = onion.trace(&prepared, a, b);
+            let hit = onion.trace(&mut ctx, &prepared, a, b);
             checksum += hit.fraction;
             if let Some(s) = hit.surface {
                 checksum += s.plane.normal().dot(DVec3::new(1.0, 10.0, 100.0))
@@ -76,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let ns = clock.elapsed().as_nanos() as f64 / traces.max(1) as f64;
         writeln!(out, "round {round}: {ns:.1} ns per trace")?;
     }
-    writeln!(out, "{}", onion.counters().unwrap_or_default())?;
+    writeln!(out, "{}", ctx.counters)?;
     writeln!(out, "checksum {checksum:.17e}")?;
     Ok(())
 }

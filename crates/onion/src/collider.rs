@@ -8,7 +8,8 @@ use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{
-    Aabb, BrushId, Collider, Hit, HitSurface, Plane, Prepared, Shape, UnsupportedShape, World,
+    Aabb, BrushId, Collider, Hit, HitSurface, Plane, Prepared, QueryContext, Shape,
+    UnsupportedShape, World, WorldMismatch,
 };
 use glam::DVec3;
 
@@ -128,73 +129,56 @@ fn near_brushes(tree: &OnionTree, world: &World, space: usize) -> NearBrushes {
     NearBrushes::new(world, grid, &agent)
 }
 
-/// A tree used with a world it was not compiled from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the tree was compiled from another world (tree {tree:#018x}, world {world:#018x}); compile it for this one"
-)]
-pub struct WorldMismatch {
-    /// The fingerprint the tree remembers.
-    pub tree: u64,
-    /// The fingerprint of the world given.
-    pub world: u64,
-}
-
 /// The onion backend: answers box traces for the compiled poses from one [`OnionTree`].
 ///
 /// The tree decides whether and when a move enters solid; the plane and brush reported are those
 /// of the world brushes entered at that time (the exact backend's rule for edges and corners:
 /// the smallest skin pull-back wins, then the lower brush id), with [`World::find_contact`] as a
-/// fallback.
+/// fallback. Queries take `&self` and a [`QueryContext`] holding the walk's stack: one collider
+/// serves every thread.
 #[derive(Debug)]
 pub struct OnionCollider {
-    tree: Arc<OnionTree>,
     world: Arc<World>,
-    scratch: Scratch,
-    /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
-    candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
+    tree: Arc<OnionTree>,
     /// Per space, made with the collider (a build cost, not a first hit's).
     near: Vec<NearBrushes>,
-    traces: u64,
-    hits: u64,
+}
+
+/// The onion backend's scratch in a [`QueryContext`].
+#[derive(Debug, Default)]
+struct OnionScratch {
+    walk: Scratch,
+    /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
+    candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
 }
 
 impl OnionCollider {
-    /// The backend for `tree` over `world`, which must be the world the tree was compiled from
-    /// (same fingerprint): a tree answers for its own world only.
+    /// The backend for `world` over `tree`, which must have been compiled from `world` (same
+    /// fingerprint): a tree answers for its own world only.
     pub fn new(
-        tree: impl Into<Arc<OnionTree>>,
         world: Arc<World>,
+        tree: impl Into<Arc<OnionTree>>,
     ) -> Result<OnionCollider, WorldMismatch> {
         let tree = tree.into();
         let fingerprint = world.fingerprint();
-        let spaces = tree.spaces();
         if tree.world_fingerprint() != fingerprint {
             return Err(WorldMismatch {
                 tree: tree.world_fingerprint(),
                 world: fingerprint,
             });
         }
-        let near = (0..spaces)
+        let near = (0..tree.spaces())
             .map(|space| near_brushes(&tree, &world, space))
             .collect();
-        Ok(OnionCollider {
-            tree,
-            world,
-            scratch: Scratch::with_capacity(crate::trace::MAX_DEPTH),
-            candidates: Vec::new(),
-            near,
-            traces: 0,
-            hits: 0,
-        })
+        Ok(OnionCollider { world, tree, near })
     }
 
     /// The backend for a compiled tree (see [`OnionCollider::new`]).
     pub fn from_compiled(
-        compiled: Compiled,
         world: Arc<World>,
+        compiled: Compiled,
     ) -> Result<OnionCollider, WorldMismatch> {
-        OnionCollider::new(compiled.tree, world)
+        OnionCollider::new(world, compiled.tree)
     }
 
     /// The tree.
@@ -202,10 +186,16 @@ impl OnionCollider {
         &self.tree
     }
 
+    /// The world answered for.
+    pub fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
     /// The surface entered at `time` by `shape` moving `start -> end`.
     #[allow(clippy::too_many_arguments)]
     fn surface(
-        &mut self,
+        &self,
+        candidates: &mut Vec<(f64, BrushId, f64, Plane, f64)>,
         space: usize,
         shape: &BoxShape,
         start: DVec3,
@@ -218,7 +208,6 @@ impl OnionCollider {
         let touch = lerp(start, end, time);
         let as_shape = Shape::Box(*shape);
         let query = as_shape.bounds().translated(touch).loosened(NEAR);
-        let candidates = &mut self.candidates;
         candidates.clear();
         let world = &self.world;
         let near = &self.near[space];
@@ -304,8 +293,9 @@ impl Collider for OnionCollider {
         })
     }
 
-    fn trace(&mut self, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
-        self.traces += 1;
+    fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        let (scratch, counters, _) = ctx.parts::<OnionScratch>();
+        counters.traces += 1;
         let space = prepared.slot() as usize;
         if start == end {
             return if self.tree.is_solid(space, start) {
@@ -317,7 +307,9 @@ impl Collider for OnionCollider {
         let Shape::Box(shape) = prepared.shape() else {
             unreachable!("prepare accepts boxes only")
         };
-        match self.tree.first_entry(space, start, end, &mut self.scratch) {
+        let entry = self.tree.first_entry(space, start, end, &mut scratch.walk);
+        counters.nodes_visited += std::mem::take(&mut scratch.walk.visited);
+        match entry {
             Entry::AllSolid => Hit::all_solid(start),
             Entry::Free { start_solid } => Hit {
                 start_solid,
@@ -328,9 +320,19 @@ impl Collider for OnionCollider {
                 time,
                 plane,
             } => {
-                self.hits += 1;
+                counters.hits += 1;
                 let skin = prepared.skin();
-                match self.surface(space, shape, start, end, skin, time, plane) {
+                let surface = self.surface(
+                    &mut scratch.candidates,
+                    space,
+                    shape,
+                    start,
+                    end,
+                    skin,
+                    time,
+                    plane,
+                );
+                match surface {
                     Some(surface) => Hit::blocked(start, end, skin, surface, start_solid),
                     None => {
                         // No brush found at the tree's entry (should not happen): stop at the
@@ -349,20 +351,15 @@ impl Collider for OnionCollider {
         }
     }
 
-    fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        ctx.counters.point_queries += 1;
         self.tree.is_solid(prepared.slot() as usize, position)
-    }
-
-    fn counters(&self) -> Option<String> {
-        Some(format!(
-            "{} traces, {} hits, {} nodes visited",
-            self.traces, self.hits, self.scratch.visited
-        ))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use cspace_geom::WithContext;
     use cspace_geom::generate::{RandomBoxes, free_moves};
 
     use super::*;
@@ -391,16 +388,11 @@ mod tests {
         )
         .unwrap()
         .tree;
-        let mut onion = OnionCollider::new(tree, world).unwrap();
+        let mut onion = WithContext::new(OnionCollider::new(world, tree).unwrap());
         let shape = onion
             .prepare(&Shape::new_box(pose.mins, pose.maxs).unwrap())
             .unwrap();
-        let visited = |onion: &OnionCollider| {
-            let counters = onion.counters().unwrap();
-            let words: Vec<&str> = counters.split_whitespace().collect();
-            let at = words.iter().position(|w| *w == "nodes").unwrap();
-            words[at - 1].parse::<u64>().unwrap()
-        };
+        let visited = |onion: &WithContext<OnionCollider>| onion.counters().nodes_visited;
         // Between floor and ceiling, far from every plane: the grid's start is the empty region.
         onion.trace(
             &shape,
@@ -474,9 +466,9 @@ mod tests {
         }
         assert!(in_grid > 20_000, "{in_grid} touches in the grid");
 
-        let mut listed = OnionCollider::new(tree.clone(), world.clone()).unwrap();
-        let mut indexed = OnionCollider::new(tree, world.clone()).unwrap();
-        indexed.near = poses
+        let mut listed = WithContext::new(OnionCollider::new(world.clone(), tree.clone()).unwrap());
+        let mut indexed = WithContext::new(OnionCollider::new(world.clone(), tree).unwrap());
+        indexed.collider.near = poses
             .iter()
             .map(|p| {
                 let agent = BoxShape {

@@ -11,8 +11,10 @@
 //!   cell (Listings 3-4). [`CompileOptions`] holds the splitter score's weights.
 //! - [`OnionTree`] is the packed tree: [`OnionTree::find_first_transition`] is Listing 5, and
 //!   [`OnionTree::point_mask`] the point query. [`TreeStats`] tells its size and shape.
-//! - [`OnionCollider`] answers [`cspace_geom::Collider`] traces for boxes equal to a compiled pose
-//!   (no allocation per trace: its traversal stack and interval lists are reused).
+//! - [`OnionCollider`] answers [`cspace_geom::Collider`] traces for boxes equal to a compiled pose,
+//!   from `&self` with the caller's [`cspace_geom::QueryContext`] (no allocation per trace: the
+//!   traversal stack and interval lists live in the context and are reused), so one tree serves
+//!   every thread.
 //! - [`CompileOptions::fill_outside`] fills the outside of sealed maps from their spawn points;
 //!   [`OnionTree::to_bytes`] / [`OnionTree::from_bytes`] save and load a tree (versioned,
 //!   checksummed, validated); [`OnionTree::validate`] checks a tree's invariants.
@@ -22,7 +24,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use cspace_geom::{Aabb, Brush, Collider, Shape, World};
+//! use cspace_geom::{Aabb, Brush, Collider, QueryContext, Shape, World};
 //! use cspace_onion::{compile, CompileOptions, OnionCollider, Pose};
 //! use glam::DVec3;
 //!
@@ -32,12 +34,14 @@
 //! let world = Arc::new(World::from_brushes([floor, slab]));
 //! let poses = [Pose::quake_standing(), Pose::quake_crouching()];
 //! let compiled = compile(&world, &poses, &CompileOptions::default())?;
-//! let mut onion = OnionCollider::from_compiled(compiled, world.clone())?;
-//! let stand = onion.prepare(&Shape::new_box(poses[0].mins, poses[0].maxs)?)?;
-//! let crouch = onion.prepare(&Shape::new_box(poses[1].mins, poses[1].maxs)?)?;
+//! let onion = OnionCollider::from_compiled(world.clone(), compiled)?;
+//! let stand = onion.prepare(&Shape::from(&poses[0]))?;
+//! let crouch = onion.prepare(&Shape::from(&poses[1]))?;
+//! // The collider is shared (`&self`); each thread keeps a context for its queries.
+//! let mut ctx = QueryContext::new();
 //! let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(200.0, 0.0, 24.0));
-//! assert!(onion.trace(&stand, a, b).is_hit());
-//! assert!(!onion.trace(&crouch, a, b).is_hit());
+//! assert!(onion.trace(&mut ctx, &stand, a, b).is_hit());
+//! assert!(!onion.trace(&mut ctx, &crouch, a, b).is_hit());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -51,8 +55,9 @@ mod trace;
 mod tree;
 mod validate;
 
-pub use collider::{OnionCollider, WorldMismatch};
+pub use collider::OnionCollider;
 pub use compile::{CompileError, CompileOptions, Compiled, compile};
+pub use cspace_geom::WorldMismatch;
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::{Pose, PoseParseError};
 pub use stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};

@@ -71,6 +71,17 @@ impl Pose {
     }
 }
 
+/// The pose's box as an agent shape (what [`crate::OnionCollider::prepare`] takes for this pose).
+/// The compiler refuses poses whose box is not a valid shape ([`crate::CompileError`]).
+impl From<&Pose> for cspace_geom::Shape {
+    fn from(pose: &Pose) -> cspace_geom::Shape {
+        cspace_geom::Shape::Box(cspace_geom::BoxShape {
+            mins: pose.mins,
+            maxs: pose.maxs,
+        })
+    }
+}
+
 /// Why a `name=minx,miny,minz,maxx,maxy,maxz` pose could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("pose '{text}': {reason} (expected name=minx,miny,minz,maxx,maxy,maxz)")]

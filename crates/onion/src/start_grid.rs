@@ -311,7 +311,7 @@ mod tests {
             assert!(space.starts.is_some(), "a grid over a bounded world");
             space.starts = None;
         }
-        let mut scratch = Scratch::new();
+        let mut scratch = Scratch::default();
         let mut from_cells = 0;
         for (a, b) in moves(&tree, &world.bounds(), count, seed) {
             for space in 0..tree.spaces() {

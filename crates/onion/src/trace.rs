@@ -8,10 +8,10 @@
 //! solid is an entry at time 0 rather than an all-solid move; Golodetz's nudge-back retry stays as
 //! the fallback.
 
-use cspace_geom::Plane;
 use cspace_geom::collider::lerp;
 use cspace_geom::hint::prefetch;
 use cspace_geom::tolerance::{CONTACT, START_NUDGE};
+use cspace_geom::{Plane, QueryContext};
 use glam::DVec3;
 
 use crate::tree::{LEAF_BIT, OnionTree, SOLID};
@@ -74,32 +74,15 @@ pub(crate) struct Frame {
     entry: u32,
 }
 
-/// Reusable traversal state: a trace allocates nothing once this has grown.
+/// Reusable traversal state: a trace allocates nothing once this has grown. It lives in the
+/// caller's [`QueryContext`].
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     stack: Vec<Frame>,
-    /// Branch nodes whose plane the walks tested, over every walk (the collider's counter).
+    /// Branch nodes whose plane the walks tested since the caller last took the count.
     pub visited: u64,
     /// Interval lists for the two sides of planes a segment lies on, reused.
     pool: Vec<Vec<Interval>>,
-}
-
-impl Scratch {
-    pub fn with_capacity(frames: usize) -> Scratch {
-        Scratch {
-            stack: Vec::with_capacity(frames),
-            visited: 0,
-            pool: Vec::new(),
-        }
-    }
-
-    pub fn new() -> Scratch {
-        Scratch {
-            stack: Vec::with_capacity(64),
-            visited: 0,
-            pool: Vec::new(),
-        }
-    }
 }
 
 /// The collider's view of a move: the first entry into solid after the start region.
@@ -394,10 +377,19 @@ impl OnionTree {
 
     /// Listing 5 (`find_first_transition`) in configuration space `space`, with Golodetz's retry:
     /// a move found all solid although its start is free is traced again from a start nudged
-    /// back by [`START_NUDGE`] (times are given on the original segment).
-    pub fn find_first_transition(&self, space: usize, start: DVec3, end: DVec3) -> Transition {
-        let mut scratch = Scratch::new();
-        self.transition_with_retry(space, start, end, true, &mut scratch)
+    /// back by [`START_NUDGE`] (times are given on the original segment). The walk's stack lives
+    /// in `ctx` (nothing is allocated once it has grown); its nodes visited are counted there.
+    pub fn find_first_transition(
+        &self,
+        ctx: &mut QueryContext,
+        space: usize,
+        start: DVec3,
+        end: DVec3,
+    ) -> Transition {
+        let (scratch, counters, _) = ctx.parts::<Scratch>();
+        let transition = self.transition_with_retry(space, start, end, true, scratch);
+        counters.nodes_visited += std::mem::take(&mut scratch.visited);
+        transition
     }
 
     pub(crate) fn transition_with_retry(
@@ -509,7 +501,7 @@ mod tests {
             .unwrap()
             .tree;
         let (a, b) = (DVec3::new(0.0, 0.0, 0.0), DVec3::new(0.0, 0.0, -8.0));
-        let mut scratch = Scratch::new();
+        let mut scratch = Scratch::default();
         assert_eq!(
             tree.transition_once(0, a, b, false, &mut scratch),
             Transition::Solid

@@ -77,13 +77,13 @@ impl BackendKind {
         self,
         world: &Arc<World>,
         shapes: &[Shape],
-    ) -> anyhow::Result<Option<Box<dyn Collider>>> {
+    ) -> anyhow::Result<Option<Arc<dyn Collider>>> {
         if !self.supports_all(shapes) {
             return Ok(None);
         }
-        let collider: Box<dyn Collider> = match self {
-            BackendKind::Exact => Box::new(ExactCollider::new(world.clone())),
-            BackendKind::UdopExact => Box::new(udop_cache(
+        let collider: Arc<dyn Collider> = match self {
+            BackendKind::Exact => Arc::new(ExactCollider::new(world.clone())),
+            BackendKind::UdopExact => Arc::new(udop_cache(
                 Box::new(ExactCollider::new(world.clone())),
                 world,
             )?),
@@ -91,10 +91,10 @@ impl BackendKind {
                 let poses = box_poses(shapes);
                 let compiled = cspace_onion::compile(world, &poses, &CompileOptions::default())
                     .context("compiling the onion tree")?;
-                Box::new(OnionCollider::from_compiled(compiled, world.clone())?)
+                Arc::new(OnionCollider::from_compiled(world.clone(), compiled)?)
             }
-            BackendKind::Melax => Box::new(melax(world, BevelMode::PAPER)?),
-            BackendKind::MelaxExact => Box::new(melax(world, BevelMode::Exact)?),
+            BackendKind::Melax => Arc::new(melax(world, BevelMode::PAPER)?),
+            BackendKind::MelaxExact => Arc::new(melax(world, BevelMode::Exact)?),
         };
         Ok(shapes
             .iter()
@@ -105,8 +105,7 @@ impl BackendKind {
 
 /// Melax's backend for `world` with `bevel`.
 pub fn melax(world: &Arc<World>, bevel: BevelMode) -> anyhow::Result<MelaxCollider> {
-    let tree = cspace_melax::compile(world, bevel).context("compiling the Melax tree")?;
-    Ok(MelaxCollider::new(world.clone(), Arc::new(tree)))
+    MelaxCollider::compile(world.clone(), bevel).context("compiling the Melax tree")
 }
 
 /// One onion pose per distinct box among `shapes`, in their order (named `box0`, `box1`, ...).
@@ -130,7 +129,7 @@ fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> anyhow::Result<Ud
         margin: Margin::Units(0.0),
         ..CacheConfig::default()
     };
-    Ok(UdopCache::new(inner, world.clone(), config)?)
+    Ok(UdopCache::new(world.clone(), inner, config)?)
 }
 
 impl std::str::FromStr for BackendKind {

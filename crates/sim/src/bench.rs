@@ -11,7 +11,9 @@ use std::time::Instant;
 use cspace_contact::filter::Filter;
 use cspace_contact::{AgentId, FilterStats};
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{
+    Aabb, Brush, Collider, DVec3, ExactCollider, QueryCounters, Shape, WithContext, World,
+};
 
 use crate::agent::{Action, AgentSpec, ScriptEvent};
 use crate::backend::BackendKind;
@@ -43,7 +45,7 @@ pub struct Crowd {
 
 impl Crowd {
     /// The crowd's simulation on `collider`, in steps of 1/60 s.
-    pub fn sim(&self, collider: Box<dyn Collider>, options: SimOptions) -> anyhow::Result<Sim> {
+    pub fn sim(&self, collider: Arc<dyn Collider>, options: SimOptions) -> anyhow::Result<Sim> {
         Ok(Sim::new(
             collider,
             self.params,
@@ -81,7 +83,8 @@ fn place(
     seconds: f64,
     seed: u64,
 ) -> Vec<AgentSpec> {
-    let mut exact = ExactCollider::new(world.clone());
+    let exact = WithContext::new(ExactCollider::new(world.clone()));
+    let mut exact = exact;
     let shape = player();
     let prepared = exact
         .prepare(&shape)
@@ -196,8 +199,8 @@ pub struct CrowdTiming {
     pub agent_steps_per_second: f64,
     /// Backend traces per agent step.
     pub traces_per_agent_step: f64,
-    /// The backend's own counters.
-    pub backend_counters: Option<String>,
+    /// The backend's counters over the timed steps (traces, hits, nodes visited, cache skips).
+    pub backend_counters: QueryCounters,
     /// Blow's filter table of the run (timed per filter when the options asked for it).
     pub filter_stats: FilterStats,
     /// Other agents tested per trace past the grid (what the grid's cell size decides).
@@ -239,7 +242,7 @@ pub fn time_crowd_with(
 /// name, or a tree compiled once and shared between runs).
 pub fn time_crowd_on(
     crowd: &Crowd,
-    collider: Box<dyn Collider>,
+    collider: Arc<dyn Collider>,
     steps: u64,
     time_filters: bool,
 ) -> anyhow::Result<CrowdTiming> {

@@ -722,7 +722,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     "runs_agent_steps_per_second": rates,
                     "traces_per_agent_step": t.traces_per_agent_step,
                     "agent_candidates_per_trace": t.agent_candidates_per_trace,
-                    "backend_counters": t.backend_counters,
+                    "backend_counters": t.backend_counters.to_string(),
                     "end_state": end_state,
                     "runs_end_state": runs.iter().map(|r| format!("{:016x}", r.end_state)).collect::<Vec<_>>(),
                 }));
@@ -740,7 +740,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     t.traces_per_agent_step,
                     t.agent_candidates_per_trace,
                     end_state.as_deref().unwrap_or("differs between runs"),
-                    t.backend_counters.as_deref().unwrap_or("")
+                    t.backend_counters
                 );
             }
         }
@@ -771,7 +771,7 @@ fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
 fn trace_backend(
     args: &TraceArgs,
     world: &std::sync::Arc<cspace_geom::World>,
-) -> anyhow::Result<Box<dyn cspace_geom::Collider>> {
+) -> anyhow::Result<std::sync::Arc<dyn cspace_geom::Collider>> {
     let melax = matches!(args.backend, BackendKind::Melax | BackendKind::MelaxExact);
     if args.tree.is_some() && args.backend != BackendKind::Onion {
         anyhow::bail!(
@@ -790,9 +790,9 @@ fn trace_backend(
             std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
         let tree = cspace_onion::OnionTree::from_bytes(&bytes)
             .with_context(|| format!("{}: not a usable onion tree", path.display()))?;
-        let onion = cspace_onion::OnionCollider::new(tree, world.clone())
+        let onion = cspace_onion::OnionCollider::new(world.clone(), tree)
             .with_context(|| format!("{} and {}", path.display(), args.world.display()))?;
-        return Ok(Box::new(onion));
+        return Ok(std::sync::Arc::new(onion));
     }
     if melax {
         let exact = match args.bevel {
@@ -812,7 +812,9 @@ fn trace_backend(
                 anyhow::bail!("--bevel-angle must be between 0 and 180 degrees, got {angle}")
             }
         };
-        return Ok(Box::new(cspace_sim::backend::melax(world, bevel)?));
+        return Ok(std::sync::Arc::new(cspace_sim::backend::melax(
+            world, bevel,
+        )?));
     }
     args.backend
         .build_for(world, std::slice::from_ref(&args.shape))?
@@ -882,7 +884,7 @@ fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let loaded = world_file::load_world(&args.world)?;
-    let mut collider = trace_backend(&args, &loaded.world)?;
+    let collider = trace_backend(&args, &loaded.world)?;
     let shape = collider
         .prepare(&args.shape)
         .context("preparing the shape")?
@@ -890,7 +892,8 @@ fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     segments::trace_lines(
-        collider.as_mut(),
+        collider.as_ref(),
+        &mut cspace_geom::QueryContext::new(),
         &shape,
         BufReader::new(stdin.lock()),
         "stdin",

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use cspace_contact::{AgentId, ContactTarget, FilterStats};
-use cspace_geom::DVec3;
+use cspace_geom::{DVec3, QueryCounters};
 
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
@@ -39,8 +39,8 @@ pub struct RunOutcome {
     pub counters: SimCounters,
     /// Blow's filter table for the run.
     pub filters: FilterStats,
-    /// The backend's own counters, when it keeps some.
-    pub backend_counters: Option<String>,
+    /// The backend's counters (traces, hits, nodes visited, cache skips).
+    pub backend_counters: QueryCounters,
     /// The expectations and their results.
     pub checks: Vec<CheckResult>,
     /// Positions of every agent at every step (or every sampled step for very large runs),

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cspace_contact::AgentId;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryContext, Shape};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -805,7 +805,7 @@ impl Checker<'_> {
     }
 
     fn check_start(&self, world: &LoadedWorld, spec: &AgentSpec, at: usize) -> Located<()> {
-        let mut exact = ExactCollider::new(world.world.clone());
+        let exact = ExactCollider::new(world.world.clone());
         let shape = if spec.start_crouched {
             spec.crouching.as_ref().unwrap_or(&spec.standing)
         } else {
@@ -814,7 +814,7 @@ impl Checker<'_> {
         let prepared = exact
             .prepare(shape)
             .expect("the exact backend takes every shape");
-        if exact.is_solid(&prepared, spec.start) {
+        if exact.is_solid(&mut QueryContext::new(), &prepared, spec.start) {
             return self.err(
                 at,
                 format!(

@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, Write};
 
-use cspace_geom::{Collider, DVec3, Hit, Prepared};
+use cspace_geom::{Collider, DVec3, Hit, Prepared, QueryContext};
 use serde_json::{Value, json};
 
 /// A hit as one JSON object: `fraction`, `end`, `normal`, `plane_distance`, `point`, `brush`,
@@ -56,7 +56,8 @@ pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, String> {
 /// Traces every segment read from `input` and writes one JSON line per segment to `output`.
 /// A malformed line stops with an error naming `input_name:line`.
 pub fn trace_lines(
-    collider: &mut dyn Collider,
+    collider: &dyn Collider,
+    ctx: &mut QueryContext,
     shape: &Prepared,
     input: impl BufRead,
     input_name: &str,
@@ -70,7 +71,7 @@ pub fn trace_lines(
         else {
             continue;
         };
-        let hit = collider.trace(shape, start, end);
+        let hit = collider.trace(ctx, shape, start, end);
         writeln!(output, "{}", hit_json(&hit))?;
         count += 1;
     }

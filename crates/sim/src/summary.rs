@@ -38,9 +38,13 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
         count(c.traces as usize, "trace")
     )
     .unwrap();
-    if let Some(counters) = &outcome.backend_counters {
-        writeln!(out, "{}: {counters}", outcome.backend.name()).unwrap();
-    }
+    writeln!(
+        out,
+        "{}: {}",
+        outcome.backend.name(),
+        outcome.backend_counters
+    )
+    .unwrap();
     writeln!(
         out,
         "| agent | distance | contacts | time on ground | final position | pose |"
@@ -109,7 +113,7 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
         "wall_seconds": outcome.seconds,
         "agent_steps_per_second": outcome.counters.agent_steps as f64 / outcome.seconds.max(1e-9),
         "traces": outcome.counters.traces,
-        "backend_counters": outcome.backend_counters,
+        "backend_counters": outcome.backend_counters.to_string(),
         "agents": outcome.finals.iter().zip(&outcome.totals).enumerate().map(|(i, (s, t))| json!({
             "name": scenario.agent_names[i],
             "distance": t.distance,

@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cspace_geom::generate::{RandomBoxes, Rng};
-use cspace_geom::{Collider, DVec3, ExactCollider, Prepared, Shape, World};
+use cspace_geom::{
+    Collider, DVec3, ExactCollider, MoverCache, Prepared, QueryContext, Shape, World,
+};
 use cspace_udop::{CacheConfig, Directions, UdopBuilder, UdopCache};
 
 fn player() -> Shape {
@@ -32,14 +34,15 @@ fn player() -> Shape {
 }
 
 fn free_points(world: &Arc<World>, shape: &Shape, count: usize, seed: u64) -> Vec<DVec3> {
-    let mut exact = ExactCollider::new(world.clone());
+    let exact = ExactCollider::new(world.clone());
+    let mut ctx = QueryContext::new();
     let prepared = exact.prepare(shape).unwrap();
     let mut rng = Rng::new(seed);
     let bounds = world.bounds();
     let mut out = Vec::new();
     while out.len() < count {
         let p = rng.point_in(&bounds);
-        if !exact.is_solid(&prepared, p) {
+        if !exact.is_solid(&mut ctx, &prepared, p) {
             out.push(p);
         }
     }
@@ -49,6 +52,7 @@ fn free_points(world: &Arc<World>, shape: &Shape, count: usize, seed: u64) -> Ve
 /// The walking workload: agents with positions and headings.
 struct Walkers {
     agents: Vec<(DVec3, DVec3)>,
+    movers: Vec<MoverCache>,
     rng: Rng,
     bounds: cspace_geom::Aabb,
 }
@@ -56,25 +60,30 @@ struct Walkers {
 impl Walkers {
     fn new(world: &Arc<World>, count: usize) -> Walkers {
         let mut rng = Rng::new(77);
-        let agents = free_points(world, &player(), count, 78)
+        let agents: Vec<(DVec3, DVec3)> = free_points(world, &player(), count, 78)
             .into_iter()
             .map(|p| (p, rng.unit_vector()))
             .collect();
         Walkers {
+            movers: agents.iter().map(|_| MoverCache::default()).collect(),
             agents,
             rng,
             bounds: world.bounds(),
         }
     }
 
-    fn step(&mut self, collider: &mut dyn Collider, prepared: &[Prepared]) {
-        for (i, (position, heading)) in self.agents.iter_mut().enumerate() {
+    /// One move of every agent, each with its own mover cache lent to the context (as the
+    /// simulator does).
+    fn step(&mut self, collider: &dyn Collider, ctx: &mut QueryContext, prepared: &Prepared) {
+        for ((position, heading), mover) in self.agents.iter_mut().zip(&mut self.movers) {
             if !self.bounds.contains_point(*position) {
                 *heading = (self.bounds.centre() - *position).normalize();
             } else if self.rng.next_f64() < 0.05 {
                 *heading = self.rng.unit_vector();
             }
-            let hit = collider.trace(&prepared[i], *position, *position + *heading * 5.0);
+            ctx.swap_mover(mover);
+            let hit = collider.trace(ctx, prepared, *position, *position + *heading * 5.0);
+            ctx.swap_mover(mover);
             *position = hit.end;
             if hit.is_hit() {
                 *heading = self.rng.unit_vector();
@@ -144,41 +153,37 @@ fn benches(c: &mut Criterion) {
     let cylinder = Shape::new_cylinder(16.0, 28.0).unwrap();
     for (label, shape) in [("box", &shape), ("cylinder", &cylinder)] {
         let mut group = c.benchmark_group(format!("walk-{label}"));
-        let mut exact = ExactCollider::new(world.clone());
-        let prepared: Vec<Prepared> = (0..agents)
-            .map(|i| exact.prepare(shape).unwrap().with_mover(i as u64))
-            .collect();
+        let exact = ExactCollider::new(world.clone());
+        let prepared = exact.prepare(shape).unwrap();
+        let mut ctx = QueryContext::new();
         let mut walkers = Walkers::new(&world, agents);
-        group.bench_function("exact", |b| b.iter(|| walkers.step(&mut exact, &prepared)));
+        group.bench_function("exact", |b| {
+            b.iter(|| walkers.step(&exact, &mut ctx, &prepared))
+        });
         for radius in [64.0, 128.0] {
             let config = CacheConfig {
                 radius,
                 ..CacheConfig::default()
             };
             // Skip rate over a fixed 200 steps first.
-            let mut cache = UdopCache::new(
-                Box::new(ExactCollider::new(world.clone())),
+            let cache = UdopCache::new(
                 world.clone(),
-                config.clone(),
-            )
-            .unwrap();
-            let mut walkers = Walkers::new(&world, agents);
-            for _ in 0..200 {
-                walkers.step(&mut cache, &prepared);
-            }
-            eprintln!(
-                "walk-{label}, radius {radius}, 256 agents x 200 steps: {}",
-                cache.counters()
-            );
-            let mut cache = UdopCache::new(
                 Box::new(ExactCollider::new(world.clone())),
-                world.clone(),
                 config,
             )
             .unwrap();
+            let mut ctx = QueryContext::new();
+            let mut walkers = Walkers::new(&world, agents);
+            for _ in 0..200 {
+                walkers.step(&cache, &mut ctx, &prepared);
+            }
+            eprintln!(
+                "walk-{label}, radius {radius}, 256 agents x 200 steps: {}",
+                ctx.take_counters()
+            );
             let mut walkers = Walkers::new(&world, agents);
             group.bench_function(format!("udop+exact-r{radius}"), |b| {
-                b.iter(|| walkers.step(&mut cache, &prepared))
+                b.iter(|| walkers.step(&cache, &mut ctx, &prepared))
             });
         }
         group.finish();

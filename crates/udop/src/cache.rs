@@ -1,12 +1,11 @@
 //! The free-space cache: a [`Collider`] that skips the wrapped backend for moves that provably
 //! stay inside the mover's k-UDOP.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use cspace_geom::{Collider, Hit, Prepared, Shape, UnsupportedShape, World};
+use cspace_geom::{BrushId, Collider, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World};
 use glam::DVec3;
 
 use crate::directions::Directions;
@@ -56,57 +55,6 @@ impl Default for CacheConfig {
     }
 }
 
-/// What the cache did: plain counters with [`fmt::Display`].
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct CacheCounters {
-    /// Traces asked of the cache.
-    pub traces: u64,
-    /// Traces answered as free moves without the wrapped backend.
-    pub skipped: u64,
-    /// Point queries asked of the cache.
-    pub point_queries: u64,
-    /// Point queries answered as free without the wrapped backend.
-    pub points_answered: u64,
-    /// k-UDOPs built.
-    pub rebuilds: u64,
-    /// Time spent building them (wall clock; reported, never used in an answer).
-    pub build_time: Duration,
-}
-
-impl CacheCounters {
-    /// The share of traces skipped, in `[0, 1]` (0 without traces).
-    pub fn skip_rate(&self) -> f64 {
-        if self.traces == 0 {
-            0.0
-        } else {
-            self.skipped as f64 / self.traces as f64
-        }
-    }
-}
-
-impl fmt::Display for CacheCounters {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let each = if self.rebuilds == 0 {
-            0.0
-        } else {
-            self.build_time.as_secs_f64() * 1e6 / self.rebuilds as f64
-        };
-        write!(
-            f,
-            "traces {}, skipped {} ({:.1}%), point queries {} (answered {}), rebuilds {}, \
-             build time {:.3} ms ({:.2} us each)",
-            self.traces,
-            self.skipped,
-            100.0 * self.skip_rate() + 0.0,
-            self.point_queries,
-            self.points_answered,
-            self.rebuilds,
-            self.build_time.as_secs_f64() * 1e3,
-            each + 0.0,
-        )
-    }
-}
-
 /// Why a cache cannot be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -121,28 +69,46 @@ pub enum CacheError {
 
 /// The k-UDOP free-space cache over another backend.
 ///
-/// Each mover (keyed by [`Prepared::mover`]) keeps a k-UDOP built from the world's brushes at
-/// the centre of its bounds. A trace whose swept bounding k-DOP (the shape's bounding k-DOP at
-/// start and at end, merged, grown by the [`Margin`]) lies inside that k-UDOP (Algorithm 3) is
-/// answered `Hit::miss(end)` without asking the wrapped backend: the shape then never comes
-/// within the margin of any brush, so every backend fulfilling the [`Collider`] contract
-/// answers exactly that (fraction 1, the end unchanged, nothing hit, not in solid). Any other
-/// trace is answered by the wrapped backend, and the mover's k-UDOP is rebuilt where the trace
-/// ended (unless it was built there already). Traces without a mover id pass through. A point
-/// query whose grown shape lies in the mover's k-UDOP is answered "not solid"; others pass
-/// through.
+/// Each mover keeps a k-UDOP built from the world's brushes at the centre of its bounds, in the
+/// [`MoverCache`](cspace_geom::MoverCache) it lends the query context ([`QueryContext::swap_mover`]; the simulator keeps
+/// one per agent, so each agent keeps its k-UDOP whichever thread moves it). A trace whose swept
+/// bounding k-DOP (the shape's bounding k-DOP at start and at end, merged, grown by the
+/// [`Margin`]) lies inside that k-UDOP (Algorithm 3) is answered `Hit::miss(end)` without asking
+/// the wrapped backend: the shape then never comes within the margin of any brush, so every
+/// backend fulfilling the [`Collider`] contract answers exactly that (fraction 1, the end
+/// unchanged, nothing hit, not in solid). Any other trace is answered by the wrapped backend, and
+/// the k-UDOP is rebuilt where the trace ended (unless it was built there already). A point query
+/// whose grown shape lies in the k-UDOP is answered "not solid"; others pass through.
 ///
-/// The cache never changes an answer, it only skips work: the same inputs give the same
-/// answers whatever it holds. Movers live in a `BTreeMap`, so nothing depends on hash order.
+/// The cache never changes an answer, it only skips work: a k-UDOP holds free space whoever built
+/// it, so a context traced for several movers without swapping their caches answers the same
+/// (it only rebuilds more often).
 pub struct UdopCache {
     inner: Box<dyn Collider>,
     world: Arc<World>,
     builder: UdopBuilder,
     margin: Margin,
     name: String,
-    /// Per mover: the k-UDOP and the position (of the shape's origin) it was built for.
-    movers: BTreeMap<u64, (Udop<DVec3>, DVec3)>,
-    counters: CacheCounters,
+}
+
+/// A mover's k-UDOP and the position (of the shape's origin) it was built for, kept in its
+/// [`MoverCache`](cspace_geom::MoverCache).
+#[derive(Debug, Default)]
+pub struct MoverUdop {
+    built: Option<(Udop<DVec3>, DVec3)>,
+}
+
+impl MoverUdop {
+    /// The k-UDOP kept, if any.
+    pub fn udop(&self) -> Option<&Udop<DVec3>> {
+        self.built.as_ref().map(|(udop, _)| udop)
+    }
+}
+
+/// The cache's scratch in a [`QueryContext`]: the brushes near a k-UDOP's centre.
+#[derive(Debug, Default)]
+struct CacheScratch {
+    brushes: Vec<(f64, BrushId)>,
 }
 
 impl fmt::Debug for UdopCache {
@@ -152,8 +118,6 @@ impl fmt::Debug for UdopCache {
             .field("directions", &self.builder.directions().name())
             .field("radius", &self.builder.radius())
             .field("margin", &self.margin)
-            .field("movers", &self.movers.len())
-            .field("counters", &self.counters)
             .finish()
     }
 }
@@ -161,8 +125,8 @@ impl fmt::Debug for UdopCache {
 impl UdopCache {
     /// A cache over `inner`, which answers for `world`.
     pub fn new(
-        inner: Box<dyn Collider>,
         world: Arc<World>,
+        inner: Box<dyn Collider>,
         config: CacheConfig,
     ) -> Result<UdopCache, CacheError> {
         if let Margin::Units(m) = config.margin
@@ -177,34 +141,7 @@ impl UdopCache {
             world,
             builder,
             margin: config.margin,
-            movers: BTreeMap::new(),
-            counters: CacheCounters::default(),
         })
-    }
-
-    /// The counters so far.
-    pub fn counters(&self) -> &CacheCounters {
-        &self.counters
-    }
-
-    /// Sets every counter back to zero.
-    pub fn reset_counters(&mut self) {
-        self.counters = CacheCounters::default();
-    }
-
-    /// The k-UDOP kept for `mover`, if any.
-    pub fn udop(&self, mover: u64) -> Option<&Udop<DVec3>> {
-        self.movers.get(&mover).map(|(udop, _)| udop)
-    }
-
-    /// Drops the k-UDOP kept for `mover` (a mover that left, or teleported).
-    pub fn forget(&mut self, mover: u64) {
-        self.movers.remove(&mover);
-    }
-
-    /// Drops every k-UDOP.
-    pub fn clear(&mut self) {
-        self.movers.clear();
     }
 
     /// The wrapped backend.
@@ -219,23 +156,33 @@ impl UdopCache {
         }
     }
 
-    /// Builds the k-UDOP of `mover` around the centre of `shape`'s bounds at `position`, unless
-    /// the one it has was built for that very position (a mover that did not move, such as one
+    /// Builds the mover's k-UDOP around the centre of `shape`'s bounds at `position`, unless the
+    /// one it has was built for that very position (a mover that did not move, such as one
     /// resting on a floor probing the ground below it).
-    fn rebuild(&mut self, mover: u64, shape: &Shape, position: DVec3) {
-        if self
-            .movers
-            .get(&mover)
-            .is_some_and(|(_, built)| *built == position)
-        {
+    fn rebuild(&self, ctx: &mut QueryContext, shape: &Shape, position: DVec3) {
+        let (scratch, counters, mover) = ctx.parts::<CacheScratch>();
+        let kept = mover.get_or_default::<MoverUdop>();
+        if kept.built.as_ref().is_some_and(|(_, at)| *at == position) {
             return;
         }
         let started = Instant::now();
         let centre = position + shape.bounds().centre();
-        let udop = self.builder.build(&self.world, centre);
-        self.counters.build_time += started.elapsed();
-        self.counters.rebuilds += 1;
-        self.movers.insert(mover, (udop, position));
+        let udop = self
+            .builder
+            .build_with(&mut scratch.brushes, &self.world, centre);
+        counters.cache_build_nanos += started.elapsed().as_nanos() as u64;
+        counters.cache_rebuilds += 1;
+        kept.built = Some((udop, position));
+    }
+
+    /// True when the mover's k-UDOP holds `shape` swept from `start` to `end`, grown by `margin`.
+    fn holds(ctx: &mut QueryContext, shape: &Shape, start: DVec3, end: DVec3, margin: f64) -> bool {
+        let (_, _, mover) = ctx.parts::<CacheScratch>();
+        mover
+            .get_or_default::<MoverUdop>()
+            .built
+            .as_ref()
+            .is_some_and(|(udop, _)| udop.contains_swept_shape(shape, start, end, margin))
     }
 }
 
@@ -248,23 +195,21 @@ impl Collider for UdopCache {
         self.inner.prepare(shape)
     }
 
-    fn trace(&mut self, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
-        self.counters.traces += 1;
-        let Some(mover) = prepared.mover() else {
-            return self.inner.trace(prepared, start, end);
-        };
+    fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
         let shape = prepared.shape();
-        if !self.movers.contains_key(&mover) && start.is_finite() {
-            self.rebuild(mover, shape, start);
-        }
         let margin = self.margin(prepared);
-        if let Some((udop, _)) = self.movers.get(&mover)
-            && udop.contains_swept_shape(shape, start, end, margin)
-        {
-            self.counters.skipped += 1;
+        let empty = {
+            let (_, _, mover) = ctx.parts::<CacheScratch>();
+            mover.get_or_default::<MoverUdop>().built.is_none()
+        };
+        if empty && start.is_finite() {
+            self.rebuild(ctx, shape, start);
+        }
+        if UdopCache::holds(ctx, shape, start, end, margin) {
+            ctx.counters.cache_skips += 1;
             return Hit::miss(end);
         }
-        let hit = self.inner.trace(prepared, start, end);
+        let hit = self.inner.trace(ctx, prepared, start, end);
         // Rebuild only when the k-UDOP no longer serves: when the mover, at the end of this
         // move and with the move's horizontal part repeated, would not fit in it. A resting
         // agent's ground probe (straight down, into the floor that bounds the k-UDOP) or a
@@ -273,32 +218,20 @@ impl Collider for UdopCache {
         // this choice: a skip is always decided by Algorithm 3.
         if hit.end.is_finite() {
             let ahead = hit.end + DVec3::new(end.x - start.x, end.y - start.y, 0.0);
-            let serves = self
-                .movers
-                .get(&mover)
-                .is_some_and(|(udop, _)| udop.contains_swept_shape(shape, hit.end, ahead, margin));
-            if !serves {
-                self.rebuild(mover, shape, hit.end);
+            if !UdopCache::holds(ctx, shape, hit.end, ahead, margin) {
+                self.rebuild(ctx, shape, hit.end);
             }
         }
         hit
     }
 
-    fn counters(&self) -> Option<String> {
-        Some(self.counters().to_string())
-    }
-
-    fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
-        self.counters.point_queries += 1;
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
         let margin = self.margin(prepared);
-        if let Some(mover) = prepared.mover()
-            && let Some((udop, _)) = self.movers.get(&mover)
-            && udop.contains_swept_shape(prepared.shape(), position, position, margin)
-        {
+        if UdopCache::holds(ctx, prepared.shape(), position, position, margin) {
             // The grown shape lies in the open region, which meets no brush: not in solid.
-            self.counters.points_answered += 1;
+            ctx.counters.cache_points_answered += 1;
             return false;
         }
-        self.inner.is_solid(prepared, position)
+        self.inner.is_solid(ctx, prepared, position)
     }
 }

@@ -20,7 +20,8 @@
 //!   for it.
 //! - [`Broadphase`] returns every pair of agents whose swept bounding k-DOPs overlap (sweep and
 //!   prune on one axis).
-//! - [`table`] reproduces the paper's Table 1 and Figure 4 (the `udop-table` tool prints them).
+//! - The paper's Table 1 and Figure 4 are reproduced by the `udop-table` tool (`tools/udop-table`:
+//!   `cargo run --release -p cspace-udop-table`).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -47,13 +48,12 @@ pub mod geometry;
 pub mod kdop;
 pub mod polytope;
 mod ray;
-pub mod table;
 pub mod udop;
 pub mod vector;
 pub mod world;
 
 pub use broadphase::{Broadphase, BroadphaseError, SweptAgent};
-pub use cache::{CacheConfig, CacheCounters, UdopCache};
+pub use cache::{CacheConfig, MoverUdop, UdopCache};
 pub use directions::{Directions, DirectionsError};
 pub use geometry::Geometry;
 pub use kdop::Kdop;

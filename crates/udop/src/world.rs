@@ -132,11 +132,24 @@ impl UdopBuilder {
 
     /// Algorithm 1 at `centre` over the brushes of `world` near it (see the type's docs).
     pub fn build(&mut self, world: &World, centre: DVec3) -> Udop<DVec3> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let udop = self.build_with(&mut scratch, world, centre);
+        self.scratch = scratch;
+        udop
+    }
+
+    /// [`UdopBuilder::build`] with the caller's buffer (the brushes near `centre`, sorted), for a
+    /// builder shared between threads.
+    pub fn build_with(
+        &self,
+        scratch: &mut Vec<(f64, BrushId)>,
+        world: &World,
+        centre: DVec3,
+    ) -> Udop<DVec3> {
         let mut udop = Udop::capped(self.directions.clone(), centre, self.radius);
         let query = self.query_box(centre);
-        self.scratch.clear();
+        scratch.clear();
         let order = self.order;
-        let scratch = &mut self.scratch;
         world.for_each_overlapping(&query, |id| {
             let key = match order {
                 BuildOrder::Nearest => {
@@ -150,9 +163,8 @@ impl UdopBuilder {
             };
             scratch.push((key, id));
         });
-        self.scratch
-            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for &(_, id) in &self.scratch {
+        scratch.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for &(_, id) in scratch.iter() {
             udop.insert(&Inflated {
                 geometry: &world.brush(id).brush,
                 margin: BRUSH_GUARD,

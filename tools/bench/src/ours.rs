@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cspace_geom::aabb_tree::AabbTree;
-use cspace_geom::{Collider, DVec3, ExactCollider, Prepared, Shape, World};
+use cspace_geom::{
+    Collider, DVec3, ExactCollider, Prepared, QueryContext, QueryCounters, Shape, World,
+};
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 use cspace_onion::{CompileOptions, OnionCollider, Pose};
 
@@ -33,7 +35,7 @@ impl Memory {
 
 /// Makes a fresh backend over an already built structure (cheap: the structure is shared), so
 /// that every timed run starts from the same state.
-pub type Factory = Box<dyn Fn() -> Box<dyn Collider>>;
+pub type Factory = Box<dyn Fn() -> Arc<dyn Collider>>;
 
 /// A backend built for a world and a shape.
 pub struct Built {
@@ -146,7 +148,7 @@ fn build_exact(world: &Arc<World>, _shape: &Shape) -> Result<Built, Unavailable>
     std::hint::black_box(tree);
     let shared = world.clone();
     Ok(Built {
-        factory: Box::new(move || Box::new(ExactCollider::new(shared.clone()))),
+        factory: Box::new(move || Arc::new(ExactCollider::new(shared.clone()))),
         build,
         // Not a tree backend: the node count stays in the description, not in bytes per node.
         memory: Some(Memory {
@@ -190,8 +192,8 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
     let world = world.clone();
     Ok(Built {
         factory: Box::new(move || {
-            Box::new(
-                OnionCollider::new(shared.clone(), world.clone())
+            Arc::new(
+                OnionCollider::new(world.clone(), shared.clone())
                     .expect("the tree was compiled from this world"),
             )
         }),
@@ -227,7 +229,12 @@ fn build_melax(world: &Arc<World>, bevel: BevelMode) -> Result<Built, Unavailabl
     let tree = Arc::new(tree);
     let world = world.clone();
     Ok(Built {
-        factory: Box::new(move || Box::new(MelaxCollider::new(world.clone(), tree.clone()))),
+        factory: Box::new(move || {
+            Arc::new(
+                MelaxCollider::new(world.clone(), tree.clone())
+                    .expect("the tree was built from this world"),
+            )
+        }),
         build,
         memory: Some(Memory {
             bytes,
@@ -237,74 +244,40 @@ fn build_melax(world: &Arc<World>, bevel: BevelMode) -> Result<Built, Unavailabl
     })
 }
 
-/// One of our backends with its prepared shape, as a [`Tracer`].
+/// One of our backends with its prepared shape and a query context, as a [`Tracer`].
 pub struct OurTracer {
-    collider: Box<dyn Collider>,
+    collider: Arc<dyn Collider>,
+    ctx: QueryContext,
     prepared: Prepared,
 }
 
 impl OurTracer {
     /// The tracer for `collider` sweeping `shape`.
-    pub fn new(collider: Box<dyn Collider>, shape: &Shape) -> Result<OurTracer, Unavailable> {
+    pub fn new(collider: Arc<dyn Collider>, shape: &Shape) -> Result<OurTracer, Unavailable> {
         let prepared = collider
             .prepare(shape)
             .map_err(|e| Unavailable::Unsupported(e.reason))?;
-        Ok(OurTracer { collider, prepared })
+        Ok(OurTracer {
+            collider,
+            ctx: QueryContext::new(),
+            prepared,
+        })
     }
 
-    /// The backend's counters line.
-    pub fn counters(&self) -> Option<String> {
-        self.collider.counters()
+    /// The counters of the traces so far.
+    pub fn counters(&self) -> QueryCounters {
+        self.ctx.counters
     }
 }
 
 impl Tracer for OurTracer {
     fn trace(&mut self, start: DVec3, end: DVec3) -> Option<f64> {
-        let hit = self.collider.trace(&self.prepared, start, end);
+        let hit = self
+            .collider
+            .trace(&mut self.ctx, &self.prepared, start, end);
         if hit.all_solid {
             return Some(0.0);
         }
         hit.surface.map(|s| s.time_of_impact)
-    }
-}
-
-/// The number of nodes visited a backend's counters line reports: the integer right before
-/// `nodes` (as in `123 nodes visited`), or right after `nodes:`, `nodes visited:` or `nodes=`.
-/// `None` when the line has none.
-pub fn nodes_visited(counters: &str) -> Option<u64> {
-    let lower = counters.to_ascii_lowercase();
-    let at = lower.find("nodes")?;
-    let mut after = lower[at + "nodes".len()..].trim_start();
-    after = after.strip_prefix("visited").unwrap_or(after).trim_start();
-    if let Some(rest) = after.strip_prefix(':').or_else(|| after.strip_prefix('=')) {
-        let digits: String = rest
-            .trim_start()
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        return digits.parse().ok();
-    }
-    let before = lower[..at].trim_end();
-    let digits: String = before
-        .chars()
-        .rev()
-        .take_while(char::is_ascii_digit)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    digits.parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nodes_visited_reads_common_counter_lines() {
-        assert_eq!(nodes_visited("12 traces, 345 nodes visited"), Some(345));
-        assert_eq!(nodes_visited("traces 12; nodes visited: 77"), Some(77));
-        assert_eq!(nodes_visited("nodes=9"), Some(9));
-        assert_eq!(nodes_visited("3 skips"), None);
     }
 }

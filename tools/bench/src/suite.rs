@@ -12,7 +12,7 @@ use cspace_sim::bench::{self as crowds, Crowd, CrowdTiming};
 
 use crate::agreement::Agreement;
 use crate::machine::Machine;
-use crate::ours::{self, Memory, OurTracer, nodes_visited};
+use crate::ours::{self, Memory, OurTracer};
 use crate::peers::parry::ParryWorld;
 use crate::peers::rapier::{ControllerSetup, RapierCrowd};
 use crate::query::Query;
@@ -439,7 +439,7 @@ fn trace_world(
         let mut caster = parry.caster(&shape);
         let nodes_before: Vec<Option<u64>> = tracers
             .iter()
-            .map(|(_, t)| t.counters().as_deref().and_then(nodes_visited))
+            .map(|(_, t)| Some(t.counters().nodes_visited).filter(|n| *n > 0))
             .collect();
         let (answers, timings) = {
             let mut participants: Vec<&mut dyn Tracer> = tracers
@@ -454,7 +454,7 @@ fn trace_world(
         };
         let nodes_after: Vec<Option<u64>> = tracers
             .iter()
-            .map(|(_, t)| t.counters().as_deref().and_then(nodes_visited))
+            .map(|(_, t)| Some(t.counters().nodes_visited).filter(|n| *n > 0))
             .collect();
         let peer = tracers.len();
         let peer_ns = timings[peer].median_ns;
@@ -602,7 +602,7 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
                     kinds[i].label(),
                     false,
                     Some(t.traces_per_agent_step),
-                    t.backend_counters.clone(),
+                    Some(t.backend_counters.to_string()),
                 )
             }
             None => (

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_contact::{AgentId, Contact, ContactTarget};
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, WithContext, World};
 
 #[test]
 fn a_wall_hit_becomes_a_contact() {
@@ -12,7 +12,7 @@ fn a_wall_hit_becomes_a_contact() {
         DVec3::new(80.0, 64.0, 64.0),
     ))
     .unwrap();
-    let mut exact = ExactCollider::new(Arc::new(World::from_brushes([wall])));
+    let mut exact = WithContext::new(ExactCollider::new(Arc::new(World::from_brushes([wall]))));
     let shape = exact.prepare(&Shape::new_sphere(8.0).unwrap()).unwrap();
     let hit = exact.trace(&shape, DVec3::ZERO, DVec3::new(100.0, 0.0, 0.0));
     let contact = Contact::from_hit(7, AgentId(3), &hit).unwrap();

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use crate::collider::{Collider, Hit, HitSurface, Prepared, UnsupportedShape};
+use crate::collider::{Collider, Hit, HitSurface, Prepared, QueryContext, UnsupportedShape};
 use crate::plane::Plane;
 use crate::shape::Shape;
 use crate::tolerance::CONTACT;
@@ -47,16 +47,21 @@ pub struct Span {
 #[derive(Debug, Clone)]
 pub struct ExactCollider {
     world: Arc<World>,
-    rounded_cache: rounded::Cache,
+}
+
+/// The exact backend's scratch in a [`QueryContext`]: the cylinder prisms of the brushes met so
+/// far (per half-height), and the brush and span lists of a trace, reused.
+#[derive(Debug, Default)]
+struct ExactScratch {
+    prisms: rounded::Cache,
+    ids: Vec<BrushId>,
+    spans: Vec<(Span, BrushId)>,
 }
 
 impl ExactCollider {
     /// The backend for `world`.
     pub fn new(world: Arc<World>) -> ExactCollider {
-        ExactCollider {
-            world,
-            rounded_cache: rounded::Cache::default(),
-        }
+        ExactCollider { world }
     }
 
     /// The world answered for.
@@ -65,7 +70,14 @@ impl ExactCollider {
     }
 
     /// The span of the line `start + t * (end - start)` over which `shape` overlaps brush `id`.
-    fn span(&mut self, id: BrushId, shape: &Shape, start: DVec3, end: DVec3) -> Option<Span> {
+    fn span(
+        &self,
+        prisms: &mut rounded::Cache,
+        id: BrushId,
+        shape: &Shape,
+        start: DVec3,
+        end: DVec3,
+    ) -> Option<Span> {
         let brush = &self.world.brush(id).brush;
         match shape {
             Shape::Box(b) => planes::span_box(brush, b, start, end),
@@ -75,18 +87,35 @@ impl ExactCollider {
                 radius,
                 half_height,
             } => {
-                let prism = self.rounded_cache.prism(id, brush, *half_height);
+                let prism = prisms.prism(id, brush, *half_height);
                 rounded::span_cylinder(prism, *radius, start, end)
             }
         }
     }
 
     /// True when `shape` at `position` is deeper than the contact tolerance inside brush `id`.
-    fn brush_contains(&mut self, id: BrushId, shape: &Shape, position: DVec3) -> bool {
+    fn brush_contains(
+        &self,
+        prisms: &mut rounded::Cache,
+        id: BrushId,
+        shape: &Shape,
+        position: DVec3,
+    ) -> bool {
         // Any line through the point will do: inside means the span around t = 0 is open.
         let probe = position + DVec3::X;
-        self.span(id, shape, position, probe)
+        self.span(prisms, id, shape, position, probe)
             .is_some_and(|s| s.enter < 0.0 && s.leave > 0.0)
+    }
+
+    fn solid_at(&self, scratch: &mut ExactScratch, shape: &Shape, position: DVec3) -> bool {
+        let query = shape.bounds().translated(position).loosened(CONTACT);
+        let ids = &mut scratch.ids;
+        ids.clear();
+        self.world.for_each_overlapping(&query, |id| ids.push(id));
+        ids.sort_unstable();
+        let prisms = &mut scratch.prisms;
+        ids.iter()
+            .any(|&id| self.brush_contains(prisms, id, shape, position))
     }
 }
 
@@ -99,23 +128,26 @@ impl Collider for ExactCollider {
         Ok(Prepared::new(shape.clone(), 0))
     }
 
-    fn trace(&mut self, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+    fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        let (scratch, counters, _) = ctx.parts::<ExactScratch>();
+        counters.traces += 1;
         let shape = prepared.shape();
         if start == end {
-            return if self.is_solid(prepared, start) {
+            return if self.solid_at(scratch, shape, start) {
                 Hit::all_solid(start)
             } else {
                 Hit::miss(end)
             };
         }
         let bounds = shape.bounds().loosened(CONTACT * 16.0 + prepared.skin());
-        let mut ids = Vec::new();
+        let ExactScratch { prisms, ids, spans } = scratch;
+        ids.clear();
         self.world
             .for_each_along(start, end, &bounds, |id| ids.push(id));
         ids.sort_unstable();
-        let mut spans: Vec<(Span, BrushId)> = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some(span) = self.span(id, shape, start, end) {
+        spans.clear();
+        for &id in ids.iter() {
+            if let Some(span) = self.span(prisms, id, shape, start, end) {
                 // Keep spans that meet [0, 1].
                 if span.enter < 1.0 && span.leave_loose > 0.0 && span.enter < span.leave {
                     spans.push((span, id));
@@ -132,7 +164,7 @@ impl Collider for ExactCollider {
                 )
             })
         };
-        let Some(first) = first_entry(&mut spans, pull_back) else {
+        let Some(first) = first_entry(spans, pull_back) else {
             return Hit::miss(end);
         };
         match first {
@@ -142,6 +174,7 @@ impl Collider for ExactCollider {
                 ..Hit::miss(end)
             },
             FirstEntry::Hit { start_solid, index } => {
+                counters.hits += 1;
                 let (span, id) = spans[index];
                 let (plane, time_of_impact) = span.entry.expect("entry spans have an entry plane");
                 let touch = crate::collider::lerp(start, end, time_of_impact.clamp(0.0, 1.0));
@@ -158,14 +191,10 @@ impl Collider for ExactCollider {
         }
     }
 
-    fn is_solid(&mut self, prepared: &Prepared, position: DVec3) -> bool {
-        let shape = prepared.shape();
-        let query = shape.bounds().translated(position).loosened(CONTACT);
-        let mut ids = Vec::new();
-        self.world.for_each_overlapping(&query, |id| ids.push(id));
-        ids.sort_unstable();
-        ids.into_iter()
-            .any(|id| self.brush_contains(id, shape, position))
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        let (scratch, counters, _) = ctx.parts::<ExactScratch>();
+        counters.point_queries += 1;
+        self.solid_at(scratch, prepared.shape(), position)
     }
 }
 

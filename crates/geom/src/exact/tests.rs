@@ -6,7 +6,7 @@ use glam::DVec3;
 
 use crate::aabb::Aabb;
 use crate::brush::Brush;
-use crate::collider::{Collider, Hit};
+use crate::collider::{Collider, Hit, WithContext};
 use crate::exact::ExactCollider;
 use crate::plane::Plane;
 use crate::shape::Shape;
@@ -19,8 +19,8 @@ fn boxed(min: [f64; 3], max: [f64; 3]) -> Brush {
     Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
 }
 
-fn world(brushes: Vec<Brush>) -> ExactCollider {
-    ExactCollider::new(Arc::new(World::from_brushes(brushes)))
+fn world(brushes: Vec<Brush>) -> WithContext<ExactCollider> {
+    WithContext::new(ExactCollider::new(Arc::new(World::from_brushes(brushes))))
 }
 
 fn player() -> Shape {
@@ -31,7 +31,7 @@ fn player() -> Shape {
     .unwrap()
 }
 
-fn trace(c: &mut ExactCollider, shape: &Shape, a: [f64; 3], b: [f64; 3]) -> Hit {
+fn trace(c: &mut WithContext<ExactCollider>, shape: &Shape, a: [f64; 3], b: [f64; 3]) -> Hit {
     let p = c.prepare(shape).unwrap();
     c.trace(&p, DVec3::from_array(a), DVec3::from_array(b))
 }
@@ -44,7 +44,7 @@ fn close(a: f64, b: f64, tolerance: f64) {
     );
 }
 
-fn wall() -> ExactCollider {
+fn wall() -> WithContext<ExactCollider> {
     // A wall occupying x in [64, 80].
     world(vec![boxed([64.0, -512.0, -512.0], [80.0, 512.0, 512.0])])
 }

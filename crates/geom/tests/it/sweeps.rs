@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cspace_geom::generate::{Rng, oriented_box, random_convex_brush};
 use cspace_geom::shape::Shape;
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, World};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, WithContext, World};
 
 use crate::overlap::overlaps;
 
@@ -75,7 +75,7 @@ fn time_of_impact_matches_binary_search_in_time() {
     let mut bisected = 0;
     for (name, brushes) in worlds() {
         let world = Arc::new(World::from_brushes(brushes));
-        let mut exact = ExactCollider::new(world.clone());
+        let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let mut rng = Rng::new(99);
         let region = Aabb::new(DVec3::splat(-110.0), DVec3::splat(110.0));
         for shape in shapes() {
@@ -180,7 +180,7 @@ fn after_a_hit_the_end_keeps_the_skin_from_the_hit_plane_and_stays_out_of_solid(
         maxs: DVec3::new(16.0, 16.0, 32.0),
     };
     let shape = Shape::Box(b);
-    let mut exact = ExactCollider::new(world.clone());
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let prepared = exact.prepare(&shape).unwrap();
     let skin = prepared.skin();
     let (mut hits, mut closer) = (0usize, 0usize);

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::free_moves;
-use cspace_geom::{DVec3, ExactCollider, Shape};
+use cspace_geom::{DVec3, ExactCollider, QueryContext, Shape};
 use cspace_melax::compile::{PointSpace, compile_plain};
 use cspace_melax::measure::compare;
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
@@ -22,7 +22,7 @@ fn measure(named: &NamedWorld, count: usize) {
         Shape::new_sphere(16.0).unwrap(),
         Shape::new_cylinder(16.0, 28.0).unwrap(),
     ];
-    let mut exact = ExactCollider::new(world.clone());
+    let exact = ExactCollider::new(world.clone());
     for (k, shape) in shapes.iter().enumerate() {
         let moves = free_moves(
             world,
@@ -36,8 +36,8 @@ fn measure(named: &NamedWorld, count: usize) {
         let mut walls = Vec::new();
         for mode in [BevelMode::None, BevelMode::PAPER] {
             let tree = MelaxTree::from_bsp(world, &PointSpace(&plain.tree), mode);
-            let mut melax = MelaxCollider::new(world.clone(), Arc::new(tree));
-            let report = compare(&mut melax, &mut exact, shape, &moves);
+            let melax = MelaxCollider::new(world.clone(), Arc::new(tree)).unwrap();
+            let report = compare(&mut QueryContext::new(), &melax, &exact, shape, &moves);
             eprintln!(
                 "{} {} bevel {}: {} traces, hit/miss differs {:.2}%, invisible walls {} (worst {:.2} u), toi diff p50 {:.3} p99 {:.3} max {:.3} u, tunnels {}",
                 named.name,

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Collider, DVec3, ExactCollider, Shape, WithContext, World};
 use cspace_melax::{BevelMode, MelaxCollider, compile};
 
 use crate::common::{self, NamedWorld, direction, player};
@@ -114,7 +114,7 @@ fn tie(a: &cspace_geom::Hit, b: &cspace_geom::Hit, start: DVec3, end: DVec3) -> 
 )]
 fn check(
     named: &NamedWorld,
-    melax: &mut MelaxCollider,
+    melax: &mut WithContext<MelaxCollider>,
     shape: &Shape,
     count: usize,
     seed: u64,
@@ -123,7 +123,7 @@ fn check(
     start_solid: &mut Vec<String>,
 ) -> usize {
     let world = &named.world;
-    let mut exact = ExactCollider::new(world.clone());
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let ours = melax.prepare(shape).unwrap();
     let theirs = exact.prepare(shape).unwrap();
     let mut hits = 0;
@@ -202,7 +202,8 @@ fn exact_bevels_trace_boxes_exactly_in_generated_worlds() {
     for named in common::generated() {
         let tree = compile(&named.world, BevelMode::Exact).unwrap();
         tree.validate().unwrap();
-        let mut melax = MelaxCollider::new(named.world.clone(), Arc::new(tree));
+        let mut melax =
+            WithContext::new(MelaxCollider::new(named.world.clone(), Arc::new(tree)).unwrap());
         for (k, shape) in shapes().iter().enumerate() {
             let (mut failures, mut starts) = (Vec::new(), Vec::new());
             let hits = check(
@@ -248,7 +249,8 @@ fn exact_bevels_trace_boxes_exactly_on_the_corpus() {
         let tree = compile(&named.world, BevelMode::Exact)
             .unwrap_or_else(|e| panic!("{}: {e}", named.name));
         tree.validate().unwrap();
-        let mut melax = MelaxCollider::new(named.world.clone(), Arc::new(tree));
+        let mut melax =
+            WithContext::new(MelaxCollider::new(named.world.clone(), Arc::new(tree)).unwrap());
         let (mut failures, mut starts) = (Vec::new(), Vec::new());
         for (k, shape) in shapes().iter().take(2).enumerate() {
             check(

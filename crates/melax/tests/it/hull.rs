@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Brush, Collider, DVec3, Shape, World};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, Shape, WithContext, World};
 use cspace_melax::{BevelMode, MelaxCollider, compile};
 
 use crate::common;
@@ -14,7 +14,7 @@ use crate::common;
 fn a_hull_of_box_corners_traces_as_the_box() {
     let named = common::room();
     let tree = Arc::new(compile(&named.world, BevelMode::Exact).unwrap());
-    let mut melax = MelaxCollider::new(named.world.clone(), tree);
+    let mut melax = WithContext::new(MelaxCollider::new(named.world.clone(), tree).unwrap());
     let (mins, maxs) = (DVec3::new(-12.0, -8.0, -20.0), DVec3::new(12.0, 10.0, 24.0));
     let corners: Vec<DVec3> = (0..8)
         .map(|i| {
@@ -59,9 +59,12 @@ fn a_hull_lands_on_its_lowest_vertex() {
     ))
     .unwrap();
     let world = Arc::new(World::from_brushes([floor]));
-    let mut melax = MelaxCollider::new(
-        world.clone(),
-        Arc::new(compile(&world, BevelMode::PAPER).unwrap()),
+    let mut melax = WithContext::new(
+        MelaxCollider::new(
+            world.clone(),
+            Arc::new(compile(&world, BevelMode::PAPER).unwrap()),
+        )
+        .unwrap(),
     );
     // A tetrahedron whose lowest vertex is (3, -2, -10) from its origin.
     let tetra = Shape::new_hull(&[

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Collider, ExactCollider, Shape};
+use cspace_geom::{Collider, ExactCollider, Shape, WithContext};
 use cspace_melax::compile::{PointSpace, compile_plain};
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 use cspace_onion::CompileOptions;
@@ -15,16 +15,17 @@ use crate::common::{self, NamedWorld};
 fn check(named: &NamedWorld, points: usize, rays: usize) {
     let world = &named.world;
     let plain = compile_plain(world, &CompileOptions::default()).unwrap();
-    let trees: Vec<MelaxCollider> = [BevelMode::None, BevelMode::PAPER, BevelMode::Exact]
-        .into_iter()
-        .map(|mode| {
-            let tree = MelaxTree::from_bsp(world, &PointSpace(&plain.tree), mode);
-            tree.validate().unwrap();
-            MelaxCollider::new(world.clone(), Arc::new(tree))
-        })
-        .collect();
+    let trees: Vec<WithContext<MelaxCollider>> =
+        [BevelMode::None, BevelMode::PAPER, BevelMode::Exact]
+            .into_iter()
+            .map(|mode| {
+                let tree = MelaxTree::from_bsp(world, &PointSpace(&plain.tree), mode);
+                tree.validate().unwrap();
+                WithContext::new(MelaxCollider::new(world.clone(), Arc::new(tree)).unwrap())
+            })
+            .collect();
     let mut trees = trees;
-    let mut exact = ExactCollider::new(world.clone());
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let point = exact.prepare(&Shape::POINT).unwrap();
     let mut rng = Rng::new(7);
     let bounds = world.bounds().loosened(32.0);

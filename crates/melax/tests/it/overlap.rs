@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, WithContext};
 use cspace_melax::overlap::{merge, no_slice};
 use cspace_melax::polyhedron::ConvexPolyhedron;
 use cspace_melax::{BevelMode, compile};
@@ -17,7 +17,7 @@ fn merge_is_exact_and_no_slice_finds_at_least_as_much() {
     let named = common::room();
     let plain = compile(&named.world, BevelMode::None).unwrap();
     let bevelled = compile(&named.world, BevelMode::Exact).unwrap();
-    let mut exact = ExactCollider::new(named.world.clone());
+    let mut exact = WithContext::new(ExactCollider::new(named.world.clone()));
     let mut rng = Rng::new(9);
     let bounds = named.world.bounds();
     let (mut solid, mut slices) = (0, 0);

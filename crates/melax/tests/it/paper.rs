@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Plane, Shape, World};
+use cspace_geom::{
+    Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Plane, QueryContext, Shape, World,
+};
 use cspace_melax::{BevelMode, MelaxCollider, compile};
 
 fn melax(brushes: Vec<Brush>, bevel: BevelMode) -> (MelaxCollider, ExactCollider) {
@@ -12,14 +14,14 @@ fn melax(brushes: Vec<Brush>, bevel: BevelMode) -> (MelaxCollider, ExactCollider
     let tree = compile(&world, bevel).unwrap();
     tree.validate().unwrap();
     (
-        MelaxCollider::new(world.clone(), Arc::new(tree)),
+        MelaxCollider::new(world.clone(), Arc::new(tree)).unwrap(),
         ExactCollider::new(world),
     )
 }
 
-fn trace(c: &mut dyn Collider, shape: &Shape, start: DVec3, end: DVec3) -> Hit {
+fn trace(c: &dyn Collider, shape: &Shape, start: DVec3, end: DVec3) -> Hit {
     let prepared = c.prepare(shape).unwrap();
-    c.trace(&prepared, start, end)
+    c.trace(&mut QueryContext::new(), &prepared, start, end)
 }
 
 const SKIN: f64 = 1.0 / 32.0;
@@ -36,7 +38,7 @@ fn figure_1_sphere_b_rebounds_exactly_and_sphere_a_early() {
         DVec3::new(0.0, 256.0, 0.0),
     ))
     .unwrap();
-    let (mut melax, mut exact) = melax(vec![block.clone()], BevelMode::PAPER);
+    let (melax, exact) = melax(vec![block.clone()], BevelMode::PAPER);
     let r = 16.0;
     let ball = Shape::new_sphere(r).unwrap();
     // Sphere B: straight down onto the face.
@@ -45,8 +47,8 @@ fn figure_1_sphere_b_rebounds_exactly_and_sphere_a_early() {
         DVec3::new(-100.0, 0.0, -20.0),
     );
     let (a, b) = (
-        trace(&mut melax, &ball, start, end),
-        trace(&mut exact, &ball, start, end),
+        trace(&melax, &ball, start, end),
+        trace(&exact, &ball, start, end),
     );
     assert!(
         (a.end.z - (r + SKIN)).abs() < 1e-9 && a.end.abs_diff_eq(b.end, 1e-9),
@@ -59,8 +61,8 @@ fn figure_1_sphere_b_rebounds_exactly_and_sphere_a_early() {
         DVec3::new(0.9 * r, 0.0, -40.0),
     );
     let (a, b) = (
-        trace(&mut melax, &ball, start, end),
-        trace(&mut exact, &ball, start, end),
+        trace(&melax, &ball, start, end),
+        trace(&exact, &ball, start, end),
     );
     let (ta, tb) = (
         a.surface.unwrap().time_of_impact,
@@ -100,14 +102,14 @@ fn ridge() -> Brush {
 fn with_the_level_bevel_a_sphere_walks_along_a_ridge_without_a_flat_top() {
     let r = 16.0;
     let ball = Shape::new_sphere(r).unwrap();
-    let (mut paper, mut exact) = melax(vec![ridge()], BevelMode::PAPER);
-    let (mut plain, _) = melax(vec![ridge()], BevelMode::None);
+    let (paper, exact) = melax(vec![ridge()], BevelMode::PAPER);
+    let (plain, _) = melax(vec![ridge()], BevelMode::None);
     // Dropped on the ridge: the paper's tree rests it where the exact sphere rests.
     let (start, end) = (DVec3::new(0.0, 0.0, 100.0), DVec3::new(0.0, 0.0, 0.0));
     let (p, e, n) = (
-        trace(&mut paper, &ball, start, end),
-        trace(&mut exact, &ball, start, end),
-        trace(&mut plain, &ball, start, end),
+        trace(&paper, &ball, start, end),
+        trace(&exact, &ball, start, end),
+        trace(&plain, &ball, start, end),
     );
     assert!((p.end.z - (32.0 + r + SKIN)).abs() < 1e-9, "{p:?}");
     assert!((e.end.z - p.end.z).abs() < 1e-6, "{e:?}");
@@ -121,11 +123,11 @@ fn with_the_level_bevel_a_sphere_walks_along_a_ridge_without_a_flat_top() {
         DVec3::new(0.0, -200.0, 32.0 + r + 0.05),
         DVec3::new(0.0, 200.0, 32.0 + r + 0.05),
     );
-    let p = trace(&mut paper, &ball, start, end);
+    let p = trace(&paper, &ball, start, end);
     assert!(!p.is_hit() && !p.start_solid, "{p:?}");
-    let n = trace(&mut plain, &ball, start, end);
+    let n = trace(&plain, &ball, start, end);
     assert!(n.start_solid, "{n:?}");
-    assert!(!trace(&mut exact, &ball, start, end).is_hit());
+    assert!(!trace(&exact, &ball, start, end).is_hit());
 }
 
 /// A wedge whose edge (at x = 100, along z) is 20 degrees sharp: unbevelled, its side planes
@@ -147,12 +149,12 @@ fn a_sharp_wedge_does_not_protrude_once_bevelled() {
     .unwrap();
     let r = 8.0;
     let ball = Shape::new_sphere(r).unwrap();
-    let (mut paper, mut exact) = melax(vec![wedge.clone()], BevelMode::PAPER);
-    let (mut plain, _) = melax(vec![wedge], BevelMode::None);
+    let (paper, exact) = melax(vec![wedge.clone()], BevelMode::PAPER);
+    let (plain, _) = melax(vec![wedge], BevelMode::None);
     let (start, end) = (DVec3::new(300.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 0.0));
-    let p = trace(&mut paper, &ball, start, end);
-    let e = trace(&mut exact, &ball, start, end);
-    let n = trace(&mut plain, &ball, start, end);
+    let p = trace(&paper, &ball, start, end);
+    let e = trace(&exact, &ball, start, end);
+    let n = trace(&plain, &ball, start, end);
     assert!(
         (p.end.x - (100.0 + r + SKIN)).abs() < 1e-9 && p.end.abs_diff_eq(e.end, 1e-6),
         "{p:?} {e:?}"
@@ -167,6 +169,6 @@ fn a_sharp_wedge_does_not_protrude_once_bevelled() {
     );
     // A cylinder too: the same bevel bounds it by its radius.
     let can = Shape::new_cylinder(r, 20.0).unwrap();
-    let p = trace(&mut paper, &can, start, end);
+    let p = trace(&paper, &can, start, end);
     assert!((p.end.x - (100.0 + r + SKIN)).abs() < 1e-9, "{p:?}");
 }

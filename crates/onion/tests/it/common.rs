@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::{RandomBoxes, Rng, random_convex_brushes};
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Shape, World};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Shape, WithContext, World};
 use cspace_onion::{CompileOptions, Compiled, OnionCollider, Pose, compile};
 
 /// An axis-aligned box brush.
@@ -95,9 +95,11 @@ pub fn compare_with(
     count: usize,
     seed: u64,
 ) -> Tally {
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
-        .expect("the tree was compiled from this world");
-    let mut exact = ExactCollider::new(world.clone());
+    let mut onion = WithContext::new(
+        OnionCollider::from_compiled(world.clone(), compiled)
+            .expect("the tree was compiled from this world"),
+    );
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     let region = world.bounds().loosened(48.0);
@@ -147,7 +149,7 @@ fn segment(
     shape: &Shape,
     region: &Aabb,
     kind: Start,
-    exact: &mut ExactCollider,
+    exact: &mut WithContext<ExactCollider>,
 ) -> (DVec3, DVec3) {
     let prepared = exact.prepare(shape).unwrap();
     let length = rng.range(1.0, 96.0);

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Collider, DVec3, ExactCollider, World};
+use cspace_geom::{Collider, DVec3, ExactCollider, WithContext, World};
 
 use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, OnionTree, compile};
 
@@ -117,9 +117,11 @@ fn filled_corpus_maps_answer_moves_from_spawn_points_as_exact() {
                 .iter()
                 .any(|o| matches!(o, FillOutcome::Filled { .. })),
         );
-        let mut onion = OnionCollider::from_compiled(compiled, world.clone())
-            .expect("the tree was compiled from this world");
-        let mut exact = ExactCollider::new(world.clone());
+        let mut onion = WithContext::new(
+            OnionCollider::from_compiled(world.clone(), compiled)
+                .expect("the tree was compiled from this world"),
+        );
+        let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let mut rng = Rng::new(5);
         for pose in &poses {
             let (o, e) = (

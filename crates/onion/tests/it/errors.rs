@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use cspace_geom::{Collider, DVec3, Shape, World};
+use cspace_geom::{Collider, DVec3, Shape, WithContext, World};
 use cspace_onion::{
     CompileError, CompileOptions, FORMAT_VERSION, LoadError, OnionCollider, OnionTree, Pose,
     compile, fnv1a64,
@@ -69,8 +69,10 @@ fn compile_errors_name_the_problem() {
 fn shapes_other_than_a_compiled_pose_are_refused_with_the_poses_listed() {
     let world = Arc::new(small_world());
     let compiled = compile(&world, &quake_poses(), &CompileOptions::default()).unwrap();
-    let onion = OnionCollider::from_compiled(compiled, world)
-        .expect("the tree was compiled from this world");
+    let onion = WithContext::new(
+        OnionCollider::from_compiled(world, compiled)
+            .expect("the tree was compiled from this world"),
+    );
     for s in [
         Shape::new_sphere(16.0).unwrap(),
         Shape::new_box(

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use cspace_geom::{Collider, DVec3, World};
+use cspace_geom::{Collider, DVec3, QueryContext, WithContext, World};
 use cspace_onion::{CompileOptions, OnionCollider, OnionTree, Pose, Transition, compile};
 
 use crate::common::{axial, shape};
@@ -57,8 +57,10 @@ fn figure_1_two_rooms_and_a_corridor() {
     // Near a wall: empty for the point, solid for the boxes, which overlap it.
     assert_eq!(pattern(tree, DVec3::new(250.0, 50.0, 64.0)), "ESS");
     // Walking from room A to room B through the corridor.
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
-        .expect("the tree was compiled from this world");
+    let mut onion = WithContext::new(
+        OnionCollider::from_compiled(world.clone(), compiled)
+            .expect("the tree was compiled from this world"),
+    );
     let (a, b) = (
         DVec3::new(128.0, 128.0, 64.0),
         DVec3::new(640.0, 128.0, 64.0),
@@ -95,8 +97,10 @@ fn low_tunnel_passes_a_crouching_box_and_blocks_a_standing_one() {
     assert_eq!(pattern(tree, DVec3::new(256.0, 0.0, 24.0)), "SE");
     assert_eq!(pattern(tree, DVec3::new(0.0, 0.0, 24.0)), "EE");
     assert_eq!(pattern(tree, DVec3::new(0.0, 0.0, -8.0)), "SS");
-    let mut onion = OnionCollider::new(compiled.tree.clone(), world.clone())
-        .expect("the tree was compiled from this world");
+    let mut onion = WithContext::new(
+        OnionCollider::new(world.clone(), compiled.tree.clone())
+            .expect("the tree was compiled from this world"),
+    );
     let stand = onion.prepare(&shape(&poses[0])).unwrap();
     let crouch = onion.prepare(&shape(&poses[1])).unwrap();
     let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(600.0, 0.0, 24.0));
@@ -107,11 +111,14 @@ fn low_tunnel_passes_a_crouching_box_and_blocks_a_standing_one() {
     assert!((s.time_of_impact - 112.0 / 600.0).abs() < 1e-12);
     assert!(!onion.trace(&crouch, a, b).is_hit());
     // Listing 5 says the same: empty to solid for the standing box, all empty when crouching.
-    match tree.find_first_transition(0, a, b) {
+    match tree.find_first_transition(&mut QueryContext::new(), 0, a, b) {
         Transition::EmptyToSolid(c) => assert!((c.point.x - 112.0).abs() < 1e-9),
         other => panic!("{other:?}"),
     }
-    assert_eq!(tree.find_first_transition(1, a, b), Transition::Empty);
+    assert_eq!(
+        tree.find_first_transition(&mut QueryContext::new(), 1, a, b),
+        Transition::Empty
+    );
 }
 
 #[test]
@@ -122,13 +129,18 @@ fn figure_4_cases() {
         .unwrap()
         .tree;
     // (a) Entirely on one side of every plane it meets: above the floor, clear of the slab.
-    let t =
-        tree.find_first_transition(0, DVec3::new(-400.0, 0.0, 60.0), DVec3::new(0.0, 0.0, 90.0));
+    let t = tree.find_first_transition(
+        &mut QueryContext::new(),
+        0,
+        DVec3::new(-400.0, 0.0, 60.0),
+        DVec3::new(0.0, 0.0, 90.0),
+    );
     assert_eq!(t, Transition::Empty);
     // (b) Lying in a plane: a standing box resting on the floor (origin at z = 24, exactly on the
     // floor's configuration-space plane) slides along it: free, although the leaves below are
     // solid. Listing 5 literally would take the nearer transition of the two sides.
     let t = tree.find_first_transition(
+        &mut QueryContext::new(),
         0,
         DVec3::new(-400.0, 0.0, 24.0),
         DVec3::new(100.0, 0.0, 24.0),
@@ -136,10 +148,20 @@ fn figure_4_cases() {
     assert_eq!(t, Transition::Empty);
     // ... and a crouching box sliding with its head touching the slab's underside (origin at
     // 48 - 16 = 32) passes under the overhang.
-    let t = tree.find_first_transition(1, DVec3::new(0.0, 0.0, 32.0), DVec3::new(600.0, 0.0, 32.0));
+    let t = tree.find_first_transition(
+        &mut QueryContext::new(),
+        1,
+        DVec3::new(0.0, 0.0, 32.0),
+        DVec3::new(600.0, 0.0, 32.0),
+    );
     assert_eq!(t, Transition::Empty);
     // (c) Straddling: the near half is empty, the transition is in the far half.
-    match tree.find_first_transition(0, DVec3::new(0.0, 0.0, 100.0), DVec3::new(0.0, 0.0, -100.0)) {
+    match tree.find_first_transition(
+        &mut QueryContext::new(),
+        0,
+        DVec3::new(0.0, 0.0, 100.0),
+        DVec3::new(0.0, 0.0, -100.0),
+    ) {
         Transition::EmptyToSolid(c) => {
             assert_eq!(c.plane.normal(), DVec3::Z);
             assert!((c.point.z - 24.0).abs() < 1e-9);
@@ -148,13 +170,22 @@ fn figure_4_cases() {
         other => panic!("{other:?}"),
     }
     // Starting inside the floor and leaving it upwards: solid to empty.
-    match tree.find_first_transition(0, DVec3::new(0.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 40.0)) {
+    match tree.find_first_transition(
+        &mut QueryContext::new(),
+        0,
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(0.0, 0.0, 40.0),
+    ) {
         Transition::SolidToEmpty(c) => assert!((c.point.z - 24.0).abs() < 1e-9),
         other => panic!("{other:?}"),
     }
     // All solid.
-    let t =
-        tree.find_first_transition(0, DVec3::new(0.0, 0.0, -20.0), DVec3::new(50.0, 0.0, -20.0));
+    let t = tree.find_first_transition(
+        &mut QueryContext::new(),
+        0,
+        DVec3::new(0.0, 0.0, -20.0),
+        DVec3::new(50.0, 0.0, -20.0),
+    );
     assert_eq!(t, Transition::Solid);
 }
 
@@ -165,15 +196,20 @@ fn a_move_from_a_face_into_solid_is_an_entry_at_time_zero() {
     let compiled = compile(&world, &poses, &CompileOptions::default()).unwrap();
     // Exactly on the floor's configuration-space plane, moving down and along.
     let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(30.0, 0.0, 10.0));
-    match compiled.tree.find_first_transition(0, a, b) {
+    match compiled
+        .tree
+        .find_first_transition(&mut QueryContext::new(), 0, a, b)
+    {
         Transition::EmptyToSolid(c) => {
             assert_eq!(c.time, 0.0);
             assert_eq!(c.plane.normal(), DVec3::Z);
         }
         other => panic!("{other:?}"),
     }
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
-        .expect("the tree was compiled from this world");
+    let mut onion = WithContext::new(
+        OnionCollider::from_compiled(world.clone(), compiled)
+            .expect("the tree was compiled from this world"),
+    );
     let p = onion.prepare(&shape(&poses[0])).unwrap();
     let hit = onion.trace(&p, a, b);
     assert!(hit.is_hit() && !hit.start_solid && !hit.all_solid);

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, World};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, WithContext, World};
 use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, compile};
 
 use crate::common::{axial, differ, quake_poses, shape};
@@ -70,8 +70,10 @@ fn a_sealed_room_has_its_outside_filled_and_the_tree_shrinks() {
     }
     // Inside: as before, and traces inside agree with the exact backend.
     assert_eq!(tree.point_mask(spawn), 0);
-    let mut onion = OnionCollider::new(compiled.tree.clone(), world.clone())
-        .expect("the tree was compiled from this world");
+    let mut onion = WithContext::new(
+        OnionCollider::new(world.clone(), compiled.tree.clone())
+            .expect("the tree was compiled from this world"),
+    );
     let p = onion.prepare(&shape(&poses[0])).unwrap();
     let hit = onion.trace(&p, spawn, DVec3::new(100.0, 400.0, 40.0));
     assert!(!hit.is_hit());
@@ -87,9 +89,11 @@ fn inside_a_filled_room_the_onion_agrees_with_exact() {
         &filled(vec![DVec3::new(100.0, 100.0, 40.0)]),
     )
     .unwrap();
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
-        .expect("the tree was compiled from this world");
-    let mut exact = ExactCollider::new(world.clone());
+    let mut onion = WithContext::new(
+        OnionCollider::from_compiled(world.clone(), compiled)
+            .expect("the tree was compiled from this world"),
+    );
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let mut rng = Rng::new(21);
     let inside = Aabb::new(DVec3::splat(0.0), DVec3::new(512.0, 512.0, 256.0));
     let mut traces = 0;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Collider, DVec3};
+use cspace_geom::{Collider, DVec3, WithContext};
 use cspace_onion::{CompileOptions, OnionCollider, OnionTree, compile};
 
 use crate::common::{quake_poses, random_boxes, shape};
@@ -19,10 +19,12 @@ fn a_loaded_tree_answers_bit_for_bit_as_the_saved_one() {
     let loaded = OnionTree::from_bytes(&bytes).unwrap();
     assert_eq!(loaded, tree);
     assert_eq!(loaded.to_bytes(), bytes);
-    let mut a =
-        OnionCollider::new(tree, world.clone()).expect("the tree was compiled from this world");
-    let mut b =
-        OnionCollider::new(loaded, world.clone()).expect("the tree was compiled from this world");
+    let mut a = WithContext::new(
+        OnionCollider::new(world.clone(), tree).expect("the tree was compiled from this world"),
+    );
+    let mut b = WithContext::new(
+        OnionCollider::new(world.clone(), loaded).expect("the tree was compiled from this world"),
+    );
     let mut rng = Rng::new(12);
     let region = world.bounds();
     for pose in &poses {
@@ -56,9 +58,9 @@ fn a_tree_is_refused_for_any_world_but_its_own_even_after_a_round_trip() {
     assert_ne!(world.fingerprint(), other.fingerprint());
     let loaded = OnionTree::from_bytes(&tree.to_bytes()).unwrap();
     assert_eq!(loaded.world_fingerprint(), world.fingerprint());
-    let refused = OnionCollider::new(loaded.clone(), other.clone()).unwrap_err();
+    let refused = OnionCollider::new(other.clone(), loaded.clone()).unwrap_err();
     assert_eq!(refused.tree, world.fingerprint());
     assert_eq!(refused.world, other.fingerprint());
     assert!(refused.to_string().contains("compiled from another world"));
-    assert!(OnionCollider::new(loaded, world).is_ok());
+    assert!(OnionCollider::new(world, loaded).is_ok());
 }

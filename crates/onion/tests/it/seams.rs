@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Collider, DVec3, World};
+use cspace_geom::{Collider, DVec3, WithContext, World};
 use cspace_onion::{CompileOptions, OnionCollider, compile};
 
 use crate::common::{axial, quake_poses, shape};
@@ -33,8 +33,10 @@ fn sliding_over_tiles_and_along_a_block_wall_never_hits_a_seam() {
     let poses = quake_poses();
     let compiled = compile(&world, &poses, &CompileOptions::default()).unwrap();
     // One space's faces: the floor's top is one union, so only its outline and the wall remain.
-    let mut onion = OnionCollider::from_compiled(compiled, world.clone())
-        .expect("the tree was compiled from this world");
+    let mut onion = WithContext::new(
+        OnionCollider::from_compiled(world.clone(), compiled)
+            .expect("the tree was compiled from this world"),
+    );
     let mut rng = Rng::new(9);
     let mut moves = 0;
     for pose in &poses {

@@ -8,10 +8,13 @@
 mod movement;
 mod tracer;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_contact::{AgentId, ContactTarget, FilterStack, FilterStats};
-use cspace_geom::{Collider, DVec3, Shape, UnsupportedShape};
+use cspace_geom::{
+    Collider, DVec3, MoverCache, QueryContext, QueryCounters, Shape, UnsupportedShape,
+};
 
 use crate::agent::{
     Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, TouchKey,
@@ -109,7 +112,9 @@ impl Default for SimOptions {
 /// A simulation: agents on hecs, a collision backend, and the step.
 pub struct Sim {
     world: hecs::World,
-    collider: Box<dyn Collider>,
+    collider: Arc<dyn Collider>,
+    /// The context of every query of the step (scratch and counters).
+    queries: QueryContext,
     params: MoveParams,
     dt: f64,
     step: u64,
@@ -141,7 +146,7 @@ fn is_agent_shape(shape: &Shape) -> bool {
 impl Sim {
     /// A simulation of `agents` in the world `collider` answers for, stepping `dt` seconds.
     pub fn new(
-        collider: Box<dyn Collider>,
+        collider: Arc<dyn Collider>,
         params: MoveParams,
         dt: f64,
         agents: Vec<AgentSpec>,
@@ -169,7 +174,7 @@ impl Sim {
             let prepare = |shape: &Shape| {
                 collider
                     .prepare(shape)
-                    .map(|p| p.with_skin(params.skin).with_mover(spec.id.0 as u64))
+                    .map(|p| p.with_skin(params.skin))
                     .map_err(|error| SimError::Unsupported {
                         agent: spec.id,
                         error,
@@ -205,11 +210,13 @@ impl Sim {
                 Rest::default(),
                 Totals::default(),
                 Touching::default(),
+                MoverCache::default(),
             )));
         }
         let mut sim = Sim {
             world,
             collider,
+            queries: QueryContext::new(),
             params,
             dt,
             step: 0,
@@ -259,9 +266,9 @@ impl Sim {
         self.filters.stats()
     }
 
-    /// The backend's own counters, as it reports them.
-    pub fn backend_counters(&self) -> Option<String> {
-        self.collider.counters()
+    /// The backend's counters (traces, hits, nodes visited, cache skips) so far.
+    pub fn backend_counters(&self) -> QueryCounters {
+        self.queries.counters
     }
 
     /// The run's counters.
@@ -393,7 +400,7 @@ impl Sim {
     fn move_agents(&mut self, dt: f64) {
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
-            let (.., rest, _, _) = view
+            let (.., rest, _, _, _) = view
                 .get_mut(ctx.agents[index])
                 .expect("agents have every component");
             if rest.asleep {
@@ -414,7 +421,8 @@ impl Sim {
         (
             self.world.view_mut::<AgentQuery>(),
             StepContext {
-                collider: self.collider.as_mut(),
+                collider: self.collider.as_ref(),
+                queries: &mut self.queries,
                 params: &self.params,
                 step: self.step,
                 agents: &self.agents,
@@ -440,11 +448,13 @@ type AgentQuery = (
     &'static mut Rest,
     &'static mut Totals,
     &'static mut Touching,
+    &'static mut MoverCache,
 );
 
 /// Everything of a [`Sim`] but its hecs world, for the systems that move agents.
 struct StepContext<'a> {
-    collider: &'a mut dyn Collider,
+    collider: &'a dyn Collider,
+    queries: &'a mut QueryContext,
     params: &'a MoveParams,
     step: u64,
     agents: &'a [hecs::Entity],
@@ -466,8 +476,10 @@ fn update_agent(
 ) {
     let entity = ctx.agents[index];
     let id = AgentId(index as u32);
-    let (poses, pose, position, velocity, ground, intent, _, _, _) =
+    let (poses, pose, position, velocity, ground, intent, _, _, _, mover) =
         view.get_mut(entity).expect("agents have every component");
+    // The agent's cache (a caching backend's state for this mover) serves its queries.
+    ctx.queries.swap_mover(mover);
     let mut state = MoverState {
         position: position.0,
         velocity: velocity.0,
@@ -480,7 +492,8 @@ fn update_agent(
     let mut log = std::mem::take(ctx.log);
     log.clear();
     let mut tracer = Tracer {
-        collider: &mut *ctx.collider,
+        collider: ctx.collider,
+        queries: &mut *ctx.queries,
         filters: &mut *ctx.filters,
         me: id,
         poses,
@@ -489,6 +502,7 @@ fn update_agent(
         traces: &mut ctx.counters.traces,
     };
     update(&mut state, &mut tracer, ctx.params, &mut log);
+    ctx.queries.swap_mover(mover);
     // Keep the filter stack current for the agents that follow (most moves keep the pose, and
     // the stack holds the shape of the pose the move started in).
     if state.pose == before.pose {
@@ -515,7 +529,7 @@ fn record(
     let step = ctx.step;
     let mut woken = Vec::new();
     {
-        let (_, pose, position, velocity, ground, intent, rest, totals, touching) =
+        let (_, pose, position, velocity, ground, intent, rest, totals, touching, _) =
             view.get_mut(entity).expect("agents have every component");
         position.0 = after.position;
         velocity.0 = after.velocity;
@@ -594,7 +608,7 @@ fn record(
 
 /// Wakes agent `id` (another agent touched it).
 fn wake(ctx: &mut StepContext, view: &mut hecs::View<'_, AgentQuery>, id: AgentId) {
-    let (.., rest, _, _) = view
+    let (.., rest, _, _, _) = view
         .get_mut(ctx.agents[id.0 as usize])
         .expect("agents have every component");
     rest.still_steps = 0;

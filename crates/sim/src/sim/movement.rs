@@ -494,7 +494,8 @@ mod tests {
             brushes.push(oriented_box(centre, half, rng.frame()));
         }
         let world = Arc::new(World::from_brushes(brushes));
-        let mut collider = ExactCollider::new(world);
+        let collider = ExactCollider::new(world);
+        let mut queries = cspace_geom::QueryContext::new();
         let shape = Shape::new_box(
             DVec3::new(-16.0, -16.0, -24.0),
             DVec3::new(16.0, 16.0, 32.0),
@@ -515,7 +516,8 @@ mod tests {
                 rng.range(25.0, 120.0),
             );
             let mut tracer = Tracer {
-                collider: &mut collider,
+                collider: &collider,
+                queries: &mut queries,
                 filters: &mut filters,
                 me: AgentId(0),
                 poses: &poses,

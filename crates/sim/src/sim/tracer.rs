@@ -4,7 +4,7 @@
 use cspace_contact::filter::Sweep;
 use cspace_contact::{AgentId, Contact, ContactTarget, FilterStack};
 use cspace_geom::collider::{lerp, skin_fraction};
-use cspace_geom::{Collider, DVec3};
+use cspace_geom::{Collider, DVec3, QueryContext};
 
 use crate::agent::{Pose, PoseSet};
 
@@ -27,7 +27,8 @@ pub(crate) struct MoveHit {
 
 /// Traces for one mover.
 pub(crate) struct Tracer<'a> {
-    pub collider: &'a mut dyn Collider,
+    pub collider: &'a dyn Collider,
+    pub queries: &'a mut QueryContext,
     pub filters: &'a mut FilterStack,
     pub me: AgentId,
     pub poses: &'a PoseSet,
@@ -41,7 +42,7 @@ impl Tracer<'_> {
     pub fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
         *self.traces += 1;
         let prepared = self.poses.get(pose);
-        let hit = self.collider.trace(prepared, start, end);
+        let hit = self.collider.trace(self.queries, prepared, start, end);
         let mut best = MoveHit {
             fraction: hit.fraction,
             end: hit.end,
@@ -113,7 +114,7 @@ impl Tracer<'_> {
     /// True when the mover in `pose` at `position` overlaps neither solid nor another agent.
     pub fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {
         let prepared = self.poses.get(pose);
-        if self.collider.is_solid(prepared, position) {
+        if self.collider.is_solid(self.queries, prepared, position) {
             return false;
         }
         let shape = prepared.shape();

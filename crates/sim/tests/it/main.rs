@@ -5,4 +5,5 @@ mod docs;
 mod movement;
 mod report;
 mod scenario_errors;
+mod sharing;
 mod stepping;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cspace_contact::AgentId;
 use cspace_geom::generate::oriented_box;
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Plane, Shape, World};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Plane, Shape, WithContext, World};
 use cspace_sim::agent::{Action, AgentSpec, Pose, ScriptEvent};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
@@ -148,7 +148,7 @@ fn path(sim: &Sim, agent: usize) -> Vec<AgentState> {
 
 /// No sampled position of any agent is inside solid, by the exact backend.
 fn assert_never_in_solid(sim: &Sim, world: &Arc<World>, shapes: &[Shape]) {
-    let mut exact = ExactCollider::new(world.clone());
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     for sample in &sim.recorder().samples {
         for s in &sample.states {
             let shape = &shapes[match s.pose {

@@ -13,10 +13,13 @@
 //! on two cores (the tests are split so the harness runs them in parallel), far inside the
 //! minute the dev profile allows, so no release-only part is needed.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Hit, Shape, World};
+use cspace_geom::{
+    Aabb, Collider, DVec3, ExactCollider, Hit, MoverCache, Shape, WithContext, World,
+};
 use cspace_udop::cache::Margin;
 use cspace_udop::{CacheConfig, Directions, UdopCache};
 
@@ -63,10 +66,13 @@ fn configs() -> Vec<(&'static str, CacheConfig)> {
     ]
 }
 
-/// A cache and a bare exact backend over the same world, asked the same questions.
+/// A cache and a bare exact backend over the same world, asked the same questions; the cache
+/// keeps each mover's k-UDOP in its own [`MoverCache`], lent to the context for its queries as
+/// the simulator does.
 struct Pair {
-    cache: UdopCache,
-    exact: ExactCollider,
+    cache: WithContext<UdopCache>,
+    exact: WithContext<ExactCollider>,
+    movers: BTreeMap<u64, MoverCache>,
     tally: Tally,
     what: String,
 }
@@ -74,23 +80,39 @@ struct Pair {
 impl Pair {
     fn new(world: &Arc<World>, config: CacheConfig, what: String) -> Pair {
         Pair {
-            cache: UdopCache::new(
-                Box::new(ExactCollider::new(world.clone())),
-                world.clone(),
-                config,
-            )
-            .unwrap(),
-            exact: ExactCollider::new(world.clone()),
+            cache: WithContext::new(
+                UdopCache::new(
+                    world.clone(),
+                    Box::new(ExactCollider::new(world.clone())),
+                    config,
+                )
+                .unwrap(),
+            ),
+            exact: WithContext::new(ExactCollider::new(world.clone())),
+            movers: BTreeMap::new(),
             tally: Tally::default(),
             what,
         }
     }
 
+    /// Runs `query` on the cache with `mover`'s cache lent to its context.
+    fn as_mover<R>(
+        &mut self,
+        mover: u64,
+        query: impl FnOnce(&mut WithContext<UdopCache>) -> R,
+    ) -> R {
+        let kept = self.movers.entry(mover).or_default();
+        self.cache.ctx.swap_mover(kept);
+        let answer = query(&mut self.cache);
+        self.cache.ctx.swap_mover(kept);
+        answer
+    }
+
     fn trace(&mut self, shape: &Shape, mover: u64, start: DVec3, end: DVec3) -> Hit {
-        let prepared = self.cache.prepare(shape).unwrap().with_mover(mover);
-        let before = self.cache.counters().skipped;
-        let cached = self.cache.trace(&prepared, start, end);
-        let skipped = self.cache.counters().skipped > before;
+        let prepared = self.cache.prepare(shape).unwrap();
+        let before = self.cache.counters().cache_skips;
+        let cached = self.as_mover(mover, |c| c.trace(&prepared, start, end));
+        let skipped = self.cache.counters().cache_skips > before;
         let reference = self
             .exact
             .trace(&self.exact.prepare(shape).unwrap(), start, end);
@@ -106,8 +128,8 @@ impl Pair {
     }
 
     fn is_solid(&mut self, shape: &Shape, mover: u64, position: DVec3) -> bool {
-        let prepared = self.cache.prepare(shape).unwrap().with_mover(mover);
-        let cached = self.cache.is_solid(&prepared, position);
+        let prepared = self.cache.prepare(shape).unwrap();
+        let cached = self.as_mover(mover, |c| c.is_solid(&prepared, position));
         let reference = self
             .exact
             .is_solid(&self.exact.prepare(shape).unwrap(), position);
@@ -364,18 +386,39 @@ fn resting_agents_cylinder() {
     eprintln!("resting cylinder: {t:?}");
 }
 
+/// Each mover keeps its k-UDOP in its own cache: two movers far apart, traced in turn through one
+/// context, rebuild only as they walk out of their k-UDOPs when each lends its own cache; sharing
+/// the context's cache, each turn finds the other mover's k-UDOP and rebuilds. Both answer as the
+/// exact backend does (the pair checks every answer).
 #[test]
-fn traces_without_a_mover_pass_through() {
+fn each_mover_keeps_its_k_udop_in_its_own_cache() {
     let named = common::floors_and_walls();
-    let mut pair = Pair::new(&named.world, CacheConfig::default(), "no mover".into());
     let shape = &common::shapes()[0];
-    let prepared = pair.cache.prepare(shape).unwrap();
-    let a = DVec3::new(100.0, 100.0, 100.0);
-    let hit = pair.cache.trace(&prepared, a, a + DVec3::X * 4.0);
-    assert_eq!(hit, Hit::miss(a + DVec3::X * 4.0));
-    assert_eq!(pair.cache.counters().skipped, 0);
-    assert_eq!(pair.cache.counters().rebuilds, 0);
-    assert_eq!(pair.cache.name(), "udop+exact");
-    let shown = pair.cache.counters().to_string();
-    assert!(shown.starts_with("traces 1, skipped 0 (0.0%)"), "{shown}");
+    let (a, b) = (
+        DVec3::new(-300.0, -300.0, 100.0),
+        DVec3::new(300.0, 300.0, 100.0),
+    );
+    let step = DVec3::X * 0.5;
+    let walk = |pair: &mut Pair, own: bool| {
+        for i in 0..40 {
+            let d = step * i as f64;
+            for (mover, start) in [(0, a + d), (1, b + d)] {
+                // Without caches of their own, both movers use the context's.
+                pair.trace(shape, if own { mover } else { 0 }, start, start + step);
+            }
+        }
+        pair.cache.counters()
+    };
+    let mut own = Pair::new(&named.world, CacheConfig::default(), "own caches".into());
+    let own = walk(&mut own, true);
+    let mut shared = Pair::new(&named.world, CacheConfig::default(), "one cache".into());
+    let shared = walk(&mut shared, false);
+    assert_eq!(own.traces + own.cache_skips, 80);
+    assert!(
+        own.cache_rebuilds * 4 <= shared.cache_rebuilds && own.cache_skips > shared.cache_skips,
+        "own caches: {own}\nshared: {shared}"
+    );
+    assert!(shared.cache_rebuilds >= 79, "{shared}");
+    let shown = own.to_string();
+    assert!(shown.contains("; cache: "), "{shown}");
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::{RandomBoxes, Rng, oriented_box, random_convex_brushes};
-use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, WithContext, World};
 
 /// A generated world with a name for messages.
 pub struct NamedWorld {
@@ -124,7 +124,7 @@ pub fn shapes() -> [Shape; 3] {
 /// A random position in `bounds` where `shape` is free (tries up to 1000 times).
 pub fn free_position(
     rng: &mut Rng,
-    exact: &mut ExactCollider,
+    exact: &mut WithContext<ExactCollider>,
     shape: &Shape,
     bounds: &Aabb,
 ) -> Option<DVec3> {

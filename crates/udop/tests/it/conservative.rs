@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Collider, DVec3, ExactCollider, Shape, WithContext, World};
 use cspace_udop::{BuildOrder, Directions, Udop, UdopBuilder};
 
 use crate::common;
@@ -62,7 +62,7 @@ pub fn check_world(
     points: usize,
     seed: u64,
 ) -> (usize, usize) {
-    let mut exact = ExactCollider::new(world.clone());
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let point = exact.prepare(&Shape::POINT).unwrap();
     let mut rng = Rng::new(seed);
     let region = world.bounds().loosened(64.0);

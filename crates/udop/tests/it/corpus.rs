@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, MoverCache, Shape, WithContext, World};
 use cspace_udop::{CacheConfig, UdopCache};
 
 use crate::conservative::{builders, sample};
@@ -44,7 +44,7 @@ fn corpus_udops_hold_no_solid() {
         if world.is_empty() {
             continue;
         }
-        let mut exact = ExactCollider::new(world.clone());
+        let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let point = exact.prepare(&Shape::POINT).unwrap();
         let mut rng = Rng::new(61);
         for mut builder in builders() {
@@ -81,13 +81,15 @@ fn corpus_cache_answers_as_the_exact_backend() {
         if world.is_empty() {
             continue;
         }
-        let mut cache = UdopCache::new(
-            Box::new(ExactCollider::new(world.clone())),
-            world.clone(),
-            CacheConfig::default(),
-        )
-        .unwrap();
-        let mut exact = ExactCollider::new(world.clone());
+        let mut cache = WithContext::new(
+            UdopCache::new(
+                world.clone(),
+                Box::new(ExactCollider::new(world.clone())),
+                CacheConfig::default(),
+            )
+            .unwrap(),
+        );
+        let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let reference = exact.prepare(&shape).unwrap();
         let mut rng = Rng::new(62);
         let starts: Vec<DVec3> = if spawns.is_empty() {
@@ -97,7 +99,9 @@ fn corpus_cache_answers_as_the_exact_backend() {
             spawns.iter().take(8).copied().collect()
         };
         for (id, start) in starts.into_iter().enumerate() {
-            let prepared = cache.prepare(&shape).unwrap().with_mover(id as u64);
+            // Each mover from its start with its own cache (the previous one's put away).
+            cache.ctx.swap_mover(&mut MoverCache::default());
+            let prepared = cache.prepare(&shape).unwrap();
             let mut position = start;
             let mut heading = rng.unit_vector();
             for _ in 0..1000 {
@@ -105,14 +109,14 @@ fn corpus_cache_answers_as_the_exact_backend() {
                     heading = rng.unit_vector();
                 }
                 let end = position + heading * rng.range(0.0, 12.0);
-                let before = cache.counters().skipped;
+                let before = cache.counters().cache_skips;
                 let cached = cache.trace(&prepared, position, end);
                 let expected = exact.trace(&reference, position, end);
                 assert_eq!(
                     cached, expected,
                     "{name}: mover {id} from {position} to {end}"
                 );
-                skipped += cache.counters().skipped - before;
+                skipped += cache.counters().cache_skips - before;
                 moves += 1;
                 position = expected.end;
                 if expected.is_hit() {

@@ -9,8 +9,7 @@
 //! - the error of plane shifting against the exact backend (spheres and cylinders, with and
 //!   without bevels), per corpus map.
 //!
-//! `CSPACE_MAPS=../shared/maps cargo run --release -p cspace-melax --features report --bin
-//! melax-report -- [--out DIR] [--quick]` (DIR defaults to `docs`; `--quick` uses fewer samples).
+//! `CSPACE_MAPS=../shared/maps cargo run --release -p cspace-melax-report -- [--out DIR] [--quick]` (DIR defaults to `docs`; `--quick` uses fewer samples).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -20,7 +19,7 @@ use std::time::Instant;
 
 use cspace_geom::generate::free_moves;
 use cspace_geom::generate::{RandomBoxes, Rng};
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, World};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryContext, Shape, World};
 use cspace_melax::compile::{PointSpace, compile_plain};
 use cspace_melax::measure::compare;
 use cspace_melax::overlap::{merge, no_slice};
@@ -147,7 +146,9 @@ fn figure6(subjects: &[&Subject], samples: usize) -> Vec<(String, Vec<(f64, f64)
     subjects
         .iter()
         .map(|s| {
-            let mut melax = MelaxCollider::new(s.world.clone(), Arc::new(s.tree(BevelMode::PAPER)));
+            let melax = MelaxCollider::new(s.world.clone(), Arc::new(s.tree(BevelMode::PAPER)))
+                .expect("the tree was built from this world");
+            let mut ctx = QueryContext::new();
             let bounds = s.world.bounds();
             let size = bounds.size().max_element();
             let points = shares
@@ -156,7 +157,11 @@ fn figure6(subjects: &[&Subject], samples: usize) -> Vec<(String, Vec<(f64, f64)
                     let sphere = Shape::new_sphere(share / 100.0 * size / 2.0).expect("positive");
                     let mut rng = Rng::new(6);
                     let total: u64 = (0..samples)
-                        .map(|_| melax.cells_reached(&sphere, rng.point_in(&bounds)).1)
+                        .map(|_| {
+                            melax
+                                .cells_reached(&mut ctx, &sphere, rng.point_in(&bounds))
+                                .1
+                        })
                         .sum();
                     (share, total as f64 / samples as f64)
                 })
@@ -324,28 +329,30 @@ fn table2(md: &mut String, subjects: &[&Subject], moves: usize) {
         ];
         // Shapes take turns round by round, so that every shape sees the same load on a shared
         // machine; each keeps its best round.
-        let mut colliders: Vec<(MelaxCollider, cspace_geom::Prepared)> = shapes
+        let melax = MelaxCollider::new(s.world.clone(), tree.clone())
+            .expect("the tree was built from this world");
+        // A context per shape, so that each shape's nodes visited are counted apart.
+        let mut colliders: Vec<(QueryContext, cspace_geom::Prepared)> = shapes
             .iter()
             .map(|shape| {
-                let melax = MelaxCollider::new(s.world.clone(), tree.clone());
                 let prepared = melax.prepare(shape).expect("every shape");
-                (melax, prepared)
+                (QueryContext::new(), prepared)
             })
             .collect();
         let mut times = vec![f64::INFINITY; shapes.len()];
         for _ in 0..15 {
-            for (k, (melax, prepared)) in colliders.iter_mut().enumerate() {
+            for (k, (ctx, prepared)) in colliders.iter_mut().enumerate() {
                 let t = Instant::now();
                 for &(a, b) in &segs {
-                    std::hint::black_box(melax.trace(prepared, a, b));
+                    std::hint::black_box(melax.trace(ctx, prepared, a, b));
                 }
                 times[k] = times[k].min(t.elapsed().as_secs_f64() / segs.len() as f64);
             }
         }
         let cells: Vec<f64> = colliders
             .iter()
-            .map(|(melax, _)| {
-                let c = melax.melax_counters();
+            .map(|(ctx, _)| {
+                let c = ctx.counters;
                 c.nodes_visited as f64 / c.traces.max(1) as f64
             })
             .collect();
@@ -379,7 +386,7 @@ fn error_section(md: &mut String, subjects: &[Subject], count: usize) {
     )
     .unwrap();
     for s in subjects {
-        let mut exact = ExactCollider::new(s.world.clone());
+        let exact = ExactCollider::new(s.world.clone());
         let trees = [
             (BevelMode::None, Arc::new(s.tree(BevelMode::None))),
             (BevelMode::PAPER, Arc::new(s.tree(BevelMode::PAPER))),
@@ -401,8 +408,9 @@ fn error_section(md: &mut String, subjects: &[Subject], count: usize) {
                 40 + k as u64,
             );
             for (mode, tree) in &trees {
-                let mut melax = MelaxCollider::new(s.world.clone(), tree.clone());
-                let r = compare(&mut melax, &mut exact, shape, &segs);
+                let melax = MelaxCollider::new(s.world.clone(), tree.clone())
+                    .expect("the tree was built from this world");
+                let r = compare(&mut QueryContext::new(), &melax, &exact, shape, &segs);
                 writeln!(
                     md,
                     "| {} | {} | {} | {:.2}% | {:.2}% | {:.1} | {:.2}% | {:.3} | {:.3} | {:.3} | {:.2} | {} |",
@@ -467,7 +475,7 @@ fn run(args: &Args) -> Result<(), String> {
         .ok_or("quake_e1m1.map is not in CSPACE_MAPS")?;
     let mut md = String::new();
     writeln!(md, "# Melax plane shifting: measurements\n").unwrap();
-    writeln!(md, "Generated by `CSPACE_MAPS=../shared/maps cargo run --release -p cspace-melax --features report --bin melax-report` (do not edit by hand). Seed 002 (Melax, \"Dynamic Plane Shifting BSP Traversal\") is the reference; the plain trees come from the onion compiler with the point pose alone.\n").unwrap();
+    writeln!(md, "Generated by `CSPACE_MAPS=../shared/maps cargo run --release -p cspace-melax-report` (do not edit by hand). Seed 002 (Melax, \"Dynamic Plane Shifting BSP Traversal\") is the reference; the plain trees come from the onion compiler with the point pose alone.\n").unwrap();
     let mut all: Vec<&Subject> = vec![&sample, &boxes];
     all.extend(maps.iter());
     eprintln!("melax-report: trees");

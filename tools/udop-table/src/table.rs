@@ -14,11 +14,11 @@ use std::sync::Arc;
 use cspace_geom::generate::Rng;
 use glam::DVec2;
 
-use crate::directions::Directions;
-use crate::geometry::Point;
-use crate::polytope::{polygon_area, polygon_perimeter, symmetric_difference_area};
-use crate::udop::Udop;
-use crate::vector::Vector;
+use cspace_udop::Vector;
+use cspace_udop::directions::Directions;
+use cspace_udop::geometry::Point;
+use cspace_udop::polytope::{polygon_area, polygon_perimeter, symmetric_difference_area};
+use cspace_udop::udop::Udop;
 
 /// Points in each scene of the committed table.
 pub const POINTS_PER_SCENE: usize = 40;

@@ -1,6 +1,6 @@
 //! Reproduces Table 1 and Figure 4 of "Unbounding discrete oriented polytopes" (Section 5).
 //!
-//! `cargo run --release -p cspace-udop --features table --bin udop-table -- [--scenes N]
+//! `cargo run --release -p cspace-udop-table -- [--scenes N]
 //! [--points P] [--k-max K] [--svg FILE]` prints one markdown row per k (from 3 to K, default 300) with the
 //! means over N random scenes (default 50) of P points each (default 40) of the 2D k-UDOP's perimeter, area, number of sides
 //! and sides/k, then writes the convergence plot of Figure 4 (the area of the symmetric
@@ -9,8 +9,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cspace_udop::table::{self, Experiment};
+mod table;
+
 use plotters::prelude::*;
+use table::Experiment;
 
 struct Args {
     scenes: usize,
