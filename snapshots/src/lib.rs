@@ -11,9 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use cspace_sim::backend::BackendKind;
-use cspace_sim::run::{RunOutcome, run_scenario};
+use cspace_sim::run::{RunOptions, RunOutcome, run_scenario};
 use cspace_sim::scenario::Scenario;
-use cspace_sim::sim::SimOptions;
 use cspace_sim::snapshot::{self, Comparison};
 use cspace_sim::summary;
 
@@ -74,7 +73,7 @@ pub fn run_all(scenario: &Scenario) -> Result<Vec<RunOutcome>, String> {
         .backends
         .iter()
         .map(|&b| {
-            run_scenario(scenario, b, SimOptions::default(), |_| {})
+            run_scenario(scenario, b, RunOptions::default())
                 .map_err(|e| format!("{} on {}: {e:#}", scenario.path.display(), b.name()))
         })
         .collect()

@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use cspace_sim::backend::BackendKind;
-use cspace_sim::run::run_scenario;
+use cspace_sim::run::{RunOptions, run_scenario};
 use cspace_sim::scenario::Scenario;
-use cspace_sim::sim::SimOptions;
 use cspace_sim::snapshot;
 
 fn cargo() -> Command {
@@ -97,7 +96,7 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
     let snaps = copy.join("snapshots/traces");
     let mut changed = Vec::new();
     for backend in [BackendKind::Exact, BackendKind::Onion] {
-        let trace = run_scenario(&scenario, backend, SimOptions::default(), |_| {})
+        let trace = run_scenario(&scenario, backend, RunOptions::default())
             .unwrap()
             .trace;
         let snap = snapshot::path_in(&snaps, backend, &scenario_path);

@@ -1,8 +1,9 @@
-//! The collision backends a run can choose, by name.
+//! The collision backends a run can choose, by name: one table ([`BACKENDS`]) says, once per
+//! backend, its name, what it is, which shapes it takes and how it is built. The command line's
+//! values and help, [`BackendKind::ALL`], the scenario checker, `sim compare` and the benchmark
+//! all read it.
 
 use std::sync::Arc;
-
-use anyhow::Context;
 
 use cspace_geom::{Collider, ExactCollider, Shape, World};
 use cspace_melax::{BevelMode, MelaxCollider};
@@ -10,59 +11,146 @@ use cspace_onion::{CompileOptions, OnionCollider, Pose};
 use cspace_udop::cache::Margin;
 use cspace_udop::{CacheConfig, UdopCache};
 
-/// A collision backend, as `--backend` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+use crate::error::Error;
+
+/// A collision backend, as `--backend` and scenario files name it ([`BackendKind::name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BackendKind {
-    /// The exact reference: the shape swept against every brush (`cspace-geom`).
+    /// The exact reference.
     Exact,
-    /// The exact reference behind the k-UDOP free-space cache (`cspace-udop`): moves that stay
-    /// inside the mover's k-UDOP skip the world trace. Answers are the exact backend's.
-    #[value(name = "udop+exact")]
+    /// The exact reference behind the k-UDOP free-space cache.
     UdopExact,
-    /// The onion BSP (`cspace-onion`): one tree with a configuration space per box pose, compiled
-    /// for the boxes of the run. Boxes only.
+    /// The onion BSP.
     Onion,
-    /// Melax's dynamic plane shifting with the paper's bevels (`cspace-melax`): one tree for
-    /// every shape; approximate near edges and corners (`docs/melax.md`).
+    /// Melax's plane shifting with the paper's bevels.
     Melax,
-    /// Melax's plane shifting with the complete box bevels: exact for boxes, approximate for
-    /// spheres and cylinders.
-    #[value(name = "melax-exact")]
+    /// Melax's plane shifting with the complete box bevels.
     MelaxExact,
 }
 
+/// Which agent shapes a backend can trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shapes {
+    /// Boxes, spheres, vertical cylinders and hulls.
+    Every,
+    /// Boxes only, each compiled into the structure (`why` says so).
+    BoxesOnly {
+        /// Why, for messages.
+        why: &'static str,
+    },
+}
+
+/// What everything that names backends knows of one: written once, in [`BACKENDS`].
+#[derive(Debug, Clone, Copy)]
+pub struct BackendInfo {
+    /// The backend.
+    pub kind: BackendKind,
+    /// Its name on the command line, in scenarios and traces.
+    pub name: &'static str,
+    /// One sentence on what it is (the command line's help).
+    pub about: &'static str,
+    /// The shapes it takes.
+    pub shapes: Shapes,
+    /// Builds it for a world, ready for the given shapes.
+    build: Build,
+}
+
+/// How a backend is built for a world and the shapes it will trace.
+type Build = fn(&Arc<World>, &[Shape]) -> Result<Arc<dyn Collider>, Error>;
+
+/// Every backend, in a fixed order (the order of [`BackendKind::ALL`], of runs and of reports).
+pub const BACKENDS: [BackendInfo; 5] = [
+    BackendInfo {
+        kind: BackendKind::Exact,
+        name: "exact",
+        about: "The exact reference: the shape swept against every brush (cspace-geom).",
+        shapes: Shapes::Every,
+        build: |world, _| Ok(Arc::new(ExactCollider::new(world.clone()))),
+    },
+    BackendInfo {
+        kind: BackendKind::UdopExact,
+        name: "udop+exact",
+        about: "The exact reference behind the k-UDOP free-space cache (cspace-udop): moves that \
+                stay inside the mover's k-UDOP skip the world trace. Answers are the exact \
+                backend's.",
+        shapes: Shapes::Every,
+        build: |world, _| {
+            Ok(Arc::new(udop_cache(
+                Box::new(ExactCollider::new(world.clone())),
+                world,
+            )?))
+        },
+    },
+    BackendInfo {
+        kind: BackendKind::Onion,
+        name: "onion",
+        about: "The onion BSP (cspace-onion): one tree with a configuration space per box pose, \
+                compiled for the boxes of the run. Boxes only.",
+        shapes: Shapes::BoxesOnly {
+            why: "the onion backend answers boxes only (a configuration space per box pose)",
+        },
+        build: |world, shapes| {
+            let compiled =
+                cspace_onion::compile(world, &box_poses(shapes), &CompileOptions::default())
+                    .map_err(|e| Error::Build {
+                        backend: "onion",
+                        message: e.to_string(),
+                    })?;
+            Ok(Arc::new(
+                OnionCollider::from_compiled(world.clone(), compiled)
+                    .expect("a tree compiled from this world answers for it"),
+            ))
+        },
+    },
+    BackendInfo {
+        kind: BackendKind::Melax,
+        name: "melax",
+        about: "Melax's dynamic plane shifting with the paper's bevels (cspace-melax): one tree \
+                for every shape; approximate near edges and corners (docs/melax.md).",
+        shapes: Shapes::Every,
+        build: |world, _| Ok(Arc::new(melax(world, BevelMode::PAPER)?)),
+    },
+    BackendInfo {
+        kind: BackendKind::MelaxExact,
+        name: "melax-exact",
+        about: "Melax's plane shifting with the complete box bevels: exact for boxes, approximate \
+                for spheres and cylinders.",
+        shapes: Shapes::Every,
+        build: |world, _| Ok(Arc::new(melax(world, BevelMode::Exact)?)),
+    },
+];
+
 impl BackendKind {
-    /// Every backend, in a fixed order.
-    pub const ALL: &'static [BackendKind] = &[
-        BackendKind::Exact,
-        BackendKind::UdopExact,
-        BackendKind::Onion,
-        BackendKind::Melax,
-        BackendKind::MelaxExact,
-    ];
+    /// Every backend, in [`BACKENDS`]' order.
+    pub const ALL: [BackendKind; BACKENDS.len()] = {
+        let mut all = [BackendKind::Exact; BACKENDS.len()];
+        let mut i = 0;
+        while i < BACKENDS.len() {
+            all[i] = BACKENDS[i].kind;
+            i += 1;
+        }
+        all
+    };
+
+    /// What the table says of this backend.
+    pub fn info(self) -> &'static BackendInfo {
+        BACKENDS
+            .iter()
+            .find(|b| b.kind == self)
+            .expect("every backend has its entry in BACKENDS")
+    }
 
     /// The name the command line and traces use.
     pub fn name(self) -> &'static str {
-        match self {
-            BackendKind::Exact => "exact",
-            BackendKind::UdopExact => "udop+exact",
-            BackendKind::Onion => "onion",
-            BackendKind::Melax => "melax",
-            BackendKind::MelaxExact => "melax-exact",
-        }
+        self.info().name
     }
 
     /// Why this backend cannot trace `shape` (without building it for a world); `None` when it
     /// can.
     pub fn refusal(self, shape: &Shape) -> Option<&'static str> {
-        match self {
-            BackendKind::Exact
-            | BackendKind::UdopExact
-            | BackendKind::Melax
-            | BackendKind::MelaxExact => None,
-            BackendKind::Onion => (!matches!(shape, Shape::Box(_))).then_some(
-                "the onion backend answers boxes only (a configuration space per box pose)",
-            ),
+        match self.info().shapes {
+            Shapes::Every => None,
+            Shapes::BoxesOnly { why } => (!matches!(shape, Shape::Box(_))).then_some(why),
         }
     }
 
@@ -72,30 +160,16 @@ impl BackendKind {
     }
 
     /// The backend of this kind for `world`, ready for `shapes` (a tree-based backend compiles
-    /// what they need). `None` when the backend cannot answer for one of them.
+    /// what they need), shared by every thread. `None` when it cannot answer for one of them.
     pub fn build_for(
         self,
         world: &Arc<World>,
         shapes: &[Shape],
-    ) -> anyhow::Result<Option<Arc<dyn Collider>>> {
+    ) -> Result<Option<Arc<dyn Collider>>, Error> {
         if !self.supports_all(shapes) {
             return Ok(None);
         }
-        let collider: Arc<dyn Collider> = match self {
-            BackendKind::Exact => Arc::new(ExactCollider::new(world.clone())),
-            BackendKind::UdopExact => Arc::new(udop_cache(
-                Box::new(ExactCollider::new(world.clone())),
-                world,
-            )?),
-            BackendKind::Onion => {
-                let poses = box_poses(shapes);
-                let compiled = cspace_onion::compile(world, &poses, &CompileOptions::default())
-                    .context("compiling the onion tree")?;
-                Arc::new(OnionCollider::from_compiled(world.clone(), compiled)?)
-            }
-            BackendKind::Melax => Arc::new(melax(world, BevelMode::PAPER)?),
-            BackendKind::MelaxExact => Arc::new(melax(world, BevelMode::Exact)?),
-        };
+        let collider = (self.info().build)(world, shapes)?;
         Ok(shapes
             .iter()
             .all(|s| collider.prepare(s).is_ok())
@@ -103,9 +177,54 @@ impl BackendKind {
     }
 }
 
+/// A backend name that names none.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown backend {name:?}; expected one of {}", known_names())]
+pub struct UnknownBackend {
+    /// The name given.
+    pub name: String,
+}
+
+fn known_names() -> String {
+    BACKENDS
+        .iter()
+        .map(|b| b.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl std::str::FromStr for BackendKind {
+    type Err = UnknownBackend;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BACKENDS
+            .iter()
+            .find(|b| b.name == s)
+            .map(|b| b.kind)
+            .ok_or_else(|| UnknownBackend {
+                name: s.to_string(),
+            })
+    }
+}
+
+/// The command line's values, names and help come from [`BACKENDS`].
+impl clap::ValueEnum for BackendKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &BackendKind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let info = self.info();
+        Some(clap::builder::PossibleValue::new(info.name).help(info.about))
+    }
+}
+
 /// Melax's backend for `world` with `bevel`.
-pub fn melax(world: &Arc<World>, bevel: BevelMode) -> anyhow::Result<MelaxCollider> {
-    MelaxCollider::compile(world.clone(), bevel).context("compiling the Melax tree")
+pub fn melax(world: &Arc<World>, bevel: BevelMode) -> Result<MelaxCollider, Error> {
+    MelaxCollider::compile(world.clone(), bevel).map_err(|e| Error::Build {
+        backend: "melax",
+        message: e.to_string(),
+    })
 }
 
 /// One onion pose per distinct box among `shapes`, in their order (named `box0`, `box1`, ...).
@@ -124,28 +243,38 @@ pub fn box_poses(shapes: &[Shape]) -> Vec<Pose> {
 /// The k-UDOP cache around `inner`. The swept k-DOP is not grown by the skin: the backends here
 /// only report overlap deeper than `tolerance::CONTACT`, so a move strictly inside the k-UDOP is a
 /// miss for them, and agents walking a skin above the floor can still skip their moves.
-fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> anyhow::Result<UdopCache> {
+fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> Result<UdopCache, Error> {
     let config = CacheConfig {
         margin: Margin::Units(0.0),
         ..CacheConfig::default()
     };
-    Ok(UdopCache::new(world.clone(), inner, config)?)
+    UdopCache::new(world.clone(), inner, config).map_err(|e| Error::Build {
+        backend: "udop+exact",
+        message: e.to_string(),
+    })
 }
 
-impl std::str::FromStr for BackendKind {
-    type Err = String;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BackendKind::ALL
-            .iter()
-            .copied()
-            .find(|b| b.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = BackendKind::ALL.iter().map(|b| b.name()).collect();
-                format!(
-                    "unknown backend {s:?}; expected one of {}",
-                    names.join(", ")
-                )
-            })
+    #[test]
+    fn the_table_holds_each_backend_once_in_order_and_names_parse_back() {
+        for (i, b) in BACKENDS.iter().enumerate() {
+            assert_eq!(BackendKind::ALL[i], b.kind);
+            assert_eq!(b.name.parse::<BackendKind>(), Ok(b.kind));
+            assert_eq!(
+                BACKENDS
+                    .iter()
+                    .filter(|o| o.kind == b.kind || o.name == b.name)
+                    .count(),
+                1
+            );
+        }
+        let e = "nope".parse::<BackendKind>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown backend \"nope\"; expected one of exact, udop+exact, onion, melax, melax-exact"
+        );
     }
 }

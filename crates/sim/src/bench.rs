@@ -17,8 +17,9 @@ use cspace_geom::{
 
 use crate::agent::{Action, AgentSpec, ScriptEvent};
 use crate::backend::BackendKind;
+use crate::error::Error;
 use crate::params::MoveParams;
-use crate::sim::{Sim, SimOptions};
+use crate::simulation::{Sim, SimOptions};
 
 /// The Quake player box.
 pub fn player() -> Shape {
@@ -45,7 +46,7 @@ pub struct Crowd {
 
 impl Crowd {
     /// The crowd's simulation on `collider`, in steps of 1/60 s.
-    pub fn sim(&self, collider: Arc<dyn Collider>, options: SimOptions) -> anyhow::Result<Sim> {
+    pub fn sim(&self, collider: Arc<dyn Collider>, options: SimOptions) -> Result<Sim, Error> {
         Ok(Sim::new(
             collider,
             self.params,
@@ -164,9 +165,11 @@ pub fn map_world(
     spawns: &[DVec3],
     count: usize,
     seconds: f64,
-) -> anyhow::Result<Crowd> {
+) -> Result<Crowd, Error> {
     if spawns.is_empty() {
-        anyhow::bail!("{name} has no spawn points to place a crowd around");
+        return Err(Error::NoSpawnPoints {
+            world: name.to_string(),
+        });
     }
     let agents = place(&world, spawns, count, 384.0, seconds, 11);
     Ok(Crowd {
@@ -220,7 +223,7 @@ pub fn agreed_end_state(runs: &[CrowdTiming]) -> Option<u64> {
 }
 
 /// Runs the crowd for `steps` steps of 1/60 s on `backend` (after one warm-up step).
-pub fn time_crowd(crowd: &Crowd, backend: BackendKind, steps: u64) -> anyhow::Result<CrowdTiming> {
+pub fn time_crowd(crowd: &Crowd, backend: BackendKind, steps: u64) -> Result<CrowdTiming, Error> {
     time_crowd_with(crowd, backend, steps, false)
 }
 
@@ -231,10 +234,14 @@ pub fn time_crowd_with(
     backend: BackendKind,
     steps: u64,
     time_filters: bool,
-) -> anyhow::Result<CrowdTiming> {
+) -> Result<CrowdTiming, Error> {
     let collider = backend
         .build_for(&crowd.world, &[player()])?
-        .ok_or_else(|| anyhow::anyhow!("{} cannot trace the player box", backend.name()))?;
+        .ok_or_else(|| Error::Unsupported {
+            scenario: crowd.name.clone().into(),
+            backend: backend.name(),
+            reason: "it cannot trace the player box".to_string(),
+        })?;
     time_crowd_on(crowd, collider, steps, time_filters)
 }
 
@@ -245,7 +252,7 @@ pub fn time_crowd_on(
     collider: Arc<dyn Collider>,
     steps: u64,
     time_filters: bool,
-) -> anyhow::Result<CrowdTiming> {
+) -> Result<CrowdTiming, Error> {
     let backend = collider.name().to_string();
     let options = SimOptions {
         sample_every: steps.max(1),

@@ -7,10 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use cspace_sim::backend::BackendKind;
-use cspace_sim::run::{RunOutcome, run_scenario};
-use cspace_sim::scenario::Scenario;
-use cspace_sim::sim::SimOptions;
+use cspace_sim::{BackendKind, RunOptions, RunOutcome, Scenario, run_scenario};
 use cspace_sim::{segments, shape_arg, summary, world_file};
 
 /// Standard output was closed by its reader (`sim check *.map | head -1`): not an error, the
@@ -32,10 +29,14 @@ fn write_out(text: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
 /// True when `error` is standard output closed by its reader (ours, or a broken pipe met by a
 /// writer of the library, such as `sim trace`'s).
 fn closed_stdout(error: &anyhow::Error) -> bool {
+    let broken = |io: &std::io::Error| io.kind() == std::io::ErrorKind::BrokenPipe;
     error.is::<StdoutClosed>()
         || error.chain().any(|e| {
-            e.downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            e.downcast_ref::<std::io::Error>().is_some_and(broken)
+                || matches!(
+                    e.downcast_ref::<cspace_sim::Error>(),
+                    Some(cspace_sim::Error::Io { error, .. }) if broken(error)
+                )
         })
 }
 
@@ -343,7 +344,7 @@ fn spinner(message: String) -> Option<indicatif::ProgressBar> {
 fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Result<RunOutcome> {
     let started = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let outcome = run_scenario(scenario, backend, SimOptions::default(), |step| {
+    let mut progress = |step| {
         // Only runs that last show a bar.
         if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
             bar = progress_bar(
@@ -355,7 +356,12 @@ fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Resul
         if let Some(b) = &bar {
             b.set_position(step);
         }
-    })?;
+    };
+    let options = RunOptions {
+        progress: Some(&mut progress),
+        ..RunOptions::default()
+    };
+    let outcome = run_scenario(scenario, backend, options)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -597,9 +603,9 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mut bad = 0;
     for file in &args.files {
         let result = match file.extension().and_then(|e| e.to_str()) {
-            Some("map") => {
-                world_file::load_world(file).map(|w| summary::count(w.world.len(), "brush"))
-            }
+            Some("map") => world_file::load_world(file)
+                .map(|w| summary::count(w.world.len(), "brush"))
+                .map_err(anyhow::Error::from),
             Some("toml") => {
                 let text = std::fs::read_to_string(file)
                     .with_context(|| format!("{}: cannot read", file.display()))?;
@@ -623,6 +629,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 } else {
                     world_file::load_world(file).map(|w| summary::count(w.world.len(), "brush"))
                 }
+                .map_err(anyhow::Error::from)
             }
             _ => Err(anyhow::anyhow!(
                 "{}: expected a .toml scenario or world, or a .map file",

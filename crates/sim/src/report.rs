@@ -11,9 +11,8 @@ use std::path::{Path, PathBuf};
 
 use crate::backend::BackendKind;
 use crate::plot::{FirstDivergence, Plot, Series, first_divergence};
-use crate::run::{RunOutcome, run_scenario};
+use crate::run::{RunOptions, RunOutcome, run_scenario};
 use crate::scenario::Scenario;
-use crate::sim::SimOptions;
 use crate::snapshot;
 use crate::summary::{self, PairReport};
 use crate::trace::{self, fixed};
@@ -382,7 +381,7 @@ fn run_one(path: &Path, options: &ReportOptions) -> Result<Runs, String> {
     let mut outcomes = Vec::with_capacity(kinds.len());
     let mut series = Vec::with_capacity(kinds.len());
     for &kind in &kinds {
-        let outcome = run_scenario(&scenario, kind, SimOptions::default(), |_| {})
+        let outcome = run_scenario(&scenario, kind, RunOptions::default())
             .map_err(|e| format!("{} on {}: {e:#}", path.display(), kind.name()))?;
         let now = trace::parse(&outcome.trace).map_err(|e| format!("our own trace: {e}"))?;
         let snap = snapshot::path_in(&dir, kind, path);

@@ -7,9 +7,10 @@ use cspace_geom::{DVec3, QueryCounters};
 
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
+use crate::error::Error;
 use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
-use crate::sim::{Sim, SimCounters, SimOptions};
+use crate::simulation::{Sim, SimCounters, SimOptions};
 use crate::trace;
 
 /// Runs of more agent-steps than this keep positions only at sampled steps for comparison.
@@ -66,35 +67,59 @@ struct Tracker {
     uncrouched: Vec<Option<u64>>,
 }
 
-/// Runs `scenario` on `backend`, calling `progress(step)` after every step.
+/// How to run a scenario: what to record besides the physics, and who to tell about progress.
+/// `RunOptions::default()` records as the scenario says and tells no one.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    /// Sample the trajectory every this many steps; `None` keeps the scenario's `sample_every`.
+    pub sample_every: Option<u64>,
+    /// Time each filter of Blow's stack (a clock read per filter and pair).
+    pub time_filters: bool,
+    /// Called with the step index after every step.
+    pub progress: Option<&'a mut dyn FnMut(u64)>,
+}
+
+impl std::fmt::Debug for RunOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("sample_every", &self.sample_every)
+            .field("time_filters", &self.time_filters)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Runs `scenario` on `backend`: builds the backend for the scenario's world and agents, steps
+/// the simulation, checks the expectations and writes the trace.
 pub fn run_scenario(
     scenario: &Scenario,
     backend: BackendKind,
-    options: SimOptions,
-    mut progress: impl FnMut(u64),
-) -> anyhow::Result<RunOutcome> {
+    options: RunOptions<'_>,
+) -> Result<RunOutcome, Error> {
+    let RunOptions {
+        sample_every,
+        time_filters,
+        mut progress,
+    } = options;
     let collider = backend
         .build_for(&scenario.world.world, &scenario.shapes())?
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "{}: the {} backend cannot run it: {}",
-                scenario.path.display(),
-                backend.name(),
-                scenario
-                    .refusal(backend)
-                    .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string())
-            )
+        .ok_or_else(|| Error::Unsupported {
+            scenario: scenario.path.clone(),
+            backend: backend.name(),
+            reason: scenario
+                .refusal(backend)
+                .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string()),
         })?;
-    let options = SimOptions {
-        sample_every: scenario.sample_every,
-        ..options
-    };
+    let sample_every = sample_every.unwrap_or(scenario.sample_every).max(1);
     let mut sim = Sim::new(
         collider,
         scenario.params,
         scenario.dt,
         scenario.agents.clone(),
-        options,
+        SimOptions {
+            sample_every,
+            time_filters,
+        },
     )?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
     let n = scenario.expectations.len();
@@ -112,10 +137,12 @@ pub fn run_scenario(
         sim.step();
         let states = sim.states();
         track(scenario, &mut tracker, step, &states);
-        if per_step || step % scenario.sample_every == 0 || step == scenario.steps {
+        if per_step || step % sample_every == 0 || step == scenario.steps {
             positions.push((step, states.iter().map(|s| s.position).collect()));
         }
-        progress(step);
+        if let Some(progress) = progress.as_mut() {
+            progress(step);
+        }
     }
     sim.sample();
     let seconds = clock.elapsed().as_secs_f64();
@@ -128,7 +155,7 @@ pub fn run_scenario(
         steps: scenario.steps,
         time_step: scenario.dt,
         agents: scenario.agents.len(),
-        sample_every: scenario.sample_every,
+        sample_every,
     };
     let text = trace::write(&header, sim.recorder(), &totals, &finals);
     Ok(RunOutcome {

@@ -5,6 +5,9 @@ use std::io::{BufRead, Write};
 use cspace_geom::{Collider, DVec3, Hit, Prepared, QueryContext};
 use serde_json::{Value, json};
 
+use crate::error::Error;
+use crate::location::LocatedError;
+
 /// A hit as one JSON object: `fraction`, `end`, `normal`, `plane_distance`, `point`, `brush`,
 /// `time_of_impact`, `start_solid`, `all_solid` (the surface fields are null on a miss).
 pub fn hit_json(hit: &Hit) -> Value {
@@ -24,26 +27,41 @@ pub fn hit_json(hit: &Hit) -> Value {
 }
 
 /// Parses one segment line: six finite numbers separated by white space. Blank lines and lines
-/// starting with `#` are skipped (`Ok(None)`).
-pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, String> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
+/// starting with `#` are skipped (`Ok(None)`). An error gives the 1-based column (in characters)
+/// of the field at fault (1 for a wrong count) and what is wrong.
+pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, (usize, String)> {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
     }
-    let fields: Vec<&str> = line.split_whitespace().collect();
+    let fields: Vec<&str> = trimmed.split_whitespace().collect();
     if fields.len() != 6 {
-        return Err(format!(
-            "expected 6 numbers (x0 y0 z0 x1 y1 z1), found {}",
-            fields.len()
+        return Err((
+            1,
+            format!(
+                "expected 6 numbers (x0 y0 z0 x1 y1 z1), found {}",
+                fields.len()
+            ),
         ));
     }
+    // A field is a slice of the line: its byte offset gives its column.
+    let column = |field: &str| {
+        let offset = field.as_ptr() as usize - line.as_ptr() as usize;
+        line[..offset].chars().count() + 1
+    };
     let mut v = [0.0; 6];
     for (slot, field) in v.iter_mut().zip(&fields) {
-        let x: f64 = field
-            .parse()
-            .map_err(|_| format!("{} is not a number", crate::trace::quoted(field)))?;
+        let x: f64 = field.parse().map_err(|_| {
+            (
+                column(field),
+                format!("{} is not a number", crate::trace::quoted(field)),
+            )
+        })?;
         if !x.is_finite() {
-            return Err(format!("{} is not finite", crate::trace::quoted(field)));
+            return Err((
+                column(field),
+                format!("{} is not finite", crate::trace::quoted(field)),
+            ));
         }
         *slot = x;
     }
@@ -54,7 +72,7 @@ pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, String> {
 }
 
 /// Traces every segment read from `input` and writes one JSON line per segment to `output`.
-/// A malformed line stops with an error naming `input_name:line`.
+/// A malformed line stops with an error naming `input_name:LINE:COLUMN`.
 pub fn trace_lines(
     collider: &dyn Collider,
     ctx: &mut QueryContext,
@@ -62,46 +80,24 @@ pub fn trace_lines(
     input: impl BufRead,
     input_name: &str,
     mut output: impl Write,
-) -> anyhow::Result<usize> {
+) -> Result<usize, Error> {
+    let at = |line: usize, (column, message): (usize, String)| LocatedError {
+        file: input_name.into(),
+        line,
+        column,
+        message,
+    };
+    let write_error = |e| Error::io("standard output", "write", e);
     let mut count = 0;
     for (index, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| anyhow::anyhow!("{input_name}:{}: {e}", index + 1))?;
-        let Some((start, end)) =
-            parse_segment(&line).map_err(|e| anyhow::anyhow!("{input_name}:{}: {e}", index + 1))?
-        else {
+        let line = line.map_err(|e| at(index + 1, (1, e.to_string())))?;
+        let Some((start, end)) = parse_segment(&line).map_err(|e| at(index + 1, e))? else {
             continue;
         };
         let hit = collider.trace(ctx, shape, start, end);
-        writeln!(output, "{}", hit_json(&hit))?;
+        writeln!(output, "{}", hit_json(&hit)).map_err(write_error)?;
         count += 1;
     }
-    output.flush()?;
+    output.flush().map_err(write_error)?;
     Ok(count)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn segment_lines() {
-        assert_eq!(
-            parse_segment("0 0 0 1 2 3").unwrap(),
-            Some((DVec3::ZERO, DVec3::new(1.0, 2.0, 3.0)))
-        );
-        assert_eq!(parse_segment("  # comment").unwrap(), None);
-        assert_eq!(parse_segment("").unwrap(), None);
-        assert_eq!(
-            parse_segment("0 0 0 1 2").unwrap_err(),
-            "expected 6 numbers (x0 y0 z0 x1 y1 z1), found 5"
-        );
-        assert_eq!(
-            parse_segment("0 0 0 1 2 z").unwrap_err(),
-            "\"z\" is not a number"
-        );
-        assert_eq!(
-            parse_segment("0 0 0 1 2 NaN").unwrap_err(),
-            "\"NaN\" is not finite"
-        );
-    }
 }

@@ -29,6 +29,7 @@ use cspace_geom::{Aabb, Brush, BrushSource, Contents, DVec3, Plane, World, World
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::error::Error;
 use crate::location::LocatedError;
 
 /// The world part of a scenario, or a whole TOML world file.
@@ -212,32 +213,38 @@ pub fn resolve_path(file: &Path, written: &str) -> Result<PathBuf, String> {
 }
 
 /// Loads a world file: a `.map` or a TOML world of inline brushes.
-pub fn load_world(path: &Path) -> anyhow::Result<LoadedWorld> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("{}: cannot read world: {e}", path.display()))?;
+pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("map") => load_map_text(path, &text),
+        Some("map") => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, "read the world", e))?;
+            load_map_bytes(path, &bytes)
+        }
         Some("toml") => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| Error::io(path, "read the world", e))?;
             let spec: WorldSpec =
                 toml::from_str(&text).map_err(|e| LocatedError::from_toml(path, &text, &e))?;
             load_spec(&spec, path, &text)
         }
-        _ => anyhow::bail!(
-            "{}: unknown world format: expected a .map file or a .toml world",
-            path.display()
-        ),
+        _ => Err(LocatedError {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "unknown world format: expected a .map file or a .toml world".to_string(),
+        }
+        .into()),
     }
 }
 
 /// Builds the world a [`WorldSpec`] describes (`file` and `text` locate errors and resolve the
 /// map path). An empty world is an error.
-pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> anyhow::Result<LoadedWorld> {
+pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorld, Error> {
     let mut brushes = Vec::new();
     let mut spawns = Vec::new();
     if let Some(map) = &spec.map {
         let path = resolve_path(file, map.get_ref())
             .map_err(|e| LocatedError::at(file, text, map.span().start, format!("map: {e}")))?;
-        let map_text = std::fs::read_to_string(&path).map_err(|e| {
+        let map_bytes = std::fs::read(&path).map_err(|e| {
             LocatedError::at(
                 file,
                 text,
@@ -245,7 +252,7 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> anyhow::Result<Lo
                 format!("map: cannot read {}: {e}", path.display()),
             )
         })?;
-        let loaded = load_map_text(&path, &map_text)?;
+        let loaded = load_map_bytes(&path, &map_bytes)?;
         brushes.extend(loaded.world.brushes().iter().cloned());
         spawns = loaded.spawns;
     }
@@ -265,20 +272,21 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> anyhow::Result<Lo
     })
 }
 
-/// Loads the world of a `.map` file's text (with `cspace-mapfile`'s solidity rules).
-fn load_map_text(path: &Path, text: &str) -> anyhow::Result<LoadedWorld> {
-    let map = load_map(path, text)?;
+/// Loads the world of a `.map` file's bytes (with `cspace-mapfile`'s solidity rules). Bytes, not
+/// text: the map reader locates a byte that is not UTF-8 by line and column.
+fn load_map_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedWorld, Error> {
+    let map = load_map(path, bytes)?;
     Ok(LoadedWorld {
         spawns: map.spawn_points.iter().map(|s| s.origin).collect(),
         world: Arc::new(map.world),
     })
 }
 
-/// Parses and builds a `.map` file's text, keeping the full import report.
-pub fn load_map(path: &Path, text: &str) -> anyhow::Result<cspace_mapfile::MapWorld> {
+/// Parses and builds a `.map` file's bytes, keeping the full import report.
+pub fn load_map(path: &Path, bytes: &[u8]) -> Result<cspace_mapfile::MapWorld, Error> {
     let name = path.display().to_string();
     Ok(cspace_mapfile::load_world(
-        text,
+        bytes,
         &name,
         &cspace_mapfile::BuildOptions::default(),
     )?)

@@ -529,9 +529,9 @@ impl CrowdBackend {
 
     fn run(&self, crowd: &Crowd, steps: u64) -> anyhow::Result<CrowdTiming> {
         match self {
-            CrowdBackend::Kind(k) => crowds::time_crowd(crowd, *k, steps),
+            CrowdBackend::Kind(k) => Ok(crowds::time_crowd(crowd, *k, steps)?),
             CrowdBackend::Built(_, factory) => {
-                crowds::time_crowd_on(crowd, factory(), steps, false)
+                Ok(crowds::time_crowd_on(crowd, factory(), steps, false)?)
             }
         }
     }

@@ -80,7 +80,7 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         (
             vec!["trace", w, "--shape", "sphere:8"],
             "0 0 0 1 1\n",
-            "stdin:1: expected 6 numbers",
+            "stdin:1:1: expected 6 numbers",
         ),
         (
             vec!["trace", w, "--shape", "cone:1"],
@@ -90,7 +90,7 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         (
             vec!["trace", "/no/such/world.toml", "--shape", "point"],
             "",
-            "cannot read world",
+            "cannot read the world",
         ),
         (
             vec!["trace", w, "--shape", "point", "--skin=-1"],
@@ -184,7 +184,7 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         (
             vec!["compile", "/no/such/world.toml"],
             "",
-            "cannot read world",
+            "cannot read the world",
         ),
     ];
     for (args, stdin, expected) in cases {

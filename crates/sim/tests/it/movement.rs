@@ -10,7 +10,7 @@ use cspace_sim::agent::{Action, AgentSpec, Pose, ScriptEvent};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
 use cspace_sim::record::{AgentState, EventKind};
-use cspace_sim::sim::{Sim, SimOptions};
+use cspace_sim::simulation::{Sim, SimOptions};
 
 const DT: f64 = 1.0 / 64.0;
 const SKIN: f64 = 1.0 / 32.0;
@@ -111,7 +111,7 @@ fn run_all(
         .flat_map(|a| std::iter::once(a.standing.clone()).chain(a.crouching.clone()))
         .collect();
     let mut sims = Vec::new();
-    for &kind in BackendKind::ALL {
+    for kind in BackendKind::ALL {
         let Some(collider) = kind.build_for(&world, &shapes).unwrap() else {
             eprintln!(
                 "{}: not run on {} (shape not supported)",

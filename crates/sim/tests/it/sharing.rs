@@ -33,7 +33,7 @@ fn threads_sharing_one_collider_get_the_answers_of_one_thread() {
     );
     let player = Shape::new_box((-16.0, -16.0, -24.0).into(), (16.0, 16.0, 32.0).into()).unwrap();
     let segments = free_segments(&world, &player, &world.bounds(), 2000, (10.0, 120.0), 5);
-    for &kind in BackendKind::ALL {
+    for kind in BackendKind::ALL {
         let collider = kind
             .build_for(&world, std::slice::from_ref(&player))
             .unwrap()

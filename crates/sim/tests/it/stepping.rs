@@ -9,7 +9,7 @@ use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
 use cspace_sim::record::EventKind;
-use cspace_sim::sim::{Sim, SimOptions};
+use cspace_sim::simulation::{Sim, SimOptions};
 
 fn player(id: u32, start: [f64; 3], script: Vec<(f64, Action)>) -> AgentSpec {
     AgentSpec {

@@ -466,7 +466,7 @@ mod tests {
 
     use super::*;
     use crate::agent::PoseSet;
-    use crate::sim::tracer::Tracer;
+    use crate::simulation::tracer::Tracer;
 
     /// Quake III failure mode: after clipping against creases and repeated planes, the velocity
     /// can point back into a plane already touched. Here, after every slide, it never does.

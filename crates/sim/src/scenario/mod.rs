@@ -1,0 +1,190 @@
+//! Scenarios: a TOML file names a world, agent poses and agents with scripts, the time step and
+//! the step count, movement constants, the backends to run, the comparison tolerance and the
+//! expectations a run must meet.
+//!
+//! The file is read with serde (`deny_unknown_fields`) into raw structs that keep their byte
+//! spans, then checked into a [`Scenario`]; every error names the file, line, column and field.
+//! The format is documented, with an example, in `docs/scenario-format.md`.
+
+mod check;
+mod raw;
+
+use std::path::{Path, PathBuf};
+
+use cspace_contact::AgentId;
+use cspace_geom::{Aabb, Shape};
+
+use crate::agent::AgentSpec;
+use crate::backend::BackendKind;
+use crate::error::Error;
+use crate::location::LocatedError;
+use crate::params::MoveParams;
+use crate::world_file::LoadedWorld;
+use check::Checker;
+use raw::RawScenario;
+
+/// Two backends known to differ on this scenario, by how much, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectedDifference {
+    /// The two backends.
+    pub backends: [BackendKind; 2],
+    /// The largest position difference allowed between them, units.
+    pub tolerance: f64,
+    /// Why they differ.
+    pub reason: String,
+}
+
+/// What an agent must not touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactFilter {
+    /// Any world brush.
+    World,
+    /// Any agent.
+    Agents,
+    /// This agent.
+    Agent(AgentId),
+}
+
+/// What a run must show.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// The agent's origin is inside the region at some sample no later than `by` seconds.
+    Reaches {
+        /// The region.
+        region: Aabb,
+        /// The deadline, seconds.
+        by: f64,
+    },
+    /// The agent's origin is never inside the region (at any sample).
+    NeverReaches {
+        /// The region.
+        region: Aabb,
+    },
+    /// The agent ends on walkable ground.
+    EndsOnGround,
+    /// The agent is crouched in every sample from `from` seconds on.
+    StaysCrouched {
+        /// From when, seconds.
+        from: f64,
+    },
+    /// The agent records no contact with these.
+    NoContactsWith(ContactFilter),
+}
+
+/// One expectation: an agent and a check, with where it was written (`line:column`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// The agent.
+    pub agent: AgentId,
+    /// The check.
+    pub check: Check,
+    /// `file:line:column` of the `[[expect]]` table, for reports.
+    pub written_at: String,
+}
+
+/// A checked scenario, ready to run.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Its name.
+    pub name: String,
+    /// What it shows.
+    pub description: String,
+    /// Seconds per step.
+    pub dt: f64,
+    /// Steps to run.
+    pub steps: u64,
+    /// Trajectory sampling, in steps.
+    pub sample_every: u64,
+    /// The backends to run (every applicable one when the file names none).
+    pub backends: Vec<BackendKind>,
+    /// The backends not run, each with why (an agent shape it cannot trace, or the file's
+    /// `backends` list leaving it out).
+    pub left_out: Vec<(BackendKind, String)>,
+    /// The largest position difference between two backends, units.
+    pub tolerance: f64,
+    /// Declared differences between particular backends.
+    pub expected_differences: Vec<ExpectedDifference>,
+    /// Movement constants.
+    pub params: MoveParams,
+    /// The world.
+    pub world: LoadedWorld,
+    /// The agents, ids 0, 1, 2, ...
+    pub agents: Vec<AgentSpec>,
+    /// The agents' names (their index when unnamed).
+    pub agent_names: Vec<String>,
+    /// The expectations.
+    pub expectations: Vec<Expectation>,
+}
+
+/// Default comparison tolerance between backends, units.
+pub const DEFAULT_TOLERANCE: f64 = 1e-3;
+
+impl Scenario {
+    /// Reads and checks a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, Error> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::io(path, "read the scenario", e))?;
+        Scenario::parse(path, &text)
+    }
+
+    /// Checks a scenario given its text (`path` locates errors and resolves the map).
+    pub fn parse(path: &Path, text: &str) -> Result<Scenario, Error> {
+        let raw: RawScenario =
+            toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
+        Checker { path, text }.check(raw)
+    }
+
+    /// The shapes every agent uses (standing and crouching), for preparing backends.
+    pub fn shapes(&self) -> Vec<Shape> {
+        let mut shapes: Vec<Shape> = Vec::new();
+        for a in &self.agents {
+            for s in std::iter::once(&a.standing).chain(a.crouching.as_ref()) {
+                if !shapes.contains(s) {
+                    shapes.push(s.clone());
+                }
+            }
+        }
+        shapes
+    }
+
+    /// Why `backend` cannot run this scenario: the first agent whose shape it cannot trace, by
+    /// name and shape, and the backend's reason; `None` when it can run it.
+    pub fn refusal(&self, backend: BackendKind) -> Option<String> {
+        refusal(&self.agents, &self.agent_names, backend)
+    }
+
+    /// The tolerance between two backends: a declared expected difference, or the scenario's.
+    pub fn tolerance_between(
+        &self,
+        a: BackendKind,
+        b: BackendKind,
+    ) -> (f64, Option<&ExpectedDifference>) {
+        match self
+            .expected_differences
+            .iter()
+            .find(|d| d.backends.contains(&a) && d.backends.contains(&b) && a != b)
+        {
+            Some(d) => (d.tolerance, Some(d)),
+            None => (self.tolerance, None),
+        }
+    }
+}
+
+/// Why `backend` cannot trace one of `agents` (the first, by name and shape), or `None`.
+fn refusal(agents: &[AgentSpec], names: &[String], backend: BackendKind) -> Option<String> {
+    agents.iter().find_map(|a| {
+        std::iter::once(&a.standing)
+            .chain(a.crouching.as_ref())
+            .find_map(|shape| {
+                backend.refusal(shape).map(|why| {
+                    format!(
+                        "agent {:?} is {}: {why}",
+                        names[a.id.0 as usize],
+                        shape.describe()
+                    )
+                })
+            })
+    })
+}
