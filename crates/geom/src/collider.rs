@@ -247,6 +247,7 @@ impl fmt::Display for QueryCounters {
             let each = if self.cache_rebuilds == 0 {
                 0.0
             } else {
+                // not a tolerance: nanoseconds to microseconds
                 self.cache_build_nanos as f64 * 1e-3 / self.cache_rebuilds as f64
             };
             write!(

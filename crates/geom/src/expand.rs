@@ -10,6 +10,7 @@
 use crate::brush::{Brush, BrushError};
 use crate::plane::Plane;
 use crate::shape::{BoxShape, Shape};
+use crate::tolerance::PARALLEL;
 
 /// The configuration-space planes of `brush` for an agent box: every plane of
 /// [`Brush::box_planes`] pushed out by the box's support. Their intersection is exactly
@@ -55,7 +56,7 @@ pub fn hull_expanded_planes(brush: &Brush, hull: &Brush) -> Vec<Plane> {
             let dh =
                 hull.vertices()[eh.vertices[1] as usize] - hull.vertices()[eh.vertices[0] as usize];
             let cross = db.cross(dh);
-            if cross.length() > 1e-9 * db.length() * dh.length() {
+            if cross.length() > PARALLEL * db.length() * dh.length() {
                 let n = cross.normalize();
                 normals.push(n);
                 normals.push(-n);

@@ -65,6 +65,7 @@ impl Rng {
                 self.range(-1.0, 1.0),
             );
             let l2 = v.length_squared();
+            // not a tolerance: rejection sampling keeps vectors long enough to normalise
             if l2 > 1e-6 && l2 <= 1.0 {
                 return v / l2.sqrt();
             }

@@ -1,5 +1,6 @@
 //! Oriented planes `n . x = d` with a unit normal; the front (positive) side is empty space.
 
+use crate::tolerance::{UNIT_NORMAL, ZERO_LENGTH};
 use glam::DVec3;
 
 /// Why a plane could not be made.
@@ -46,7 +47,7 @@ impl Plane {
             return Err(PlaneError::NonFinite);
         }
         let length = normal.length();
-        if length < 1e-12 * normal.abs().max_element().max(1.0) || length == 0.0 {
+        if length < ZERO_LENGTH * normal.abs().max_element().max(1.0) || length == 0.0 {
             return Err(PlaneError::ZeroNormal);
         }
         Ok(Plane {
@@ -74,7 +75,7 @@ impl Plane {
         let b = p2 - p1;
         let normal = a.cross(b);
         // Collinear points: the cross product is tiny relative to the edge lengths.
-        if normal.length() <= 1e-12 * a.length() * b.length() || normal == DVec3::ZERO {
+        if normal.length() <= ZERO_LENGTH * a.length() * b.length() || normal == DVec3::ZERO {
             return Err(PlaneError::CollinearPoints);
         }
         let normal = normal.normalize();
@@ -86,21 +87,26 @@ impl Plane {
 
     /// A plane from a normal that is already unit, kept bit for bit (no renormalisation): for
     /// reading saved planes back. `None` when a number is not finite or the normal's length is
-    /// off 1 by more than 1e-9.
+    /// off 1 by more than [`UNIT_NORMAL`].
     pub fn from_unit_normal(normal: DVec3, dist: f64) -> Option<Plane> {
-        (normal.is_finite() && dist.is_finite() && (normal.length_squared() - 1.0).abs() <= 1e-9)
+        (normal.is_finite()
+            && dist.is_finite()
+            && (normal.length_squared() - 1.0).abs() <= UNIT_NORMAL)
             .then_some(Plane { normal, dist })
     }
 
     /// An axial plane: `normal` must be one of the six unit axes (not checked beyond debug builds).
     pub(crate) fn axial(normal: DVec3, dist: f64) -> Plane {
-        debug_assert!((normal.length_squared() - 1.0).abs() < 1e-15);
+        debug_assert!((normal.length_squared() - 1.0).abs() < UNIT_NORMAL);
         Plane { normal, dist }
     }
 
     /// A plane from a normal already known to be unit (within rounding).
     pub(crate) fn from_unit(normal: DVec3, dist: f64) -> Plane {
-        debug_assert!((normal.length_squared() - 1.0).abs() < 1e-9, "{normal}");
+        debug_assert!(
+            (normal.length_squared() - 1.0).abs() < UNIT_NORMAL,
+            "{normal}"
+        );
         Plane { normal, dist }
     }
 
@@ -207,7 +213,7 @@ impl Plane {
 pub fn intersect_three(a: &Plane, b: &Plane, c: &Plane) -> Option<DVec3> {
     let bc = b.normal.cross(c.normal);
     let det = a.normal.dot(bc);
-    if det.abs() < 1e-12 {
+    if det.abs() < ZERO_LENGTH {
         return None;
     }
     let ca = c.normal.cross(a.normal);

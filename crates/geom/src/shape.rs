@@ -11,6 +11,7 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::brush::Brush;
 use crate::plane::Plane;
+use crate::tolerance::{HULL_PLANE_MERGE, SAME_TIME};
 
 /// Why a shape is not valid.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -75,7 +76,7 @@ impl ConvexHull {
             .iter()
             .map(|p| p.abs().max_element())
             .fold(1.0, f64::max);
-        let tolerance = 1e-9 * scale;
+        let tolerance = HULL_PLANE_MERGE * scale;
         let mut planes: Vec<Plane> = Vec::new();
         let n = points.len();
         for i in 0..n {
@@ -98,7 +99,10 @@ impl ConvexHull {
                         (true, false) => Plane::from_unit(-normal, -d),
                         _ => continue,
                     };
-                    if !planes.iter().any(|p| p.approx_eq(&plane, 1e-9, tolerance)) {
+                    if !planes
+                        .iter()
+                        .any(|p| p.approx_eq(&plane, HULL_PLANE_MERGE, tolerance))
+                    {
                         planes.push(plane);
                     }
                 }
@@ -205,13 +209,12 @@ impl Shape {
     /// A point of the shape maximising `s . direction`; on ties (a face or an edge of a box or
     /// cylinder) the centre of the supporting feature.
     pub fn support_point(&self, direction: DVec3) -> DVec3 {
-        const TIE: f64 = 1e-12;
         match self {
             Shape::Box(b) => {
                 let pick = |d: f64, lo: f64, hi: f64| {
-                    if d > TIE {
+                    if d > SAME_TIME {
                         hi
-                    } else if d < -TIE {
+                    } else if d < -SAME_TIME {
                         lo
                     } else {
                         (lo + hi) * 0.5
@@ -229,14 +232,14 @@ impl Shape {
                 half_height,
             } => {
                 let horizontal = DVec3::new(direction.x, direction.y, 0.0);
-                let rim = if horizontal.length() > TIE {
+                let rim = if horizontal.length() > SAME_TIME {
                     horizontal.normalize() * *radius
                 } else {
                     DVec3::ZERO
                 };
-                let z = if direction.z > TIE {
+                let z = if direction.z > SAME_TIME {
                     *half_height
-                } else if direction.z < -TIE {
+                } else if direction.z < -SAME_TIME {
                     -half_height
                 } else {
                     0.0

@@ -71,3 +71,135 @@ pub const START_NUDGE: f64 = 1e-6;
 /// rounding of the distances and times it stands in for (below 1e-9 within
 /// [`WORLD_HALF_EXTENT`]).
 pub const SIDE_GUARD: f64 = 1e-7;
+
+// Directions, normals and determinants (dimensionless).
+
+/// Relative sine below which two directions are parallel: `|a x b| <= PARALLEL * |a| |b|`
+/// (edge directions against an axis or another edge, when making bevel planes; a horizontal
+/// normal component, when sorting a cylinder's prism into caps and sides). Far above the
+/// rounding of a unit vector's components (1e-16), far below any real angle between brush
+/// features (1e-9 rad is 4e-3 units of sideways error across the 2^22-unit clip square).
+pub const PARALLEL: f64 = 1e-9;
+
+/// How far `|n|^2` of a normal read or carried as unit may be from 1 (a saved plane read back, a
+/// validated tree's planes, a normal normalised once and then transformed). A normalised `f64`
+/// vector is within 1e-15; planes rebuilt by shifting or negating stay within 1e-12.
+pub const UNIT_NORMAL: f64 = 1e-9;
+
+/// Relative length below which a vector computed from inputs of size `s` is zero: a normal from
+/// a cross product shorter than `ZERO_LENGTH * s^2`, three normals whose determinant is below it
+/// (they meet in no single point). 1e-12 leaves four orders of magnitude above `f64` rounding.
+pub const ZERO_LENGTH: f64 = 1e-12;
+
+/// The smallest determinant of three face normals (unit) that places a brush vertex on their
+/// intersection when the vertex is snapped back onto its faces: planes meeting at less than
+/// about 0.06 degrees (in the weakest direction) move the intersection too far for a rounding.
+pub const VERTEX_SNAP_DETERMINANT: f64 = 1e-6;
+
+/// Normals closer than this (largest component difference) are one bevel direction. Bevel
+/// normals come from edge directions between welded vertices, so they carry more rounding than
+/// face normals; a bevel this close to a kept plane adds at most `1e-7 * size` of error.
+pub const BEVEL_NORMAL_EQUAL: f64 = 1e-7;
+
+/// Relative merge tolerance of a convex hull's planes (of the hull's size; normals compared to
+/// the same figure): hull planes are built from vertex triples, which repeat the same face many
+/// times with rounding in the last bits.
+pub const HULL_PLANE_MERGE: f64 = 1e-9;
+
+// Times along a segment (the parameter t of start + t (end - start), dimensionless).
+
+/// Entries into solid (or supports, for a shape's extreme point) closer than this are the same
+/// instant: tied surfaces, ranked by the skin pull-back then the brush id (the exact backend's
+/// rule, which the onion and Melax follow to report the same plane and brush).
+pub const SAME_TIME: f64 = 1e-12;
+
+/// How far before the segment's start a walk's interval begins, so that a solid cell the start
+/// lies in is entered below 0 (`t < 0` means "before the start", as in the exact backend's
+/// spans over the whole line). Far above [`SAME_TIME`], far below one step of a mover.
+pub const BEFORE_START: f64 = 1e-6;
+
+/// Slack of a comparison between a backend's time of impact and the exact one in the error
+/// measurement (`melax::measure`): later by more than this is a hit found late.
+pub const LATER: f64 = 1e-9;
+
+// Distances, in units.
+
+/// How far beyond the shape's bounds the world's surface search (`World::find_contact`) looks
+/// for the brush a plane belongs to, on top of the plane tolerance it is given.
+pub const SURFACE_SEARCH: f64 = 1e-3;
+
+/// How far apart, in units along the move, a brush's own entry may be from a tree's and still
+/// be the surface hit (onion), and the plane tolerance of the onion's fallback surface search.
+pub const SAME_HIT: f64 = 1e-6;
+
+/// The plane tolerance of Melax's fallback surface search: its hit planes are shifted planes of
+/// an approximate configuration space (paper bevels), which can miss the brush's own plane by
+/// far more than rounding.
+pub const APPROXIMATE_SURFACE: f64 = 1e-3;
+
+/// Growth of boxes that must hold what rounding puts on their border (a touch point's grid cell,
+/// a polygon's bounds when looking for the brushes it may lie in, a start grid cell's margin
+/// inside its planes). Far above [`CONTACT`] and the rounding of interpolated points (1e-10 at
+/// world scale), far below any feature.
+pub const BOX_GROWTH: f64 = 1e-6;
+
+/// Relative growth of a bounding sphere that must hold every vertex after rounding (1e-9 of its
+/// radius, plus an absolute 1e-9 units).
+pub const SPHERE_GROWTH: f64 = 1e-9;
+
+/// Two planes of a leaf cell with normals within [`SAME_TIME`]-like 1e-12 and distances within
+/// this many units are the same face when the outside fill matches portals.
+pub const PORTAL_PLANE: f64 = 1e-6;
+
+/// Faces of a leaf cell smaller than this, in square units, connect nothing (outside fill).
+pub const MIN_PORTAL_AREA: f64 = 1e-9;
+
+/// Quantisation step of the onion compiler's plane lookup keys (units and normal components):
+/// much larger than [`PLANE_MERGE`], so a plane's near-duplicates fall in its cell or a
+/// neighbouring one.
+pub const PLANE_KEY_STEP: f64 = 1e-8;
+
+/// Melax bevels: normals meeting at exactly the threshold angle are not bevelled (cosine slack).
+pub const BEVEL_ANGLE_SLACK: f64 = 1e-9;
+
+/// Melax bevels: two bevel normals closer than this (largest component difference) are one
+/// plane.
+pub const BEVEL_SAME_NORMAL: f64 = 1e-6;
+
+/// Relative slack of the exact backend's rounded-prism patch tests (patches overlap, so leaning
+/// inclusive only repeats a neighbour's answer).
+pub const PATCH_SLACK: f64 = 1e-9;
+
+/// Relative slack of k-DOP and k-UDOP geometry (vertices of half-space intersections, the reach
+/// of a direction set, a direction's length): `VERTEX_SLACK` of the figure's size.
+pub const VERTEX_SLACK: f64 = 1e-9;
+
+/// Relative weld of k-UDOP polytope vertices (of the clip square's size).
+pub const POLYTOPE_WELD: f64 = 1e-12;
+
+/// The smallest leading coefficient of a quadratic Bezier distance polynomial, relative to its
+/// scale, below which the curve is treated as linear.
+pub const BEZIER_LINEAR: f64 = 1e-14;
+
+/// Relative determinant below which two 2D edges are parallel when clipping k-UDOP polygons
+/// (`det <= LINE_PARALLEL * |a|^2 |b|^2`).
+pub const LINE_PARALLEL: f64 = 1e-24;
+
+// Time, in seconds.
+
+/// Slack of comparisons between simulated times: a script event at exactly `k * dt` fires at
+/// step `k` despite the rounding of `k * dt`, and an expectation's deadline counts a step that
+/// reaches it to the last bit. Far below any time step (1/1000 s at the least).
+pub const TIME_SLACK: f64 = 1e-9;
+
+// Speed, in units per second.
+
+/// A mover going up and away from a plane faster than this is launched, not landing on it
+/// (Quake III's `PM_GroundTrace`: `DotProduct(velocity, normal) > 10` with `velocity.z > 0`).
+pub const LAUNCH_SPEED: f64 = 10.0;
+
+// Comparisons between backends, in units.
+
+/// The default largest position difference between two backends' trajectories in a scenario
+/// (`tolerance` in a scenario file): a thousandth of a unit, the precision traces print.
+pub const DEFAULT_AGREEMENT: f64 = 1e-3;

@@ -9,6 +9,7 @@ use crate::aabb::Aabb;
 use crate::aabb_tree::AabbTree;
 use crate::brush::Brush;
 use crate::shape::Shape;
+use crate::tolerance::SURFACE_SEARCH;
 
 /// The index of a brush in its [`World`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -204,7 +205,7 @@ impl World {
         let query = shape
             .bounds()
             .translated(position)
-            .loosened(tolerance + 1e-3);
+            .loosened(tolerance + SURFACE_SEARCH);
         let mut best: Option<(f64, BrushId, DVec3)> = None;
         self.for_each_overlapping(&query, |id| {
             let brush = &self.brush(id).brush;

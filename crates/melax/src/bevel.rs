@@ -4,6 +4,7 @@
 //! below the cell's leaf never changes the solid space; it only trims what the cell's shifted
 //! planes let protrude when the cell is expanded by a shape.
 
+use cspace_geom::tolerance::{BEVEL_ANGLE_SLACK, BEVEL_SAME_NORMAL};
 use cspace_geom::{Brush, DVec3, Plane};
 
 /// Which bevel planes go below each solid leaf.
@@ -77,12 +78,6 @@ impl std::str::FromStr for BevelMode {
 /// at least this: within about 8 degrees of straight up (Section 8 does not give the figure).
 pub const NEARLY_LEVEL_Z: f64 = 0.99;
 
-/// Normals meeting at exactly the threshold angle are not bevelled (cosine slack).
-const ANGLE_SLACK: f64 = 1e-9;
-
-/// Two bevel normals closer than this (largest component difference) are one plane.
-const NORMAL_SAME: f64 = 1e-6;
-
 /// The halving of one sharp edge stops after this many levels (an angle below 180 degrees is
 /// under 1 degree after 8).
 const MAX_HALVINGS: u32 = 8;
@@ -98,7 +93,7 @@ pub fn bevel_planes(cell: &Brush, mode: BevelMode) -> Vec<Plane> {
 
 fn paper_planes(cell: &Brush, angle_degrees: f64) -> Vec<Plane> {
     // cos(90 degrees) is 6e-17 in floating point: a right angle is not sharper than 90 degrees.
-    let cos_limit = angle_degrees.to_radians().cos() - ANGLE_SLACK;
+    let cos_limit = angle_degrees.to_radians().cos() - BEVEL_ANGLE_SLACK;
     let mut out = Vec::new();
     let faces = cell.faces();
     for edge in cell.edges() {
@@ -157,7 +152,7 @@ fn halve(
 /// along `normal`, which is `at` up to rounding) unless a face or an earlier bevel has that
 /// normal.
 fn push_unique(cell: &Brush, out: &mut Vec<Plane>, normal: DVec3, at: DVec3) {
-    let same = |n: DVec3| n.abs_diff_eq(normal, NORMAL_SAME);
+    let same = |n: DVec3| n.abs_diff_eq(normal, BEVEL_SAME_NORMAL);
     if cell.planes().any(|p| same(p.normal())) || out.iter().any(|p| same(p.normal())) {
         return;
     }

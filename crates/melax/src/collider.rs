@@ -17,6 +17,7 @@ use crate::offsets::{
     BoxOffsets, CylinderOffsets, HullOffsets, Offsets, PointOffsets, SphereOffsets,
 };
 use crate::tree::MelaxTree;
+use cspace_geom::tolerance::APPROXIMATE_SURFACE;
 
 /// Melax's dynamic plane shifting over one [`MelaxTree`]: boxes, spheres, vertical cylinders and
 /// convex hulls of any size, without recompiling (Section 3).
@@ -184,7 +185,7 @@ impl MelaxCollider {
             // world.
             None => self
                 .world
-                .find_contact(shape, touch, plane.normal(), 1e-3)
+                .find_contact(shape, touch, plane.normal(), APPROXIMATE_SURFACE)
                 .unwrap_or((BrushId(0), on_shape)),
         };
         HitSurface {

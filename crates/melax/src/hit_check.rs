@@ -21,14 +21,14 @@ use cspace_geom::{DVec3, Plane};
 
 use crate::offsets::Offsets;
 use crate::tree::{EMPTY, LEAF, MelaxTree};
+use cspace_geom::tolerance::{BEFORE_START, SAME_TIME};
 
-/// The interval starts this far before the segment, so a cell the start is inside has an entry
-/// below 0 (`t < 0` is "before the start", as the exact backend's spans over the whole line).
-const T_BEFORE: f64 = -1e-6;
+/// The interval starts [`BEFORE_START`] before the segment.
+const T_BEFORE: f64 = -BEFORE_START;
 
 /// Two entries closer than this (in segment parameter) are simultaneous: the exact backend's
 /// tie rule for an edge or corner shared by two solids.
-pub(crate) const TIE: f64 = 1e-12;
+pub(crate) const TIE: f64 = SAME_TIME;
 
 /// No entry plane yet.
 const NO_ENTRY: u32 = u32::MAX;

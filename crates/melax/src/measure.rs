@@ -1,6 +1,7 @@
 //! The error of a backend against the exact reference, measured on the same segments (Melax
 //! Section 5's "invisible walls" and Figure 1's early rebound, counted instead of assumed).
 
+use cspace_geom::tolerance::LATER;
 use cspace_geom::{Collider, DVec3, ExactCollider, Hit, QueryContext, Shape};
 
 /// How a backend's answers differ from the exact backend's on the same segments.
@@ -90,7 +91,7 @@ fn record(report: &mut ErrorReport, start: DVec3, end: DVec3, a: &Hit, b: &Hit) 
     }
     // Conservative: wherever the exact shape enters solid, the backend has stopped by then (or
     // says the start is solid).
-    if b.is_hit() && !b.start_solid && !a.start_solid && (!a.is_hit() || ta > tb + 1e-9) {
+    if b.is_hit() && !b.start_solid && !a.start_solid && (!a.is_hit() || ta > tb + LATER) {
         report.tunnels += 1;
     }
     if b.start_solid && !a.start_solid {

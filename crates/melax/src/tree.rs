@@ -9,6 +9,7 @@ use cspace_geom::{Aabb, Brush, BrushId, DVec3, Plane, World};
 
 use crate::bevel::{BevelMode, bevel_planes};
 use crate::polyhedron::ConvexPolyhedron;
+use cspace_geom::tolerance::UNIT_NORMAL;
 
 /// A child or root of a plain BSP tree given to [`MelaxTree::from_bsp`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,7 +291,7 @@ impl MelaxTree {
             }
             if !node.normal.is_finite()
                 || !node.dist.is_finite()
-                || (node.normal.length() - 1.0).abs() > 1e-9
+                || (node.normal.length_squared() - 1.0).abs() > UNIT_NORMAL
             {
                 return Err(format!("node {child} has a bad plane {node:?}"));
             }

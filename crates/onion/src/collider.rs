@@ -17,13 +17,10 @@ use crate::compile::Compiled;
 use crate::start_grid::GridShape;
 use crate::trace::{Entry, Scratch};
 use crate::tree::OnionTree;
-
-/// How far apart, in units along the move, a brush's own entry may be from the tree's and still
-/// be the surface hit.
-const SAME_HIT: f64 = 1e-6;
+use cspace_geom::tolerance::{BOX_GROWTH, SAME_HIT, SAME_TIME, SURFACE_SEARCH};
 
 /// How far the hit surface query reaches beyond the box at its touch position.
-const NEAR: f64 = SAME_HIT + CONTACT + 1e-3;
+const NEAR: f64 = SAME_HIT + CONTACT + SURFACE_SEARCH;
 
 /// For each cell of a space's [`GridShape`], the brushes whose bounds the surface query of a touch
 /// in that cell may meet (every brush meeting the cell grown by the box and [`NEAR`]): the query
@@ -70,7 +67,7 @@ impl NearBrushes {
             for (id, b) in bounds.iter().enumerate() {
                 shape.for_each_cell_near(b.min - reach.max, b.max - reach.min, |cell| {
                     // Grown by a micro-unit more for the rounding of the touch point's cell.
-                    let region = shape.cell_box(cell, 1e-6);
+                    let region = shape.cell_box(cell, BOX_GROWTH);
                     if Aabb::new(region.min + reach.min, region.max + reach.max).intersects(b) {
                         pairs.push((cell, BrushId(id as u32)));
                     }
@@ -238,7 +235,7 @@ impl OnionCollider {
         if let Some(first) = candidates.first() {
             let mut best_score = f64::INFINITY;
             for c in candidates.iter() {
-                if c.0 > first.0 + 1e-12 {
+                if c.0 > first.0 + SAME_TIME {
                     break;
                 }
                 if c.2 < best_score {
@@ -261,7 +258,7 @@ impl OnionCollider {
         let plane = tree_plane?;
         let (brush, point) = self
             .world
-            .find_contact(&as_shape, touch, plane.normal(), 1e-6)?;
+            .find_contact(&as_shape, touch, plane.normal(), SAME_HIT)?;
         Some(HitSurface {
             plane,
             point,

@@ -13,10 +13,10 @@ use cspace_geom::Plane;
 use glam::DVec3;
 
 use crate::tree::{LEAF_BIT, SpaceNode};
+use cspace_geom::tolerance::BOX_GROWTH;
 
-/// How far inside every plane above its node a loose box must be. Far above the queries'
-/// [`cspace_geom::tolerance::CONTACT`] and the rounding of their interpolation.
-const MARGIN: f64 = 1e-6;
+/// How far inside every plane above its node a loose box must be ([`BOX_GROWTH`]).
+const MARGIN: f64 = BOX_GROWTH;
 
 /// The most cells a grid has (four bytes each per space).
 const MAX_CELLS: f64 = 65_536.0;

@@ -4,6 +4,7 @@ use cspace_geom::tolerance::CONTACT;
 use glam::DVec3;
 
 use crate::tree::{NodeRef, OnionTree};
+use cspace_geom::tolerance::UNIT_NORMAL;
 
 /// How a tree breaks its invariants.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,7 +31,7 @@ impl OnionTree {
         for (i, p) in self.planes.iter().enumerate() {
             if !p.normal().is_finite()
                 || !p.dist().is_finite()
-                || (p.normal().length_squared() - 1.0).abs() > 1e-9
+                || (p.normal().length_squared() - 1.0).abs() > UNIT_NORMAL
             {
                 return bad(format!("plane {i} is not a finite unit plane"));
             }

@@ -12,8 +12,9 @@ pub enum EventKind {
     /// A contact began (the agent was not touching this target in its previous step).
     Contact(Contact),
     /// The agent was found in solid and freed (Blow's emergency routine, Quake III's
-    /// `PM_CorrectAllSolid`): moved from `from` to `to`; `nudged` when one of the 27 positions
-    /// within +-1 unit was free, otherwise the nearest free position found by a wider search.
+    /// `PM_CorrectAllSolid`): moved from `from` to `to`; `nudged` when one of the 26 neighbours
+    /// within +-1 unit was free, otherwise the first free position along the same 26 directions
+    /// at 2, 4, ..., 256 units.
     Unstuck {
         /// Where it was stuck.
         from: DVec3,
@@ -81,6 +82,8 @@ pub struct Recorder {
     pub events: Vec<Event>,
     /// The sampled states.
     pub samples: Vec<Sample>,
+    /// Per agent (by id): its last event is a refused stand. A refusal streak is recorded once.
+    refusing: Vec<bool>,
 }
 
 impl Recorder {
@@ -90,6 +93,51 @@ impl Recorder {
             sample_every: sample_every.max(1),
             events: Vec::new(),
             samples: Vec::new(),
+            refusing: Vec::new(),
         }
+    }
+
+    /// Records that `kind` happened to `agent` at `step`. A refused stand is recorded once per
+    /// streak: while the agent's last event is a refused stand, another is not recorded.
+    pub fn record(&mut self, step: u64, agent: AgentId, kind: EventKind) {
+        let index = agent.0 as usize;
+        if self.refusing.len() <= index {
+            self.refusing.resize(index + 1, false);
+        }
+        let refused = kind == EventKind::StandRefused;
+        if refused && self.refusing[index] {
+            return;
+        }
+        self.refusing[index] = refused;
+        self.events.push(Event { step, agent, kind });
+    }
+
+    /// Drops the contact events (the settling before a run finds the ground under its agents;
+    /// that is not a contact of the run).
+    pub fn forget_contacts(&mut self) {
+        self.events
+            .retain(|e| !matches!(e.kind, EventKind::Contact(_)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refused stand is recorded once per streak: again only after another event of the same
+    /// agent; another agent's events do not end the streak.
+    #[test]
+    fn a_refusal_streak_is_recorded_once() {
+        let mut r = Recorder::new(1);
+        let (a, b) = (AgentId(0), AgentId(3));
+        r.record(1, a, EventKind::StandRefused);
+        r.record(2, a, EventKind::StandRefused);
+        r.record(2, b, EventKind::Woke);
+        r.record(3, a, EventKind::StandRefused);
+        r.record(4, a, EventKind::Slept);
+        r.record(5, a, EventKind::StandRefused);
+        r.record(5, b, EventKind::StandRefused);
+        let kept: Vec<(u64, u32)> = r.events.iter().map(|e| (e.step, e.agent.0)).collect();
+        assert_eq!(kept, [(1, 0), (2, 3), (4, 0), (5, 0), (5, 3)]);
     }
 }

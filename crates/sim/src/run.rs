@@ -12,6 +12,7 @@ use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
 use crate::simulation::{Sim, SimCounters, SimOptions};
 use crate::trace;
+use cspace_geom::tolerance::TIME_SLACK;
 
 /// Runs of more agent-steps than this keep positions only at sampled steps for comparison.
 const PER_STEP_LIMIT: u64 = 20_000_000;
@@ -189,7 +190,7 @@ fn track(scenario: &Scenario, t: &mut Tracker, step: u64, states: &[AgentState])
                 t.entered[i] = Some(step);
             }
             Check::StaysCrouched { from }
-                if time >= *from - 1e-9
+                if time >= *from - TIME_SLACK
                     && t.uncrouched[i].is_none()
                     && s.pose != Pose::Crouching =>
             {
@@ -215,7 +216,7 @@ fn judge(
             let agent = e.agent;
             let failure = match &e.check {
                 Check::Reaches { by, .. } => match t.reached[i] {
-                    Some(step) if step as f64 * dt <= by + 1e-9 => None,
+                    Some(step) if step as f64 * dt <= by + TIME_SLACK => None,
                     Some(step) => Some(format!(
                         "reached the region at {:.3} s, after {by} s",
                         step as f64 * dt

@@ -34,7 +34,7 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
         scenario.dt,
         count(scenario.agents.len(), "agent"),
         outcome.seconds,
-        c.agent_steps as f64 / outcome.seconds.max(1e-9),
+        c.agent_steps as f64 / outcome.seconds.max(1e-9), // not a tolerance: guards the division
         count(c.traces as usize, "trace")
     )
     .unwrap();
@@ -111,7 +111,7 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
         "steps": scenario.steps,
         "time_step": scenario.dt,
         "wall_seconds": outcome.seconds,
-        "agent_steps_per_second": outcome.counters.agent_steps as f64 / outcome.seconds.max(1e-9),
+        "agent_steps_per_second": outcome.counters.agent_steps as f64 / outcome.seconds.max(1e-9), // not a tolerance: guards the division
         "traces": outcome.counters.traces,
         "backend_counters": outcome.backend_counters.to_string(),
         "agents": outcome.finals.iter().zip(&outcome.totals).enumerate().map(|(i, (s, t))| json!({

@@ -6,6 +6,7 @@ use glam::{DVec2, DVec3};
 
 use crate::polytope::halfspace_vertices_within;
 use crate::vector::Vector;
+use cspace_geom::tolerance::{VERTEX_SLACK, ZERO_LENGTH};
 
 /// Why a set of directions cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -67,7 +68,7 @@ impl<V: Vector> Directions<V> {
         let mut unit = Vec::with_capacity(k);
         for (index, v) in vectors.iter().enumerate() {
             let length = v.length();
-            if !v.is_finite_vector() || !length.is_finite() || length < 1e-12 {
+            if !v.is_finite_vector() || !length.is_finite() || length < ZERO_LENGTH {
                 return Err(DirectionsError::Degenerate { index });
             }
             unit.push(*v * (1.0 / length));
@@ -86,10 +87,10 @@ impl<V: Vector> Directions<V> {
             }
             // The tolerance is set by the unit-sized planes, not by the far box.
             let scale = offsets.iter().fold(1.0f64, |s, o| s.max(o.abs()));
-            let vertices = halfspace_vertices_within(&normals, &all, 1e-9 * scale);
+            let vertices = halfspace_vertices_within(&normals, &all, VERTEX_SLACK * scale);
             let escapes = vertices
                 .iter()
-                .any(|x| (0..V::DIM).any(|i| x.component(i).abs() >= FAR * (1.0 - 1e-9)));
+                .any(|x| (0..V::DIM).any(|i| x.component(i).abs() >= FAR * (1.0 - VERTEX_SLACK)));
             (!escapes && !vertices.is_empty()).then_some(vertices)
         };
         let cube_offsets: Vec<f64> = unit.iter().map(|v| v.norm_l1()).collect();

@@ -6,6 +6,7 @@ use glam::{DVec2, DVec3};
 
 use crate::udop::Udop;
 use crate::vector::Vector;
+use cspace_geom::tolerance::{BOX_GROWTH, LINE_PARALLEL, POLYTOPE_WELD, VERTEX_SLACK, ZERO_LENGTH};
 
 /// Why a k-DOP has no polytope to show.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -28,7 +29,7 @@ pub enum PolytopeError {
 
 /// Relative tolerance of the vertex tests: a candidate vertex may lie this far (times the scale
 /// of the distances) outside a plane and still count as on it.
-const VERTEX_TOLERANCE: f64 = 1e-9;
+const VERTEX_TOLERANCE: f64 = VERTEX_SLACK;
 
 /// Solves the `D x D` system `rows[i] . x = rhs[i]` by Gaussian elimination with partial
 /// pivoting; `None` when the rows are (nearly) dependent.
@@ -47,7 +48,7 @@ pub(crate) fn solve<V: Vector>(rows: &[V], rhs: &[f64]) -> Option<V> {
             .max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))
             .expect("the range is not empty");
         // Unit normals: a pivot this small means two of the planes are (nearly) parallel.
-        if m[pivot][col].abs() < 1e-12 {
+        if m[pivot][col].abs() < ZERO_LENGTH {
             return None;
         }
         m.swap(col, pivot);
@@ -134,7 +135,7 @@ pub(crate) fn halfspace_vertices_within<V: Vector>(
 pub fn deltoid(a: DVec2, b: DVec2) -> Option<DVec2> {
     let (aa, bb, ab) = (a.dot(a), b.dot(b), a.dot(b));
     let det = aa * bb - ab * ab;
-    if det <= 1e-24 * aa * bb {
+    if det <= LINE_PARALLEL * aa * bb {
         return None;
     }
     let alpha = bb * (aa - ab) / det;
@@ -178,7 +179,7 @@ pub(crate) fn clip_polygon(
         std::mem::swap(&mut polygon, &mut next);
     }
     // Drop repeated vertices (a side that only touches a corner).
-    let weld = 1e-12 * square.max(1.0);
+    let weld = POLYTOPE_WELD * square.max(1.0);
     let mut out: Vec<DVec2> = Vec::with_capacity(polygon.len());
     for p in polygon {
         if out.last().is_none_or(|q: &DVec2| q.distance(p) > weld) {
@@ -311,7 +312,7 @@ impl Udop<DVec2> {
     pub fn polygon(&self) -> Result<Vec<DVec2>, PolytopeError> {
         let max = self.finite_extent()?;
         // Every h_i <= max, so the region lies within max * unit_reach of the centre.
-        let square = max * self.directions().unit_reach() * (1.0 + 1e-6) + 1e-9;
+        let square = max * self.directions().unit_reach() * (1.0 + BOX_GROWTH) + VERTEX_SLACK;
         let polygon = clip_polygon(
             self.centre(),
             self.directions().vectors(),

@@ -10,6 +10,7 @@ use glam::DVec3;
 use crate::directions::Directions;
 use crate::geometry::Inflated;
 use crate::udop::Udop;
+use cspace_geom::tolerance::VERTEX_SLACK;
 
 /// How far brushes are grown before they are inserted, in units: [`PLANE_THICKNESS`].
 ///
@@ -93,8 +94,8 @@ impl UdopBuilder {
             return Err(UdopBuilderError::Radius(radius));
         }
         // The computed extent carries rounding: widen it by a relative 1e-9.
-        let query_half =
-            directions.cube_hull_extent() * (radius * (1.0 + 1e-9)) + DVec3::splat(QUERY_SLACK);
+        let query_half = directions.cube_hull_extent() * (radius * (1.0 + VERTEX_SLACK))
+            + DVec3::splat(QUERY_SLACK);
         Ok(UdopBuilder {
             directions,
             radius,

@@ -12,11 +12,7 @@ use glam::DVec3;
 use super::Brush;
 use crate::plane::Plane;
 use crate::tolerance::PLANE_THICKNESS;
-
-/// Normals closer than this (largest component difference) are one bevel direction. Bevel
-/// normals come from edge directions between welded vertices, so they carry more rounding than
-/// face normals; a bevel this close to a kept plane adds at most `1e-7 * size` of error.
-const BEVEL_NORMAL_EQUAL: f64 = 1e-7;
+use crate::tolerance::{BEVEL_NORMAL_EQUAL, PARALLEL};
 
 /// The face planes, then the missing axial planes, then the edge bevels.
 pub(super) fn box_planes(brush: &Brush) -> Vec<Plane> {
@@ -34,7 +30,7 @@ pub(super) fn box_planes(brush: &Brush) -> Vec<Plane> {
         for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
             let cross = direction.cross(axis);
             // An edge parallel to the axis gives no bevel with it.
-            let Some(normal) = cross.try_normalize().filter(|_| cross.length() > 1e-9) else {
+            let Some(normal) = cross.try_normalize().filter(|_| cross.length() > PARALLEL) else {
                 continue;
             };
             for normal in [normal, -normal] {

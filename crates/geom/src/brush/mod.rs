@@ -11,6 +11,7 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::plane::{Plane, PlaneError};
 use crate::polygon::Polygon;
+use crate::tolerance::VERTEX_SNAP_DETERMINANT;
 use crate::tolerance::{NORMAL_EQUAL, PLANE_THICKNESS, VERTEX_WELD, WORLD_HALF_EXTENT};
 
 /// Why a set of planes is not a usable brush.
@@ -455,7 +456,7 @@ fn exact_vertices(mut vertices: Vec<DVec3>, faces: &[Face]) -> Vec<DVec3> {
             }
         }
         if let Some((det, [i, j, k])) = best
-            && det > 1e-6
+            && det > VERTEX_SNAP_DETERMINANT
             && let Some(p) = crate::plane::intersect_three(
                 &faces[i as usize].plane,
                 &faces[j as usize].plane,

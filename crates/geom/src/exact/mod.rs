@@ -26,6 +26,7 @@ use crate::collider::{Collider, Hit, HitSurface, Prepared, QueryContext, Unsuppo
 use crate::plane::Plane;
 use crate::shape::Shape;
 use crate::tolerance::CONTACT;
+use crate::tolerance::SAME_TIME;
 use crate::world::{BrushId, World};
 
 /// Where a segment overlaps one convex solid (a brush, a BSP cell), in segment parameters
@@ -258,7 +259,7 @@ pub fn first_entry<T: Ord + Copy>(
     let mut best = next;
     let mut best_score = f64::INFINITY;
     for (i, (span, _)) in spans.iter().enumerate().skip(next) {
-        if span.enter > first_time + 1e-12 {
+        if span.enter > first_time + SAME_TIME {
             break;
         }
         let score = pull_back(span);

@@ -25,11 +25,8 @@ use crate::brush::Brush;
 use crate::plane::Plane;
 use crate::polygon::closest_on_segment;
 use crate::tolerance::{CONTACT, PLANE_THICKNESS};
+use crate::tolerance::{PARALLEL, PATCH_SLACK};
 use crate::world::BrushId;
-
-/// Relative slack of the patch membership tests (patches overlap, so leaning inclusive only
-/// repeats a neighbour's answer).
-const PATCH_SLACK: f64 = 1e-9;
 
 /// The line meets `K` over `[enter, leave]`; the normal of `K` where it enters.
 #[derive(Debug, Clone, Copy)]
@@ -234,7 +231,7 @@ fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Cros
     for (i, face) in prism.faces().iter().enumerate() {
         let n = face.plane.normal();
         let horizontal = n.truncate().length();
-        if horizontal > 1e-9 {
+        if horizontal > PARALLEL {
             let nd = n.dot(d);
             if nd == 0.0 {
                 continue;
@@ -255,7 +252,7 @@ fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Cros
         let a = prism.vertices()[edge.vertices[0] as usize];
         let b = prism.vertices()[edge.vertices[1] as usize];
         let delta = b - a;
-        if delta.z.abs() > 1e-9 * delta.length() {
+        if delta.z.abs() > PARALLEL * delta.length() {
             // Sheared cylinder: |x_xy - c(x_z)| = rho with c(z) = a_xy + (z - a_z) / dz * dxy.
             let slope = delta.truncate() / delta.z;
             let w0 = (s.truncate() - a.truncate()) - slope * (s.z - a.z);
@@ -309,7 +306,7 @@ pub(crate) fn prism(brush: &Brush, half_height: f64) -> Brush {
         let Some(n) = (b - a).cross(DVec3::Z).try_normalize() else {
             continue;
         };
-        if (b - a).truncate().length() <= 1e-9 * (b - a).length() {
+        if (b - a).truncate().length() <= PARALLEL * (b - a).length() {
             continue;
         }
         for n in [n, -n] {

@@ -3,3 +3,4 @@
 mod gjk;
 mod overlap;
 mod sweeps;
+mod tolerance_literals;

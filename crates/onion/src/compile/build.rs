@@ -9,6 +9,7 @@ use super::CompileOptions;
 use super::cell::Cell;
 use super::space::Space;
 use crate::tree::{NodeRef, PackedNode};
+use cspace_geom::tolerance::SPHERE_GROWTH;
 
 /// A polygon of one configuration space on its way down the tree.
 #[derive(Debug, Clone)]
@@ -276,7 +277,7 @@ fn classify(p: &BuildPolygon, splitter: u32, plane: &Plane) -> PolygonSide {
     // The bounding sphere settles most polygons without looking at their vertices (the margin
     // covers the rounding of the sphere).
     let d = plane.signed_distance(p.centre);
-    let margin = p.radius * (1.0 + 1e-9) + ONION_CUT + 1e-9;
+    let margin = p.radius * (1.0 + SPHERE_GROWTH) + ONION_CUT + SPHERE_GROWTH;
     if d > margin {
         PolygonSide::Front
     } else if d < -margin {

@@ -12,9 +12,7 @@ use glam::DVec3;
 use super::cell::Cell;
 use crate::stats::FillOutcome;
 use crate::tree::{NodeRef, OnionTree, PackedNode};
-
-/// Faces smaller than this, in square units, connect nothing.
-const MIN_PORTAL_AREA: f64 = 1e-9;
+use cspace_geom::tolerance::{MIN_PORTAL_AREA, PORTAL_PLANE, ZERO_LENGTH};
 
 /// The tree with its outside filled, the leaf points of its (merged) leaves, and what happened
 /// in each space.
@@ -113,7 +111,7 @@ fn on_box(face: &Polygon, bounds: &Aabb) -> bool {
     bounds
         .face_planes()
         .iter()
-        .any(|(m, e)| n.abs_diff_eq(*m, 1e-12) && (d - e).abs() < 1e-6)
+        .any(|(m, e)| n.abs_diff_eq(*m, ZERO_LENGTH) && (d - e).abs() < PORTAL_PLANE)
 }
 
 /// For each leaf, the leaves whose cells share a face of positive area with its cell: each face

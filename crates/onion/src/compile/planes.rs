@@ -4,11 +4,10 @@
 use std::collections::HashMap;
 
 use cspace_geom::Plane;
+use cspace_geom::tolerance::PLANE_KEY_STEP;
 use cspace_geom::tolerance::PLANE_MERGE;
 
-/// Quantisation step of the lookup keys (much larger than the merge tolerance, so a plane's
-/// near-duplicates are in its cell or a neighbouring one).
-const STEP: f64 = 1e-8;
+const STEP: f64 = PLANE_KEY_STEP;
 
 #[derive(Debug, Default)]
 pub(crate) struct PlaneTable {

@@ -11,6 +11,7 @@ use glam::DVec3;
 
 use super::CompileError;
 use crate::pose::Pose;
+use cspace_geom::tolerance::BOX_GROWTH;
 
 /// One world brush expanded by a pose's box.
 #[derive(Debug, Clone)]
@@ -79,7 +80,7 @@ impl Space {
         for (i, sb) in self.brushes.iter().enumerate() {
             near.clear();
             self.index
-                .for_each_overlapping(&sb.brush.bounds().loosened(1e-6), |j| {
+                .for_each_overlapping(&sb.brush.bounds().loosened(BOX_GROWTH), |j| {
                     if j as usize != i {
                         near.push(j)
                     }
@@ -91,7 +92,7 @@ impl Space {
                     let other = &self.brushes[j as usize].brush;
                     if !other
                         .bounds()
-                        .intersects(&polygon_bounds(&pieces).loosened(1e-6))
+                        .intersects(&polygon_bounds(&pieces).loosened(BOX_GROWTH))
                     {
                         continue;
                     }

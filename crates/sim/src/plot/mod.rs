@@ -120,12 +120,14 @@ const LABELLED_AGENTS: usize = 16;
 /// The distance panel's plotting height, pixels.
 const DISTANCE_HEIGHT: u32 = 220;
 /// The smallest distance the log scale shows, units (traces keep positions to 1e-3).
-const DISTANCE_FLOOR: f64 = 1e-4;
+const DISTANCE_FLOOR: f64 = 1e-4; // not a tolerance: the floor of a log-scale axis
 
 /// One view: which world axes it shows and over what ranges (equal scale on both).
 #[derive(Debug, Clone, Copy)]
 struct View {
     axes: [usize; 2],
+    /// Units per pixel on both axes.
+    scale: f64,
     x: (f64, f64),
     y: (f64, f64),
     /// Plotting height, pixels.
@@ -146,6 +148,7 @@ impl View {
         };
         View {
             axes,
+            scale,
             x: widen(bounds.min[a], bounds.max[a], f64::from(PLOT_WIDTH)),
             y: widen(bounds.min[b], bounds.max[b], height),
             height: height.round() as u32,
@@ -328,7 +331,7 @@ impl Plot<'_> {
         // the top view's x axis (same range, same scale).
         let side = if size.x >= size.y {
             let mut side = View::fit(&bounds, [0, 2], top_scale);
-            if (side.x.1 - side.x.0 - (top.x.1 - top.x.0)).abs() < 1e-9 {
+            if side.scale == top.scale {
                 side.x = top.x;
             }
             side
@@ -610,12 +613,13 @@ impl Plot<'_> {
                 let mut next_second = 1.0;
                 for w in samples.windows(2) {
                     let (step, p) = w[0];
-                    if (step as f64) * dt + 1e-9 < next_second {
+                    if (step as f64) * dt + cspace_geom::tolerance::TIME_SLACK < next_second {
                         continue;
                     }
                     next_second = ((step as f64) * dt).floor() + 1.0;
                     let d = (w[1].1[a] - p[a], -(w[1].1[b] - p[b]));
                     let length = (d.0 * d.0 + d.1 * d.1).sqrt();
+                    // not a tolerance: the path does not move on screen here
                     if length < 1e-6 {
                         continue;
                     }
@@ -685,13 +689,14 @@ impl Plot<'_> {
             .iter()
             .map(|g| distances(g.trace, baseline))
             .collect();
+        // not a tolerance: the axes' least extents (a thousandth of a second, a hundredth of a unit)
         let end = (baseline.header.steps as f64 * baseline.header.time_step).max(1e-3);
         let largest = series
             .iter()
             .flatten()
             .flatten()
             .fold(0.0f64, |m, (_, d)| m.max(*d));
-        let top = (largest * 3.0).max(self.tolerance * 10.0).max(1e-2);
+        let top = (largest * 3.0).max(self.tolerance * 10.0).max(0.01);
         let mut chart = ChartBuilder::on(&area)
             .margin(MARGIN)
             .x_label_area_size(X_LABELS)

@@ -43,8 +43,8 @@ pub fn hull(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
         .iter()
         .fold(0.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()))
         .max(1.0);
-    // Twice the area of a triangle whose height is a rounding of the coordinates (1e-9 of them).
-    let flat = 1e-9 * span * span;
+    // Twice the area of a triangle whose height is a rounding of the coordinates.
+    let flat = cspace_geom::tolerance::PARALLEL * span * span;
     let cross = |o: (f64, f64), p: (f64, f64), q: (f64, f64)| {
         (p.0 - o.0) * (q.1 - o.1) - (p.1 - o.1) * (q.0 - o.0)
     };

@@ -119,7 +119,7 @@ pub struct Scenario {
 }
 
 /// Default comparison tolerance between backends, units.
-pub const DEFAULT_TOLERANCE: f64 = 1e-3;
+pub const DEFAULT_TOLERANCE: f64 = cspace_geom::tolerance::DEFAULT_AGREEMENT;
 
 impl Scenario {
     /// Reads and checks a scenario file.

@@ -21,7 +21,8 @@ use crate::agent::{
     Touching, Velocity,
 };
 use crate::params::MoveParams;
-use crate::record::{AgentState, Event, EventKind, Recorder, Sample};
+use crate::record::{AgentState, EventKind, Recorder, Sample};
+use cspace_geom::tolerance::TIME_SLACK;
 use movement::{MoveLog, MoverState};
 use tracer::Tracer;
 
@@ -79,6 +80,7 @@ pub struct SimCounters {
 impl std::fmt::Display for SimCounters {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let per_second = if self.nanos > 0 {
+            // not a tolerance: nanoseconds to seconds
             self.agent_steps as f64 / (self.nanos as f64 * 1e-9)
         } else {
             0.0
@@ -234,9 +236,7 @@ impl Sim {
         for totals in sim.world.query_mut::<&mut Totals>() {
             *totals = Totals::default();
         }
-        sim.recorder
-            .events
-            .retain(|e| !matches!(e.kind, EventKind::Contact(_)));
+        sim.recorder.forget_contacts();
         sim.sample();
         Ok(sim)
     }
@@ -400,10 +400,12 @@ impl Sim {
     fn move_agents(&mut self, dt: f64) {
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
-            let (.., rest, _, _, _) = view
+            let asleep = view
                 .get_mut(ctx.agents[index])
-                .expect("agents have every component");
-            if rest.asleep {
+                .expect("agents have every component")
+                .rest
+                .asleep;
+            if asleep {
                 continue;
             }
             ctx.counters.agent_steps += 1;
@@ -417,9 +419,9 @@ impl Sim {
 
     /// The agents' components (one hecs view, its lookups prepared once per system) and the rest
     /// of the simulation, borrowed apart.
-    fn split(&mut self) -> (hecs::View<'_, AgentQuery>, StepContext<'_>) {
+    fn split(&mut self) -> (hecs::View<'_, Mover<'_>>, StepContext<'_>) {
         (
-            self.world.view_mut::<AgentQuery>(),
+            self.world.view_mut::<Mover>(),
             StepContext {
                 collider: self.collider.as_ref(),
                 queries: &mut self.queries,
@@ -437,19 +439,20 @@ impl Sim {
     }
 }
 
-/// The components a moving agent reads and writes.
-type AgentQuery = (
-    &'static PoseSet,
-    &'static mut Pose,
-    &'static mut Position,
-    &'static mut Velocity,
-    &'static mut Ground,
-    &'static mut Intent,
-    &'static mut Rest,
-    &'static mut Totals,
-    &'static mut Touching,
-    &'static mut MoverCache,
-);
+/// The components a moving agent reads and writes, by name.
+#[derive(hecs::Query)]
+struct Mover<'a> {
+    poses: &'a PoseSet,
+    pose: &'a mut Pose,
+    position: &'a mut Position,
+    velocity: &'a mut Velocity,
+    ground: &'a mut Ground,
+    intent: &'a mut Intent,
+    rest: &'a mut Rest,
+    totals: &'a mut Totals,
+    touching: &'a mut Touching,
+    cache: &'a mut MoverCache,
+}
 
 /// Everything of a [`Sim`] but its hecs world, for the systems that move agents.
 struct StepContext<'a> {
@@ -466,159 +469,158 @@ struct StepContext<'a> {
     touches: &'a mut Vec<TouchKey>,
 }
 
-/// Copies agent `index` out of its components, runs `update` on it, writes it back, and records
-/// what happened.
+/// Moves agent `index`: copies it out of its components, runs `update` on it with its tracer,
+/// then writes it back and records what happened (one system each).
 fn update_agent(
     ctx: &mut StepContext,
-    view: &mut hecs::View<'_, AgentQuery>,
+    view: &mut hecs::View<'_, Mover<'_>>,
     index: usize,
     update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
 ) {
-    let entity = ctx.agents[index];
     let id = AgentId(index as u32);
-    let (poses, pose, position, velocity, ground, intent, _, _, _, mover) =
-        view.get_mut(entity).expect("agents have every component");
-    // The agent's cache (a caching backend's state for this mover) serves its queries.
-    ctx.queries.swap_mover(mover);
-    let mut state = MoverState {
-        position: position.0,
-        velocity: velocity.0,
-        pose: *pose,
-        ground: *ground,
-        intent: *intent,
-        can_crouch: poses.crouching.is_some(),
-    };
-    let before = state;
     let mut log = std::mem::take(ctx.log);
     log.clear();
-    let mut tracer = Tracer {
-        collider: ctx.collider,
-        queries: &mut *ctx.queries,
-        filters: &mut *ctx.filters,
-        me: id,
-        poses,
-        step: ctx.step,
-        candidates: &mut *ctx.candidates,
-        traces: &mut ctx.counters.traces,
+    let woken = {
+        let mut mover = view
+            .get_mut(ctx.agents[index])
+            .expect("agents have every component");
+        let before = MoverState {
+            position: mover.position.0,
+            velocity: mover.velocity.0,
+            pose: *mover.pose,
+            ground: *mover.ground,
+            intent: *mover.intent,
+            can_crouch: mover.poses.crouching.is_some(),
+        };
+        let mut after = before;
+        // The agent's cache (a caching backend's state for this mover) serves its queries.
+        ctx.queries.swap_mover(mover.cache);
+        let mut tracer = Tracer {
+            collider: ctx.collider,
+            queries: &mut *ctx.queries,
+            filters: &mut *ctx.filters,
+            me: id,
+            poses: mover.poses,
+            step: ctx.step,
+            candidates: &mut *ctx.candidates,
+            traces: &mut ctx.counters.traces,
+        };
+        update(&mut after, &mut tracer, ctx.params, &mut log);
+        ctx.queries.swap_mover(mover.cache);
+        track_in_filters(ctx, id, mover.poses, &before, &after);
+        write_back(&mut mover, &before, &after);
+        let woken = record_contacts(ctx, id, &mut mover, &log);
+        record_events(ctx, id, &log);
+        rest_or_sleep(ctx, id, mover.rest, &after, &log);
+        woken
     };
-    update(&mut state, &mut tracer, ctx.params, &mut log);
-    ctx.queries.swap_mover(mover);
-    // Keep the filter stack current for the agents that follow (most moves keep the pose, and
-    // the stack holds the shape of the pose the move started in).
-    if state.pose == before.pose {
-        ctx.filters.move_to(id, state.position);
-    } else {
-        ctx.filters
-            .update(id, poses.get(state.pose).shape(), state.position);
+    for other in woken {
+        wake(ctx, view, other);
     }
-    record(ctx, view, index, &before, &state, &log);
     *ctx.log = log;
 }
 
-/// Writes an agent's new state back and records its contacts, events and rest.
-fn record(
+/// Keeps the filter stack current for the agents that follow (most moves keep the pose, and the
+/// stack holds the shape of the pose the move started in).
+fn track_in_filters(
     ctx: &mut StepContext,
-    view: &mut hecs::View<'_, AgentQuery>,
-    index: usize,
+    id: AgentId,
+    poses: &PoseSet,
     before: &MoverState,
+    after: &MoverState,
+) {
+    if after.pose == before.pose {
+        ctx.filters.move_to(id, after.position);
+    } else {
+        ctx.filters
+            .update(id, poses.get(after.pose).shape(), after.position);
+    }
+}
+
+/// Writes an agent's new state into its components, and the distance it moved into its totals.
+fn write_back(mover: &mut Mover<'_>, before: &MoverState, after: &MoverState) {
+    mover.position.0 = after.position;
+    mover.velocity.0 = after.velocity;
+    *mover.pose = after.pose;
+    *mover.ground = after.ground;
+    *mover.intent = after.intent;
+    mover.totals.distance += after.position.distance(before.position);
+}
+
+/// Records the contacts that began in this move (a target the agent was not touching in its
+/// previous move), keeps what it touches now, and returns the agents it touched (to wake).
+fn record_contacts(
+    ctx: &mut StepContext,
+    id: AgentId,
+    mover: &mut Mover<'_>,
+    log: &MoveLog,
+) -> Vec<AgentId> {
+    let mut woken = Vec::new();
+    let mut now = std::mem::take(ctx.touches);
+    now.clear();
+    for hit in &log.hits {
+        let Some(contact) = hit.contact else { continue };
+        let key = TouchKey::of(&contact.other);
+        if !now.contains(&key) {
+            now.push(key);
+            if !mover.touching.0.contains(&key) {
+                mover.totals.contacts += 1;
+                ctx.recorder
+                    .record(ctx.step, id, EventKind::Contact(contact));
+            }
+        }
+        if let ContactTarget::Agent(other) = contact.other {
+            woken.push(other);
+        }
+    }
+    now.sort_unstable();
+    // The previous list becomes the next agent's buffer.
+    *ctx.touches = std::mem::replace(&mut mover.touching.0, now);
+    woken
+}
+
+/// Records the move's other events (unsticking, refused stands: once per streak).
+fn record_events(ctx: &mut StepContext, id: AgentId, log: &MoveLog) {
+    for &kind in &log.events {
+        ctx.recorder.record(ctx.step, id, kind);
+    }
+}
+
+/// Counts the steps an agent rests (on walkable ground, still, wishing nothing, nothing hit) and
+/// puts it to sleep after `sleep_after_steps` of them (Blow's sleeping objects).
+fn rest_or_sleep(
+    ctx: &mut StepContext,
+    id: AgentId,
+    rest: &mut Rest,
     after: &MoverState,
     log: &MoveLog,
 ) {
-    let entity = ctx.agents[index];
-    let id = AgentId(index as u32);
-    let step = ctx.step;
-    let mut woken = Vec::new();
+    let resting = after.ground.walkable().is_some()
+        && after.velocity == DVec3::ZERO
+        && after.intent.direction == DVec3::ZERO
+        && !after.intent.jump
+        && (after.pose == Pose::Standing) != after.intent.crouch
+        && log.hits.is_empty()
+        && log.events.is_empty();
+    rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
+    if rest.still_steps >= ctx.params.sleep_after_steps
+        && !rest.asleep
+        && ctx.params.sleep_after_steps > 0
     {
-        let (_, pose, position, velocity, ground, intent, rest, totals, touching, _) =
-            view.get_mut(entity).expect("agents have every component");
-        position.0 = after.position;
-        velocity.0 = after.velocity;
-        *pose = after.pose;
-        *ground = after.ground;
-        *intent = after.intent;
-        totals.distance += after.position.distance(before.position);
-        // Contacts are recorded when they begin.
-        let mut now = std::mem::take(ctx.touches);
-        now.clear();
-        for hit in &log.hits {
-            let Some(contact) = hit.contact else { continue };
-            let key = TouchKey::of(&contact.other);
-            if !now.contains(&key) {
-                now.push(key);
-                if !touching.0.contains(&key) {
-                    totals.contacts += 1;
-                    ctx.recorder.events.push(Event {
-                        step,
-                        agent: id,
-                        kind: EventKind::Contact(contact),
-                    });
-                }
-            }
-            if let ContactTarget::Agent(other) = contact.other {
-                woken.push(other);
-            }
-        }
-        now.sort_unstable();
-        // The previous list becomes the next agent's buffer.
-        *ctx.touches = std::mem::replace(&mut touching.0, now);
-        for kind in &log.events {
-            // A refused stand is recorded once per refusal streak.
-            if *kind == EventKind::StandRefused
-                && ctx
-                    .recorder
-                    .events
-                    .iter()
-                    .rev()
-                    .find(|e| e.agent == id)
-                    .is_some_and(|e| e.kind == EventKind::StandRefused)
-            {
-                continue;
-            }
-            ctx.recorder.events.push(Event {
-                step,
-                agent: id,
-                kind: *kind,
-            });
-        }
-        // Rest and sleep.
-        let resting = after.ground.walkable().is_some()
-            && after.velocity == DVec3::ZERO
-            && after.intent.direction == DVec3::ZERO
-            && !after.intent.jump
-            && (after.pose == Pose::Standing) != after.intent.crouch
-            && log.hits.is_empty()
-            && log.events.is_empty();
-        rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
-        if rest.still_steps >= ctx.params.sleep_after_steps
-            && !rest.asleep
-            && ctx.params.sleep_after_steps > 0
-        {
-            rest.asleep = true;
-            ctx.recorder.events.push(Event {
-                step,
-                agent: id,
-                kind: EventKind::Slept,
-            });
-        }
-    }
-    for other in woken {
-        wake(ctx, view, other);
+        rest.asleep = true;
+        ctx.recorder.record(ctx.step, id, EventKind::Slept);
     }
 }
 
 /// Wakes agent `id` (another agent touched it).
-fn wake(ctx: &mut StepContext, view: &mut hecs::View<'_, AgentQuery>, id: AgentId) {
-    let (.., rest, _, _, _) = view
+fn wake(ctx: &mut StepContext, view: &mut hecs::View<'_, Mover<'_>>, id: AgentId) {
+    let mover = view
         .get_mut(ctx.agents[id.0 as usize])
         .expect("agents have every component");
-    rest.still_steps = 0;
-    if rest.asleep {
-        rest.asleep = false;
-        ctx.recorder.events.push(Event {
-            step: ctx.step,
-            agent: id,
-            kind: EventKind::Woke,
-        });
+    mover.rest.still_steps = 0;
+    if mover.rest.asleep {
+        mover.rest.asleep = false;
+        ctx.recorder.record(ctx.step, id, EventKind::Woke);
     }
 }
 
@@ -631,7 +633,7 @@ fn apply_scripts(
     recorder: &mut Recorder,
 ) {
     // A small slack so an event at exactly k * dt fires at step k despite rounding of k * dt.
-    let due = time + 1e-9;
+    let due = time + TIME_SLACK;
     let mut view = world.view_mut::<(&mut Script, &mut Intent, &mut Rest)>();
     for (index, &entity) in agents.iter().enumerate() {
         let (script, intent, rest) = view.get_mut(entity).expect("agents have scripts");
@@ -658,11 +660,7 @@ fn apply_scripts(
             rest.still_steps = 0;
             if rest.asleep {
                 rest.asleep = false;
-                recorder.events.push(Event {
-                    step,
-                    agent: AgentId(index as u32),
-                    kind: EventKind::Woke,
-                });
+                recorder.record(step, AgentId(index as u32), EventKind::Woke);
             }
         }
     }

@@ -8,6 +8,7 @@ use super::tracer::{MoveHit, Tracer};
 use crate::agent::{Ground, Intent, Pose};
 use crate::params::MoveParams;
 use crate::record::EventKind;
+use cspace_geom::tolerance::LAUNCH_SPEED;
 
 /// The state of the agent being moved (copied out of its components and written back).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,7 +86,7 @@ pub(crate) fn ground_check(
     st.ground = match hit.normal {
         None => Ground::Air,
         // Moving up and away from the plane: a jump or a launch, not a landing.
-        Some(n) if st.velocity.z > 0.0 && st.velocity.dot(n) > 10.0 => Ground::Air,
+        Some(n) if st.velocity.z > 0.0 && st.velocity.dot(n) > LAUNCH_SPEED => Ground::Air,
         Some(n) if n.z < p.min_walk_normal => Ground::Steep(n),
         Some(n) => {
             // Settle onto walkable ground (a skin above it), so the resting height does not
@@ -104,8 +105,10 @@ pub(crate) fn ground_check(
     }
 }
 
-/// Quake III's `PM_CorrectAllSolid`, then Blow's emergency routine: the 27 positions within
-/// +-1 unit, then the nearest free position on growing shells; the event is recorded.
+/// Quake III's `PM_CorrectAllSolid`, then Blow's emergency routine, recorded as an event: the
+/// start itself, then its 26 neighbours of `{-1, 0, 1}^3` (Quake III tries these 27 positions),
+/// then the same 26 directions at 2, 4, 8, ..., 256 units: the first free position found in that
+/// order, which is near but not always the nearest free position.
 pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
     let from = st.position;
     if tr.is_free(st.pose, from) {

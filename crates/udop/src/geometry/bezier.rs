@@ -4,6 +4,7 @@
 
 use super::Geometry;
 use crate::vector::Vector;
+use cspace_geom::tolerance::BEZIER_LINEAR;
 
 /// A quadratic Bézier curve with control points `b_0, b_1, b_2`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -98,7 +99,7 @@ pub fn cubic_minimum(d: [f64; 4]) -> (f64, f64) {
     let c = e[0];
     let mut roots = [f64::NAN; 2];
     let scale = e.iter().fold(0.0f64, |s, x| s.max(x.abs()));
-    if a.abs() <= 1e-14 * scale {
+    if a.abs() <= BEZIER_LINEAR * scale {
         if b != 0.0 {
             roots[0] = -c / b;
         }
