@@ -77,9 +77,6 @@ pub struct OurBackend {
     pub build: fn(&Arc<World>, &Shape) -> Result<Built, Unavailable>,
     /// Whether it claims exact answers (its rows must agree with the exact reference).
     pub exact: bool,
-    /// Its name in the simulator (`Collider::name`), when it walks the agent-step crowds: built
-    /// here for the player box unless the simulator offers it by that name.
-    pub sim_name: Option<&'static str>,
 }
 
 /// The label of the exact reference.
@@ -105,35 +102,30 @@ pub fn backends() -> Vec<OurBackend> {
             queries: &Query::ALL,
             build: build_exact,
             exact: true,
-            sim_name: None,
         },
         OurBackend {
             label: PLAIN_BSP,
             queries: &[Query::Ray],
             build: build_onion,
             exact: true,
-            sim_name: None,
         },
         OurBackend {
             label: ONION,
             queries: &[Query::Box],
             build: build_onion,
             exact: true,
-            sim_name: Some("onion"),
         },
         OurBackend {
             label: MELAX_EXACT,
             queries: &[Query::Box],
             build: |world, _| build_melax(world, BevelMode::Exact),
             exact: true,
-            sim_name: Some("melax-exact"),
         },
         OurBackend {
             label: MELAX_PAPER,
             queries: &[Query::Sphere, Query::Cylinder],
             build: |world, _| build_melax(world, BevelMode::PAPER),
             exact: false,
-            sim_name: Some("melax"),
         },
     ]
 }

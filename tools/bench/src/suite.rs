@@ -511,52 +511,11 @@ fn trace_world(
 /// through agent-agent collisions, which rapier's loop does not have).
 pub const AGREEMENT_STEPS: u64 = 30;
 
-/// A backend in the agent-step table: by name through the simulator, or built here.
-enum CrowdBackend {
-    /// One the simulator offers by name.
-    Kind(BackendKind),
-    /// One of ours the simulator does not offer yet, with its factory.
-    Built(&'static str, ours::Factory),
-}
-
-impl CrowdBackend {
-    fn label(&self) -> String {
-        match self {
-            CrowdBackend::Kind(k) => k.name().to_string(),
-            CrowdBackend::Built(label, _) => format!("{label} (built here)"),
-        }
-    }
-
-    fn run(&self, crowd: &Crowd, steps: u64) -> anyhow::Result<CrowdTiming> {
-        match self {
-            CrowdBackend::Kind(k) => Ok(crowds::time_crowd(crowd, *k, steps)?),
-            CrowdBackend::Built(_, factory) => {
-                Ok(crowds::time_crowd_on(crowd, factory(), steps, false)?)
-            }
-        }
-    }
-}
-
 /// Our simulator on every backend against rapier's controller, on one crowd.
 fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable> {
     eprintln!("crowd on {}: {} agents", crowd.name, crowd.agents.len());
-    let mut kinds: Vec<CrowdBackend> = BackendKind::ALL
-        .iter()
-        .map(|&k| CrowdBackend::Kind(k))
-        .collect();
-    let mut missing: Vec<(String, String)> = Vec::new();
-    for backend in ours::backends() {
-        let Some(name) = backend.sim_name else {
-            continue;
-        };
-        if BackendKind::ALL.iter().any(|k| k.name() == name) {
-            continue;
-        }
-        match (backend.build)(&crowd.world, &crowds::player()) {
-            Ok(built) => kinds.push(CrowdBackend::Built(name, built.factory)),
-            Err(why) => missing.push((name.to_string(), why.to_string())),
-        }
-    }
+    // Every backend of the simulator's table (`cspace_sim::BACKENDS`), in its order.
+    let kinds = BackendKind::ALL;
     let parry = ParryWorld::new(&crowd.world);
     let setups = [ControllerSetup::Quake, ControllerSetup::Defaults];
     let rapier: Vec<RapierCrowd> = setups
@@ -567,7 +526,7 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
     let mut last: Vec<Option<CrowdTiming>> = (0..kinds.len()).map(|_| None).collect();
     let timings = timing::interleaved_runs(participants, config.crowd_passes, |i, _| {
         if i < kinds.len() {
-            let t = kinds[i].run(crowd, config.crowd_steps)?;
+            let t = crowds::time_crowd(crowd, kinds[i], config.crowd_steps)?;
             let ns = 1e9 / t.agent_steps_per_second;
             last[i] = Some(t);
             Ok::<f64, anyhow::Error>(ns)
@@ -579,15 +538,13 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
     })?;
     let steps = AGREEMENT_STEPS.min(config.crowd_steps);
     let mut positions = Vec::with_capacity(participants);
-    for kind in &kinds {
-        positions.push(kind.run(crowd, steps)?.final_positions);
+    for &kind in &kinds {
+        positions.push(crowds::time_crowd(crowd, kind, steps)?.final_positions);
     }
     for r in &rapier {
         positions.push(r.run(steps).final_positions);
     }
-    let exact = kinds
-        .iter()
-        .position(|k| matches!(k, CrowdBackend::Kind(BackendKind::Exact)));
+    let exact = kinds.iter().position(|&k| k == BackendKind::Exact);
     let rapier_quake = kinds.len();
     let mean_distance = |a: &[DVec3], b: &[DVec3]| {
         a.iter().zip(b).map(|(p, q)| p.distance(*q)).sum::<f64>() / a.len().max(1) as f64
@@ -599,7 +556,7 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
             Some(t) => {
                 let t = t.as_ref().expect("every backend ran");
                 (
-                    kinds[i].label(),
+                    kinds[i].name().to_string(),
                     false,
                     Some(t.traces_per_agent_step),
                     Some(t.backend_counters.to_string()),
@@ -627,15 +584,6 @@ fn time_agent_steps(crowd: &Crowd, config: &Config) -> anyhow::Result<CrowdTable
                     .then(|| mean_distance(&positions[i], &positions[rapier_quake])),
             }),
         });
-        if i + 1 == kinds.len() {
-            for (name, why) in &missing {
-                rows.push(CrowdRow {
-                    backend: name.clone(),
-                    is_peer: false,
-                    figures: Err(why.clone()),
-                });
-            }
-        }
     }
     Ok(CrowdTable {
         name: crowd.name.clone(),
