@@ -78,9 +78,3 @@ pub const SIDE_GUARD: f64 = 1e-7;
 /// drops the same pieces (its `MIN_PORTAL_AREA`); a real opening an agent can pass is many orders
 /// larger, and the rounding of a cut (about 1e-10 units on each side) leaves slivers far smaller.
 pub const PORTAL_MIN_AREA: f64 = 1e-9;
-
-/// Relative agreement of the two finds of one portal (pushed from either cell, `cspace-nav`):
-/// their areas differ by less than this fraction, plus [`PORTAL_MIN_AREA`]. The cuts are exact
-/// plane crossings whose rounding changes an area by about 1e-13 of itself at world scale; a
-/// difference beyond 1e-9 is a missing piece, not rounding.
-pub const PORTAL_AREA_AGREEMENT: f64 = 1e-9;

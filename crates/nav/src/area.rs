@@ -1,7 +1,7 @@
 //! Walkable areas (van Waveren's AAS areas, from the configuration space): the floors of empty
 //! regions, the flat-ish faces where an agent's origin rests on solid.
 
-use cspace_geom::tolerance::{PLANE_THICKNESS, PORTAL_AREA_AGREEMENT, PORTAL_MIN_AREA};
+use cspace_geom::tolerance::{PLANE_THICKNESS, PORTAL_MIN_AREA};
 use cspace_geom::{Aabb, Plane, Polygon};
 use glam::{DVec2, DVec3};
 
@@ -96,6 +96,15 @@ pub(crate) fn overlap_xy(a: &Polygon, b: &Polygon) -> Option<Polygon> {
     out.filter(|p| p.area() >= PORTAL_MIN_AREA)
 }
 
+/// How much two computations of one area may differ by the rounding of the cuts, square units:
+/// [`PORTAL_MIN_AREA`] plus a sliver [`PLANE_THICKNESS`] wide along the whole `perimeter`. Cell
+/// vertices are exact plane crossings, but where nearly parallel planes cross they carry errors
+/// up to about 1e-8 units (`geom::tolerance`), which moves an edge of a 1,000-square-unit portal
+/// by a few 1e-6 square units; a piece thinner than the plane thickness is on the plane.
+pub(crate) fn rounding_area(perimeter: f64) -> f64 {
+    PORTAL_MIN_AREA + PLANE_THICKNESS * perimeter
+}
+
 /// The area of a convex polygon and its centroid (area-weighted, not the vertex mean).
 pub(crate) fn centroid(polygon: &Polygon) -> (f64, DVec3) {
     let v = &polygon.vertices;
@@ -134,8 +143,7 @@ pub(crate) fn areas_of(graph: &LeafGraph, pose: usize, min_walk_normal: f64) -> 
         }
         let whole = &graph.cell(region)[face as usize];
         let covered: f64 = pieces.iter().map(|p| p.polygon.area()).sum();
-        let face_area = whole.area();
-        if face_area - covered <= PORTAL_MIN_AREA + PORTAL_AREA_AGREEMENT * face_area {
+        if whole.area() - covered <= rounding_area(whole.perimeter()) {
             out.push(Area::new(pose, region, whole.flipped()));
         } else {
             out.extend(

@@ -4,14 +4,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Instant;
 
-use cspace_geom::tolerance::{
-    PLANE_THICKNESS, PORTAL_AREA_AGREEMENT, PORTAL_MIN_AREA, WORLD_HALF_EXTENT,
-};
+use cspace_geom::tolerance::{PLANE_THICKNESS, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, World};
 use cspace_onion::OnionTree;
 use glam::DVec3;
 
-use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy};
+use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy, rounding_area};
 use crate::context::NavContext;
 use crate::error::NavError;
 use crate::link::{
@@ -604,8 +602,7 @@ fn covers(areas: &[Area], ranges: &[std::ops::Range<usize>], grid: &AreaGrid) ->
             left -= a;
             moment -= c * a;
         }
-        let uncovered =
-            (left > PORTAL_MIN_AREA + PORTAL_AREA_AGREEMENT * total).then(|| moment / left);
+        let uncovered = (left > rounding_area(area.polygon.perimeter())).then(|| moment / left);
         out[c] = Cover {
             overlaps,
             uncovered,

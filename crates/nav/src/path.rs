@@ -185,13 +185,15 @@ impl NavMesh {
         let mut waypoints = vec![Waypoint {
             position: self.lifted(start.0, start.1),
             kind: LinkKind::Walk,
-            pose: start_pose,
+            pose,
             area: start.0,
         }];
-        // A secondary pose placed on a primary area stands up first.
+        // A secondary pose standing where only the primary pose's area was kept stands up first
+        // (the primary pose is free on its areas).
         if start_pose != pose {
             waypoints.push(Waypoint {
                 kind: LinkKind::StandUp,
+                pose: start_pose,
                 ..waypoints[0]
             });
         }

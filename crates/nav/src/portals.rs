@@ -11,11 +11,12 @@
 //! agree ([`LeafGraph::one_sided`] lists the pairs where they do not).
 
 use cspace_geom::polygon::PolygonSide;
-use cspace_geom::tolerance::{ONION_CUT, PORTAL_AREA_AGREEMENT, PORTAL_MIN_AREA};
+use cspace_geom::tolerance::{ONION_CUT, PORTAL_MIN_AREA};
 use cspace_geom::{Aabb, Polygon, World};
 use cspace_onion::{NodeRef, OnionTree};
 use glam::DVec3;
 
+use crate::area::rounding_area;
 use crate::bsp::{LEAF, SOLID, SpaceBsp, WalkScratch};
 use crate::cell::{Cell, CellBox, region_cells};
 use crate::error::NavError;
@@ -42,8 +43,12 @@ pub struct Boundary {
     pub face: u32,
 }
 
-/// A pair of regions whose portal was found from one cell only (or with different areas from
-/// the two): a defect of the cells, listed for the tests.
+/// A pair of regions whose portal was found from one cell only, or with areas from the two
+/// cells that differ by more than the rounding of the cuts (a sliver [`PLANE_THICKNESS`] wide
+/// along the portal's perimeter, plus [`PORTAL_MIN_AREA`]): a defect of the cells, listed for
+/// the tests.
+///
+/// [`PLANE_THICKNESS`]: cspace_geom::tolerance::PLANE_THICKNESS
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OneSided {
     /// The two regions.
@@ -339,9 +344,11 @@ fn pair_up(mut directed: Vec<(u32, u32, Polygon)>) -> (Vec<Portal>, Vec<OneSided
         while pieces.peek().is_some_and(|d| key(d) == (a, b)) {
             group.push(pieces.next().expect("peeked"));
         }
-        let mut areas = [0.0; 2];
+        let (mut areas, mut perimeters) = ([0.0; 2], [0.0; 2]);
         for (from, _, polygon) in &group {
-            areas[usize::from(*from != a)] += polygon.area();
+            let side = usize::from(*from != a);
+            areas[side] += polygon.area();
+            perimeters[side] += polygon.perimeter();
         }
         // From the lower region's cell when it found the portal, else from the higher one's.
         let from_low = areas[0] > 0.0;
@@ -358,9 +365,7 @@ fn pair_up(mut directed: Vec<(u32, u32, Polygon)>) -> (Vec<Portal>, Vec<OneSided
                 });
             }
         }
-        if (areas[0] - areas[1]).abs()
-            > PORTAL_MIN_AREA + PORTAL_AREA_AGREEMENT * areas[0].max(areas[1])
-        {
+        if (areas[0] - areas[1]).abs() > rounding_area(perimeters[0].max(perimeters[1])) {
             one_sided.push(OneSided {
                 regions: [a, b],
                 areas,

@@ -3,7 +3,9 @@
 //! point trace, every error, and the corpus (`CSPACE_MAPS`).
 
 mod common;
+mod corpus;
 mod errors;
 mod links;
+mod los;
 mod paths;
 mod portals;

@@ -218,3 +218,51 @@ fn one_context_serves_several_graphs() {
         assert_eq!(format!("{shared:?}"), format!("{own:?}"));
     }
 }
+
+#[test]
+fn a_crouching_start_where_standing_is_free_stands_up_first() {
+    // An open floor: the crouching graph keeps nothing, so a crouching agent stands up.
+    let world = boxes(&[([-512.0, -512.0, -16.0], [512.0, 512.0, 0.0])]);
+    let (_, nav) = nav(&world);
+    assert_eq!(nav.stats().poses[1].areas, 0);
+    let crouch = nav.pose_index("crouch").unwrap();
+    let (from, to) = (DVec3::new(-300.0, 0.0, 24.0), DVec3::new(300.0, 0.0, 24.0));
+    let path = nav
+        .path(from, to, crouch, &mut NavContext::new())
+        .unwrap()
+        .unwrap();
+    let w = &path.waypoints;
+    assert_eq!((w[0].kind, w[0].pose), (LinkKind::Walk, crouch));
+    assert_eq!((w[1].kind, w[1].pose), (LinkKind::StandUp, 0));
+    assert_eq!(w[0].position, w[1].position);
+    assert_eq!(w.last().unwrap().pose, 0);
+}
+
+#[test]
+fn graphs_and_contexts_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<NavMesh>();
+    send_sync::<NavContext>();
+    send_sync::<cspace_nav::LineOfSight>();
+    send_sync::<cspace_nav::LeafGraph>();
+    // One graph, two threads, each with its own context: the same answers.
+    let world = cluttered(71);
+    let (_, nav) = nav(&world);
+    let ends: Vec<(DVec3, DVec3)> = (0..50)
+        .map(|i| {
+            (
+                standing_point(&nav, i),
+                standing_point(&nav, (i * 7 + 3) % 50),
+            )
+        })
+        .collect();
+    let plan = |nav: &NavMesh| {
+        let mut ctx = NavContext::new();
+        ends.iter()
+            .map(|&(a, b)| format!("{:?}", nav.path(a, b, 0, &mut ctx)))
+            .collect::<Vec<_>>()
+    };
+    let here = plan(&nav);
+    let there = std::thread::scope(|s| s.spawn(|| plan(&nav)).join().unwrap());
+    assert_eq!(here, there);
+}
