@@ -26,6 +26,31 @@ pub(crate) struct Node {
     pub children: [u32; 2],
 }
 
+impl Node {
+    /// Where a straddling stretch `[t0, t1]` of `start -> end` crosses the plane (found on the
+    /// whole segment, so the same time whatever stretch is walked), the crossing point, and the
+    /// near and far children (`da` is the stretch start's signed distance).
+    #[inline]
+    fn split(
+        &self,
+        start: DVec3,
+        end: DVec3,
+        da: f64,
+        (t0, t1): (f64, f64),
+    ) -> (f64, DVec3, u32, u32) {
+        let ds = self.plane.signed_distance(start);
+        let de = self.plane.signed_distance(end);
+        let tm = (ds / (ds - de)).clamp(t0, t1);
+        let [front, back] = self.children;
+        let (near, far) = if da > 0.0 {
+            (front, back)
+        } else {
+            (back, front)
+        };
+        (tm, lerp(start, end, tm), near, far)
+    }
+}
+
 /// The tree of one configuration space, pruned (see the module docs). Nodes are depth-first, a
 /// node's front child right after it.
 #[derive(Debug, Clone, PartialEq)]
@@ -287,14 +312,12 @@ impl SpaceBsp {
                         break;
                     }
                     Lie::Straddle => {
-                        let ds = node.plane.signed_distance(start);
-                        let de = node.plane.signed_distance(end);
-                        let tm = (ds / (ds - de)).clamp(t0, t1);
-                        let m = lerp(start, end, tm);
-                        let (near, far, far_entry) = if da > 0.0 {
-                            (node.children[0], node.children[1], node.plane)
+                        let (tm, m, near, far) = node.split(start, end, da, (t0, t1));
+                        // The far side is entered through the plane, facing the near side.
+                        let far_entry = if da > 0.0 {
+                            node.plane
                         } else {
-                            (node.children[1], node.children[0], node.plane.flipped())
+                            node.plane.flipped()
                         };
                         scratch.stack.push(Frame {
                             at: far,
@@ -484,15 +507,7 @@ impl SpaceBsp {
                         break;
                     }
                     Lie::Straddle => {
-                        let ds = node.plane.signed_distance(start);
-                        let de = node.plane.signed_distance(end);
-                        let tm = (ds / (ds - de)).clamp(t0, t1);
-                        let m = lerp(start, end, tm);
-                        let (near, far) = if da > 0.0 {
-                            (node.children[0], node.children[1])
-                        } else {
-                            (node.children[1], node.children[0])
-                        };
+                        let (tm, m, near, far) = node.split(start, end, da, (t0, t1));
                         scratch.stack.push(Frame {
                             at: far,
                             t0: tm,

@@ -192,7 +192,39 @@ pub(crate) fn walk_links(
             }
         }
     }
-    (links, covered)
+    (merge_walks(links), covered)
+}
+
+/// The walk links of one pair of areas as one: the shared boundary of two convex floors is one
+/// segment, found in pieces where an edge has a vertex on it (a cut left collinear vertices).
+fn merge_walks(mut links: Vec<Link>) -> Vec<Link> {
+    links.sort_by_key(|l| (l.from, l.to));
+    let mut out: Vec<Link> = Vec::with_capacity(links.len());
+    for link in links {
+        match out.last_mut() {
+            Some(last) if (last.from, last.to) == (link.from, link.to) => {
+                // Along the crossing from its right end to its left end.
+                let [left, right] = last.start;
+                let Some(u) = (left - right).try_normalize() else {
+                    *last = link;
+                    continue;
+                };
+                let along = |p: DVec3| (p - right).dot(u);
+                let ends = [left, right, link.start[0], link.start[1]];
+                let l = ends
+                    .into_iter()
+                    .max_by(|a, b| along(*a).total_cmp(&along(*b)));
+                let r = ends
+                    .into_iter()
+                    .min_by(|a, b| along(*a).total_cmp(&along(*b)));
+                let (l, r) = (l.expect("four ends"), r.expect("four ends"));
+                last.start = [l, r];
+                last.end = [l, r];
+            }
+            _ => out.push(link),
+        }
+    }
+    out
 }
 
 /// The parts of `[0, length]` not covered by `covered` (merged), each at least
@@ -547,45 +579,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn walks_between_one_pair_merge_into_one_crossing() {
+        let walk = |from, to, l: f64, r: f64| Link {
+            from,
+            to,
+            kind: LinkKind::Walk,
+            start: [DVec3::new(0.0, l, 0.0), DVec3::new(0.0, r, 0.0)],
+            end: [DVec3::new(0.0, l, 0.0), DVec3::new(0.0, r, 0.0)],
+            cost: 0.0,
+            rise: 0.0,
+        };
+        let merged = merge_walks(vec![
+            walk(0, 1, 10.0, 4.0),
+            walk(1, 0, 4.0, 10.0),
+            walk(0, 1, 4.0, 0.0),
+        ]);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].start, [DVec3::new(0.0, 10.0, 0.0), DVec3::ZERO]);
+        assert_eq!(
+            merged[1].start,
+            [DVec3::new(0.0, 4.0, 0.0), DVec3::new(0.0, 10.0, 0.0)]
+        );
+    }
+
+    #[test]
     fn shared_segments_need_opposite_collinear_edges() {
-        let (p0, p1) = (DVec3::new(0.0, 0.0, 0.0), DVec3::new(10.0, 0.0, 0.0));
-        let s = shared_segment(
-            p0,
-            p1,
-            DVec3::new(12.0, 0.0, 0.0),
-            DVec3::new(4.0, 0.0, 0.0),
-        );
-        assert_eq!(s, Some((4.0, 10.0)));
+        let x = |x: f64, y: f64| DVec3::new(x, y, 0.0);
+        let shared = |q0, q1| shared_segment(x(0.0, 0.0), x(10.0, 0.0), q0, q1);
+        assert_eq!(shared(x(12.0, 0.0), x(4.0, 0.0)), Some((4.0, 10.0)));
         // Same direction: not a shared edge.
-        assert_eq!(
-            shared_segment(
-                p0,
-                p1,
-                DVec3::new(4.0, 0.0, 0.0),
-                DVec3::new(12.0, 0.0, 0.0)
-            ),
-            None
-        );
+        assert_eq!(shared(x(4.0, 0.0), x(12.0, 0.0)), None);
         // Off the line.
-        assert_eq!(
-            shared_segment(
-                p0,
-                p1,
-                DVec3::new(12.0, 0.01, 0.0),
-                DVec3::new(4.0, 0.01, 0.0)
-            ),
-            None
-        );
+        assert_eq!(shared(x(12.0, 0.01), x(4.0, 0.01)), None);
         // Meeting at a point only.
-        assert_eq!(
-            shared_segment(
-                p0,
-                p1,
-                DVec3::new(20.0, 0.0, 0.0),
-                DVec3::new(10.0, 0.0, 0.0)
-            ),
-            None
-        );
+        assert_eq!(shared(x(20.0, 0.0), x(10.0, 0.0)), None);
     }
 
     #[test]
