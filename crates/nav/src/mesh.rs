@@ -189,53 +189,17 @@ impl NavMesh {
         let covers = covers(&areas, &ranges, &grid);
         let keep = secondary_keep(areas.len(), &covers, &links);
         let changes = pose_changes(&areas, &covers, &keep, &links, params);
-        let mut renumber = vec![u32::MAX; areas.len()];
-        let mut kept = Vec::new();
-        for (i, area) in areas.into_iter().enumerate() {
-            if keep[i] {
-                renumber[i] = kept.len() as u32;
-                kept.push(area);
-            }
-        }
-        let areas = kept;
-        let links: Vec<Link> = links
-            .into_iter()
-            .chain(changes)
-            .filter_map(|mut l| {
-                let (from, to) = (renumber[l.from as usize], renumber[l.to as usize]);
-                (from != u32::MAX && to != u32::MAX).then(|| {
-                    l.from = from;
-                    l.to = to;
-                    l
-                })
-            })
-            .collect();
-        let grid = AreaGrid::new(&areas);
+        links.extend(changes);
+        let (areas, mut links) = kept(areas, links, &keep);
         if links.len() >= u32::MAX as usize {
             return Err(NavError::TooLarge {
                 what: "links",
                 max: u32::MAX as u64,
             });
         }
-        let mut links = links;
         links.sort_by_key(|l| (l.from, l.kind, l.to));
-
-        let mut link_start = vec![0u32; areas.len() + 1];
-        for l in &links {
-            link_start[l.from as usize + 1] += 1;
-        }
-        for a in 0..areas.len() {
-            link_start[a + 1] += link_start[a];
-        }
-        let hops = links
-            .iter()
-            .map(|l| Hop {
-                to: l.to,
-                start: l.start_point(),
-                end: l.end_point(),
-                cost: l.cost,
-            })
-            .collect();
+        let grid = AreaGrid::new(&areas);
+        let (link_start, hops) = index(areas.len(), &links);
         let area_speed = areas.iter().map(|a| infos[a.pose].speed).collect();
         let component = components(areas.len(), &links);
 
@@ -246,31 +210,8 @@ impl NavMesh {
             .map(|space| LineOfSight::new(tree, space, world.bounds()))
             .transpose()?;
 
-        let mut pose_stats: Vec<PoseStats> = infos
-            .iter()
-            .zip(&graphs)
-            .zip(&areas_found)
-            .map(|((info, graph), &found)| PoseStats {
-                name: info.name.clone(),
-                regions: graph.region_count(),
-                portals: graph.portals().len(),
-                areas: 0,
-                areas_found: found,
-                links: [0; 6],
-            })
-            .collect();
-        for a in &areas {
-            pose_stats[a.pose].areas += 1;
-        }
-        for l in &links {
-            let kind = LinkKind::ALL
-                .iter()
-                .position(|k| *k == l.kind)
-                .expect("a kind");
-            pose_stats[areas[l.from as usize].pose].links[kind] += 1;
-        }
         let stats = NavStats {
-            poses: pose_stats,
+            poses: pose_stats(&infos, &graphs, &areas_found, &areas, &links),
             components: component
                 .iter()
                 .copied()
@@ -472,6 +413,86 @@ impl NavMesh {
             position: self.lifted(area, q),
         }))
     }
+}
+
+/// The kept areas, renumbered in order, and the links between kept areas.
+fn kept(areas: Vec<Area>, links: Vec<Link>, keep: &[bool]) -> (Vec<Area>, Vec<Link>) {
+    let mut renumber = vec![u32::MAX; areas.len()];
+    let mut out = Vec::new();
+    for (i, area) in areas.into_iter().enumerate() {
+        if keep[i] {
+            renumber[i] = out.len() as u32;
+            out.push(area);
+        }
+    }
+    let links = links
+        .into_iter()
+        .filter_map(|mut l| {
+            let (from, to) = (renumber[l.from as usize], renumber[l.to as usize]);
+            (from != u32::MAX && to != u32::MAX).then(|| {
+                l.from = from;
+                l.to = to;
+                l
+            })
+        })
+        .collect();
+    (out, links)
+}
+
+/// The links leaving each area (CSR offsets over `links`, sorted by the area left) and the
+/// search's copy of them.
+fn index(areas: usize, links: &[Link]) -> (Vec<u32>, Vec<Hop>) {
+    let mut start = vec![0u32; areas + 1];
+    for l in links {
+        start[l.from as usize + 1] += 1;
+    }
+    for a in 0..areas {
+        start[a + 1] += start[a];
+    }
+    let hops = links
+        .iter()
+        .map(|l| Hop {
+            to: l.to,
+            start: l.start_point(),
+            end: l.end_point(),
+            cost: l.cost,
+        })
+        .collect();
+    (start, hops)
+}
+
+/// Per pose: regions, portals, areas found and kept, links by kind.
+fn pose_stats(
+    infos: &[PoseInfo],
+    graphs: &[LeafGraph],
+    areas_found: &[usize],
+    areas: &[Area],
+    links: &[Link],
+) -> Vec<PoseStats> {
+    let mut out: Vec<PoseStats> = infos
+        .iter()
+        .zip(graphs)
+        .zip(areas_found)
+        .map(|((info, graph), &found)| PoseStats {
+            name: info.name.clone(),
+            regions: graph.region_count(),
+            portals: graph.portals().len(),
+            areas: 0,
+            areas_found: found,
+            links: [0; 6],
+        })
+        .collect();
+    for a in areas {
+        out[a.pose].areas += 1;
+    }
+    for l in links {
+        let kind = LinkKind::ALL
+            .iter()
+            .position(|k| *k == l.kind)
+            .expect("a kind");
+        out[areas[l.from as usize].pose].links[kind] += 1;
+    }
+    out
 }
 
 /// The poses resolved against the tree, checked.

@@ -6,7 +6,7 @@
 //!
 //! `CSPACE_NAV_LOS_SEGMENTS` sets the line-of-sight segments per map (default 3,000; the issue's
 //! figure is 100,000, see docs/navigation.md for the command) and `CSPACE_NAV_PAIRS` the random
-//! pairs of areas planned per map (default 200).
+//! pairs of areas of one component planned per map (default 200).
 
 use cspace_geom::generate::Rng;
 use cspace_nav::{NavContext, NavMesh, NavParams, NavPose};
@@ -63,8 +63,17 @@ fn corpus_graphs_sight_and_paths() {
         let mut rng = Rng::new(200 + i as u64);
         let (mut found, mut waypoints, mut in_solid) = (0, 0, 0);
         let n = nav.areas().len();
+        // Pairs within one component (areas joined by links), most of which reach each other.
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        for a in 0..n as u32 {
+            let c = nav.component(a) as usize;
+            members.resize(members.len().max(c + 1), Vec::new());
+            members[c].push(a);
+        }
         for _ in 0..if n == 0 { 0 } else { pairs } {
-            let (a, b) = (rng.below(n) as u32, rng.below(n) as u32);
+            let a = rng.below(n) as u32;
+            let group = &members[nav.component(a) as usize];
+            let b = group[rng.below(group.len())];
             let pose = nav.areas()[a as usize].pose;
             let (from, to) = (standing_point(&nav, a), standing_point(&nav, b));
             // An area's centre can lie under a ceiling closer than the skin: such ends are
