@@ -8,8 +8,8 @@
 //! - `nav/los/e1m1/*`: one line-of-sight query on short segments (10-50 units, starting free,
 //!   the onion benchmark's lengths), taken in turn from 4,096: the navigation graph's line of
 //!   sight (the point space of the three-pose tree), the same over a tree of the point alone,
-//!   and for comparison the full point traces of the onion and exact backends on the same
-//!   segments.
+//!   and for comparison the full point traces of the onion backend (over the same two trees)
+//!   and of the exact backend on the same segments.
 //!
 //! E1M1 comes through `CSPACE_MAPS` (a skip line is printed when it is unset):
 //! `CSPACE_MAPS=/work/shared/maps cargo bench -p cspace-nav --bench nav`
@@ -122,10 +122,14 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
+    let mut onion_nav = OnionCollider::new(Arc::new(tree.clone()), world.clone()).unwrap();
     let mut onion = OnionCollider::new(Arc::new(point_tree), world.clone()).unwrap();
     let mut exact = ExactCollider::new(world.clone());
-    let traces: [(&str, &mut dyn Collider); 2] =
-        [("onion-trace", &mut onion), ("exact-trace", &mut exact)];
+    let traces: [(&str, &mut dyn Collider); 3] = [
+        ("onion-trace-nav-tree", &mut onion_nav),
+        ("onion-trace-point-tree", &mut onion),
+        ("exact-trace", &mut exact),
+    ];
     for (label, backend) in traces {
         let point = backend.prepare(&Shape::POINT).unwrap();
         let mut i = 0;

@@ -49,7 +49,8 @@ const GRID_MIN_CELL: f64 = 16.0;
 impl StartGrid {
     /// The grid over `bounds` for `bsp`.
     fn new(bsp: &SpaceBsp, bounds: Aabb) -> Option<StartGrid> {
-        if bounds.is_empty() || bsp.root & LEAF != 0 {
+        let finite = bounds.min.is_finite() && bounds.max.is_finite();
+        if !finite || bounds.is_empty() || bsp.root & LEAF != 0 {
             return None;
         }
         let size = bounds.size();

@@ -198,4 +198,11 @@ fn degenerate_segments_ask_the_point_query() {
     assert!(!los.visible(DVec3::NAN, DVec3::ZERO, &mut ctx));
     assert!(!los.visible(DVec3::ZERO, DVec3::INFINITY, &mut ctx));
     assert!(LineOfSight::new(&tree, 1, world.bounds()).is_err());
+    // Bounds that are no box give no start grid, and the same answers.
+    let unbounded = cspace_geom::Aabb::new(DVec3::splat(f64::NEG_INFINITY), DVec3::INFINITY);
+    let plain = LineOfSight::new(&tree, 0, unbounded).unwrap();
+    for _ in 0..2000 {
+        let (a, b) = (rng.point_in(&world.bounds()), rng.point_in(&world.bounds()));
+        assert_eq!(plain.visible(a, b, &mut ctx), los.visible(a, b, &mut ctx));
+    }
 }
