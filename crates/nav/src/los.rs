@@ -36,7 +36,8 @@ pub struct LineOfSight {
 #[derive(Debug, Clone)]
 struct StartGrid {
     min: DVec3,
-    cell: f64,
+    /// One over the cell edge.
+    inverse: f64,
     dims: [usize; 3],
     starts: Vec<u32>,
 }
@@ -73,28 +74,31 @@ impl StartGrid {
         }
         Some(StartGrid {
             min: bounds.min,
-            cell,
+            inverse: 1.0 / cell,
             dims,
             starts,
         })
     }
 
     /// The start of a segment from `a` to `b`: the node of `a`'s cell when `b` is in its loose
-    /// box, else `None` (the root).
+    /// box, else `None` (the root). (Truncation, not `floor`: the coordinates are checked not
+    /// negative first, and `floor` is a library call on baseline x86-64. A point a rounding off
+    /// its cell still lies deep inside the loose box, whose planes clear it by
+    /// [`PLANE_THICKNESS`].)
     #[inline]
     fn start(&self, a: DVec3, b: DVec3) -> Option<u32> {
-        let rel = (a - self.min) / self.cell;
-        let cell = rel.floor();
-        if cell.cmplt(DVec3::ZERO).any() {
+        let rel = (a - self.min) * self.inverse;
+        // Not negative (and not NaN).
+        if !rel.cmpge(DVec3::ZERO).all() {
             return None;
         }
-        let (x, y, z) = (cell.x as usize, cell.y as usize, cell.z as usize);
+        let (x, y, z) = (rel.x as usize, rel.y as usize, rel.z as usize);
         if x >= self.dims[0] || y >= self.dims[1] || z >= self.dims[2] {
             return None;
         }
         // b in the loose box: within half a cell of a's cell.
-        let rb = (b - self.min) / self.cell - cell;
-        if rb.cmplt(DVec3::splat(-0.5)).any() || rb.cmpgt(DVec3::splat(1.5)).any() {
+        let rb = (b - self.min) * self.inverse - DVec3::new(x as f64, y as f64, z as f64);
+        if !(rb.cmpge(DVec3::splat(-0.5)).all() && rb.cmple(DVec3::splat(1.5)).all()) {
             return None;
         }
         Some(self.starts[(z * self.dims[1] + y) * self.dims[0] + x])
