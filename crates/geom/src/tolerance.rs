@@ -151,9 +151,6 @@ pub const SPHERE_GROWTH: f64 = 1e-9;
 /// this many units are the same face when the outside fill matches portals.
 pub const PORTAL_PLANE: f64 = 1e-6;
 
-/// Faces of a leaf cell smaller than this, in square units, connect nothing (outside fill).
-pub const MIN_PORTAL_AREA: f64 = 1e-9;
-
 /// Quantisation step of the onion compiler's plane lookup keys (units and normal components):
 /// much larger than [`PLANE_MERGE`], so a plane's near-duplicates fall in its cell or a
 /// neighbouring one.
@@ -203,3 +200,12 @@ pub const LAUNCH_SPEED: f64 = 10.0;
 /// The default largest position difference between two backends' trajectories in a scenario
 /// (`tolerance` in a scenario file): a thousandth of a unit, the precision traces print.
 pub const DEFAULT_AGREEMENT: f64 = 1e-3;
+
+// Areas, in square units.
+
+/// Smallest area of a portal or cell-boundary piece, in square units: navigation
+/// (`cspace-nav`) drops pieces of region faces smaller than this while pushing them down a tree,
+/// so regions touching along an edge or at a corner are not neighbours. The onion's outside fill
+/// drops the same pieces; a real opening an agent can pass is many orders
+/// larger, and the rounding of a cut (about 1e-10 units on each side) leaves slivers far smaller.
+pub const PORTAL_MIN_AREA: f64 = 1e-9;

@@ -12,7 +12,7 @@ use glam::DVec3;
 use super::cell::Cell;
 use crate::stats::FillOutcome;
 use crate::tree::{NodeRef, OnionTree, PackedNode};
-use cspace_geom::tolerance::{MIN_PORTAL_AREA, PORTAL_PLANE, ZERO_LENGTH};
+use cspace_geom::tolerance::{PORTAL_MIN_AREA, PORTAL_PLANE, ZERO_LENGTH};
 
 /// The tree with its outside filled, the leaf points of its (merged) leaves, and what happened
 /// in each space.
@@ -122,7 +122,7 @@ fn neighbours(tree: &OnionTree, cells: &[Cell]) -> Vec<Vec<u32>> {
     let mut stack: Vec<(NodeRef, Polygon)> = Vec::new();
     for (leaf, cell) in cells.iter().enumerate() {
         for face in &cell.faces {
-            if face.area() < MIN_PORTAL_AREA {
+            if face.area() < PORTAL_MIN_AREA {
                 continue;
             }
             stack.push((tree.root(), face.clone()));
@@ -150,7 +150,7 @@ fn neighbours(tree: &OnionTree, cells: &[Cell]) -> Vec<Vec<u32>> {
                             PolygonSide::Straddle => {
                                 let (b, f) = polygon.split_with(&plane, ONION_CUT);
                                 for (part, to) in [(f, front), (b, back)] {
-                                    if let Some(part) = part.filter(|p| p.area() >= MIN_PORTAL_AREA)
+                                    if let Some(part) = part.filter(|p| p.area() >= PORTAL_MIN_AREA)
                                     {
                                         stack.push((to, part));
                                     }

@@ -1,0 +1,426 @@
+//! Paths: A* over the areas, then the corridor pulled tight (the funnel algorithm) into
+//! waypoints, each tagged with how to reach it.
+
+use std::cmp::Reverse;
+
+use glam::DVec3;
+
+use crate::area::cross2;
+use crate::context::NavContext;
+use crate::error::NavError;
+use crate::link::LinkKind;
+use crate::mesh::NavMesh;
+use cspace_geom::tolerance::VERTEX_WELD;
+
+/// A point of a path: where the agent's origin goes next, and how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Waypoint {
+    /// The agent's origin (configuration space, units): on the floor of [`Waypoint::area`],
+    /// [`crate::NavParams::clearance`] above it where that is free. Never inside solid for
+    /// [`Waypoint::pose`].
+    pub position: DVec3,
+    /// How the agent gets here from the previous waypoint: walk (possibly across several
+    /// areas), step up on the way, walk off a ledge and fall here, jump from the previous
+    /// waypoint and land here, or change pose in place. The first waypoint (the start) is a
+    /// walk.
+    pub kind: LinkKind,
+    /// The pose the agent is in on the way here (for a pose change, the new pose): an index into
+    /// [`NavMesh::poses`].
+    pub pose: usize,
+    /// The area the waypoint lies on (for a point on a shared edge, the area the path goes on
+    /// into).
+    pub area: u32,
+}
+
+/// A planned path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    /// The waypoints, from the start (on its floor) to the goal (on its floor).
+    pub waypoints: Vec<Waypoint>,
+    /// The areas passed, in order (the start's first, the goal's last).
+    pub areas: Vec<u32>,
+    /// The links taken, in order (indices into [`NavMesh::links`]).
+    pub links: Vec<u32>,
+    /// The search's estimate of the time the path takes, seconds (walking at each pose's speed,
+    /// falls and jumps at their times, plus penalties).
+    pub cost: f64,
+}
+
+impl Path {
+    /// The length of the polyline through the waypoints, units.
+    pub fn length(&self) -> f64 {
+        self.waypoints
+            .windows(2)
+            .map(|w| w[0].position.distance(w[1].position))
+            .sum()
+    }
+}
+
+/// What a search found: the start and goal (area, floor point) and the cost between them.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    start: (u32, DVec3),
+    goal: (u32, DVec3),
+    cost: f64,
+}
+
+/// No link (the start of a search).
+const NONE: u32 = u32::MAX;
+
+impl NavMesh {
+    /// Plans a path for an agent of pose `pose` (an index into [`NavMesh::poses`]) whose origin
+    /// is at `from`, to the origin `to`. Both are placed on the walkable floor straight below
+    /// them (within the deepest fall). `Ok(None)` when the goal cannot be reached.
+    ///
+    /// A* over the areas (cost: the estimated time; heuristic: the horizontal distance at walk
+    /// speed), then the corridor pulled tight seen from above between the links taken at one
+    /// point (drops, jumps, pose changes). Deterministic: ties go to the lower area index.
+    pub fn path(
+        &self,
+        from: DVec3,
+        to: DVec3,
+        pose: usize,
+        ctx: &mut NavContext,
+    ) -> Result<Option<Path>, NavError> {
+        let Some(found) = self.search(from, to, pose, ctx)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.corridor(found, pose, ctx)))
+    }
+
+    /// True when an agent of pose `pose` at `from` can reach `to` (see [`NavMesh::path`]).
+    pub fn reachable(
+        &self,
+        from: DVec3,
+        to: DVec3,
+        pose: usize,
+        ctx: &mut NavContext,
+    ) -> Result<bool, NavError> {
+        Ok(self.search(from, to, pose, ctx)?.is_some())
+    }
+
+    /// Locates both ends and runs A*; the search's arrays in `ctx` then hold the tree of links.
+    fn search(
+        &self,
+        from: DVec3,
+        to: DVec3,
+        pose: usize,
+        ctx: &mut NavContext,
+    ) -> Result<Option<Found>, NavError> {
+        let start = self.locate(from, pose, "start", ctx)?;
+        // The goal is wherever the agent's origin can stand: the start's pose first.
+        let goal = match self.locate(to, pose, "goal", ctx) {
+            Ok(g) => g,
+            Err(first) => (0..self.poses.len())
+                .filter(|&p| p != pose)
+                .find_map(|p| self.locate(to, p, "goal", ctx).ok())
+                .ok_or(first)?,
+        };
+        if self.component[start.0 as usize] != self.component[goal.0 as usize] {
+            return Ok(None);
+        }
+        Ok(self
+            .astar(start, goal, ctx)
+            .map(|cost| Found { start, goal, cost }))
+    }
+
+    /// A* from `start` to `goal` (area, point); the total cost when the goal is reached.
+    fn astar(&self, start: (u32, DVec3), goal: (u32, DVec3), ctx: &mut NavContext) -> Option<f64> {
+        let s = &mut ctx.search;
+        s.begin(self.areas.len());
+        let generation = s.generation;
+        let inv_speed = 1.0 / self.params.walk_speed;
+        let h = |p: DVec3| (p - goal.1).truncate().length() * inv_speed;
+        let (a, at) = start;
+        s.stamp[a as usize] = generation;
+        s.cost[a as usize] = 0.0;
+        s.at[a as usize] = at;
+        s.via[a as usize] = NONE;
+        s.open.push(Reverse((h(at).to_bits(), a)));
+        while let Some(Reverse((_, a))) = s.open.pop() {
+            let ai = a as usize;
+            if s.closed[ai] == generation {
+                continue;
+            }
+            s.closed[ai] = generation;
+            if a == goal.0 {
+                return Some(s.cost[ai] + s.at[ai].distance(goal.1) / self.area_speed[ai]);
+            }
+            let (cost, at, speed) = (s.cost[ai], s.at[ai], self.area_speed[ai]);
+            let links = self.link_start[ai] as usize..self.link_start[ai + 1] as usize;
+            for (i, hop) in self.hops[links.clone()].iter().enumerate() {
+                let b = hop.to as usize;
+                if s.closed[b] == generation {
+                    continue;
+                }
+                let c = cost + at.distance(hop.start) / speed + hop.cost;
+                if s.stamp[b] != generation || c < s.cost[b] {
+                    s.stamp[b] = generation;
+                    s.cost[b] = c;
+                    s.at[b] = hop.end;
+                    s.via[b] = (links.start + i) as u32;
+                    s.open.push(Reverse(((c + h(hop.end)).to_bits(), hop.to)));
+                }
+            }
+        }
+        None
+    }
+
+    /// The path found by the last search: its links back from the goal, then the waypoints.
+    fn corridor(&self, found: Found, pose: usize, ctx: &mut NavContext) -> Path {
+        let Found { start, goal, cost } = found;
+        let s = &ctx.search;
+        let mut links = Vec::new();
+        let mut at = goal.0;
+        while s.via[at as usize] != NONE {
+            let l = s.via[at as usize];
+            links.push(l);
+            at = self.links[l as usize].from;
+        }
+        links.reverse();
+        let mut areas = vec![start.0];
+        areas.extend(links.iter().map(|&l| self.links[l as usize].to));
+
+        let start_pose = self.areas[start.0 as usize].pose;
+        let mut waypoints = vec![Waypoint {
+            position: self.lifted(start.0, start.1),
+            kind: LinkKind::Walk,
+            pose,
+            area: start.0,
+        }];
+        // A secondary pose standing where only the primary pose's area was kept stands up first
+        // (the primary pose is free on its areas).
+        if start_pose != pose {
+            waypoints.push(Waypoint {
+                kind: LinkKind::StandUp,
+                pose: start_pose,
+                ..waypoints[0]
+            });
+        }
+        // Legs of crossings, pulled tight, between the links taken at one point.
+        let mut leg_start = start.1;
+        let mut portals: Vec<Portal> = Vec::new();
+        for &l in &links {
+            let link = &self.links[l as usize];
+            if link.is_crossing() {
+                portals.push(Portal {
+                    left: link.start[0],
+                    right: link.start[1],
+                    kind: link.kind,
+                    // A step's crossing lies on the lower floor's edge, a walk's on both floors.
+                    area: if link.kind == LinkKind::Walk {
+                        link.to
+                    } else {
+                        link.from
+                    },
+                });
+                continue;
+            }
+            let take_off = link.start[0];
+            self.pull_leg(leg_start, &portals, take_off, link.from, &mut waypoints);
+            portals.clear();
+            let to_pose = self.areas[link.to as usize].pose;
+            waypoints.push(Waypoint {
+                position: self.lifted(link.to, link.end[0]),
+                kind: link.kind,
+                pose: to_pose,
+                area: link.to,
+            });
+            leg_start = link.end[0];
+        }
+        self.pull_leg(leg_start, &portals, goal.1, goal.0, &mut waypoints);
+        Path {
+            waypoints,
+            areas,
+            links,
+            cost,
+        }
+    }
+
+    /// The funnel over one leg: from `from` through `portals` to `to` (on area `last`), the
+    /// corners appended to `out` (the leg's start is the last waypoint already there; a corner
+    /// at the same place as the previous waypoint is not repeated).
+    fn pull_leg(
+        &self,
+        from: DVec3,
+        portals: &[Portal],
+        to: DVec3,
+        last: u32,
+        out: &mut Vec<Waypoint>,
+    ) {
+        let corners = funnel(from, portals, to);
+        for c in corners {
+            let area = if c.portal < portals.len() {
+                portals[c.portal].area
+            } else {
+                last
+            };
+            let pose = self.areas[area as usize].pose;
+            let position = self.lifted(area, c.point);
+            if out
+                .last()
+                .is_some_and(|w| w.position.distance(position) < VERTEX_WELD && w.kind == c.kind)
+            {
+                continue;
+            }
+            out.push(Waypoint {
+                position,
+                kind: c.kind,
+                pose,
+                area,
+            });
+        }
+    }
+}
+
+/// A crossing of a leg: the segment `[left, right]` as seen moving through it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Portal {
+    left: DVec3,
+    right: DVec3,
+    kind: LinkKind,
+    /// The area a corner on it lies on.
+    area: u32,
+}
+
+/// A corner of a pulled leg: the point, the portal it lies on (`portals.len()` for the leg's
+/// end), and the hardest kind of crossing on the way to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Corner {
+    point: DVec3,
+    portal: usize,
+    kind: LinkKind,
+}
+
+/// The shortest path seen from above from `from` through the portals to `to`: the simple
+/// stupid funnel algorithm (Mononen), restarting from each corner found.
+fn funnel(from: DVec3, portals: &[Portal], to: DVec3) -> Vec<Corner> {
+    // Index 0 is the start, 1..=n the portals, n + 1 the end.
+    let n = portals.len();
+    let point = |i: usize| -> (DVec3, DVec3) {
+        if i == 0 {
+            (from, from)
+        } else if i <= n {
+            (portals[i - 1].left, portals[i - 1].right)
+        } else {
+            (to, to)
+        }
+    };
+    // The hardest crossing among portals `lo..hi` (indices of `point`).
+    let kind_between = |lo: usize, hi: usize| {
+        (lo.max(1)..hi.min(n + 1))
+            .map(|i| portals[i - 1].kind)
+            .max()
+            .unwrap_or(LinkKind::Walk)
+    };
+    let same = |a: DVec3, b: DVec3| (a - b).truncate().length_squared() < VERTEX_WELD * VERTEX_WELD;
+    let mut out = Vec::new();
+    let (mut apex, mut left, mut right) = (from, from, from);
+    let (mut apex_i, mut left_i, mut right_i) = (0usize, 0usize, 0usize);
+    let mut i = 1;
+    while i <= n + 1 {
+        let (l, r) = point(i);
+        // Tighten the right side: `r` inside the funnel (left of the right ray, or on it).
+        if cross2(right - apex, r - apex) >= 0.0 {
+            if same(apex, right) || same(apex, left) || cross2(left - apex, r - apex) < 0.0 {
+                right = r;
+                right_i = i;
+            } else {
+                // `r` crosses over the left side: the left point is a corner.
+                out.push(Corner {
+                    point: left,
+                    portal: left_i.saturating_sub(1),
+                    kind: kind_between(apex_i, left_i),
+                });
+                apex = left;
+                apex_i = left_i;
+                right = apex;
+                right_i = apex_i;
+                i = apex_i + 1;
+                continue;
+            }
+        }
+        // Tighten the left side: `l` inside the funnel (right of the left ray, or on it).
+        if cross2(left - apex, l - apex) <= 0.0 {
+            if same(apex, left) || same(apex, right) || cross2(right - apex, l - apex) > 0.0 {
+                left = l;
+                left_i = i;
+            } else {
+                out.push(Corner {
+                    point: right,
+                    portal: right_i.saturating_sub(1),
+                    kind: kind_between(apex_i, right_i),
+                });
+                apex = right;
+                apex_i = right_i;
+                left = apex;
+                left_i = apex_i;
+                i = apex_i + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let end = Corner {
+        point: to,
+        portal: n,
+        kind: kind_between(apex_i, n + 1),
+    };
+    // The end can come out as a corner already (a funnel closing on it): keep it once.
+    match out.last_mut() {
+        Some(last) if same(last.point, to) && last.point.z == to.z => {
+            last.kind = last.kind.max(end.kind);
+            last.portal = n;
+        }
+        _ => out.push(end),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn portal(l: (f64, f64), r: (f64, f64), kind: LinkKind) -> Portal {
+        Portal {
+            left: DVec3::new(l.0, l.1, 0.0),
+            right: DVec3::new(r.0, r.1, 0.0),
+            kind,
+            area: 0,
+        }
+    }
+
+    #[test]
+    fn a_straight_corridor_needs_no_corner() {
+        // Going +x through three doors 20 wide around y = 0.
+        let portals: Vec<_> = [10.0, 20.0, 30.0]
+            .iter()
+            .map(|&x| portal((x, 10.0), (x, -10.0), LinkKind::Walk))
+            .collect();
+        let c = funnel(DVec3::ZERO, &portals, DVec3::new(40.0, 0.0, 0.0));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].point, DVec3::new(40.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn a_bend_turns_at_the_inner_corner() {
+        // Along +x to a door at x = 10 (y in -10..10), then a door turned up at y = 10..30
+        // between x = 10 and 20: the goal is up and to the left, so the path turns at the
+        // inner corner of the second door.
+        let portals = vec![
+            portal((10.0, 10.0), (10.0, -10.0), LinkKind::Walk),
+            portal((10.0, 20.0), (20.0, 20.0), LinkKind::Step),
+        ];
+        let goal = DVec3::new(-30.0, 60.0, 0.0);
+        let c = funnel(DVec3::ZERO, &portals, goal);
+        let points: Vec<_> = c.iter().map(|c| c.point.truncate()).collect();
+        assert_eq!(
+            points,
+            [(10.0, 10.0), (10.0, 20.0), (-30.0, 60.0)].map(|(x, y)| glam::DVec2::new(x, y)),
+            "{c:?}"
+        );
+        // The step is crossed after its own corner, on the way to the goal.
+        let kinds: Vec<_> = c.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [LinkKind::Walk, LinkKind::Walk, LinkKind::Step]);
+    }
+}
