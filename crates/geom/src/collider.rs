@@ -1,6 +1,6 @@
 //! The contract every collision backend fulfils: [`Collider`] and its answer, [`Hit`].
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::fmt;
 
 use glam::DVec3;
@@ -341,7 +341,11 @@ impl MoverCache {
 pub struct QueryContext {
     /// What the queries with this context did.
     pub counters: QueryCounters,
-    scratch: Vec<Box<dyn Any + Send + Sync>>,
+    /// The first backend's scratch, held in the context itself: a trace looks its scratch up once,
+    /// and a context usually serves one backend, so the common lookup is one downcast.
+    first: Option<Box<dyn Any + Send + Sync>>,
+    /// The scratch of other backends (a cache's and the backend it wraps, say).
+    others: Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
     mover: MoverCache,
 }
 
@@ -349,7 +353,10 @@ impl fmt::Debug for QueryContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("QueryContext")
             .field("counters", &self.counters)
-            .field("scratch_kinds", &self.scratch.len())
+            .field(
+                "scratch_kinds",
+                &(usize::from(self.first.is_some()) + self.others.len()),
+            )
             .field("mover", &self.mover)
             .finish()
     }
@@ -363,20 +370,34 @@ impl QueryContext {
 
     /// The backend's scratch of type `T` (made on first use), the counters and the mover's
     /// cache, borrowed apart.
+    #[inline]
     pub fn parts<T: Default + Send + Sync + 'static>(
         &mut self,
     ) -> (&mut T, &mut QueryCounters, &mut MoverCache) {
-        let index = match self.scratch.iter().position(|b| b.is::<T>()) {
+        let first = self.first.get_or_insert_with(|| Box::new(T::default()));
+        let scratch = match first.downcast_mut::<T>() {
+            Some(scratch) => scratch,
+            None => Self::other(&mut self.others, T::default)
+                .downcast_mut::<T>()
+                .expect("the scratch under T's id is a T"),
+        };
+        (scratch, &mut self.counters, &mut self.mover)
+    }
+
+    /// The scratch under `id` among the others, made with `make` if there is none.
+    fn other<'a, T: Send + Sync + 'static>(
+        others: &'a mut Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
+        make: fn() -> T,
+    ) -> &'a mut Box<dyn Any + Send + Sync> {
+        let id = TypeId::of::<T>();
+        let index = match others.iter().position(|(t, _)| *t == id) {
             Some(i) => i,
             None => {
-                self.scratch.push(Box::new(T::default()));
-                self.scratch.len() - 1
+                others.push((id, Box::new(make())));
+                others.len() - 1
             }
         };
-        let scratch = self.scratch[index]
-            .downcast_mut::<T>()
-            .expect("the scratch at this index is a T");
-        (scratch, &mut self.counters, &mut self.mover)
+        &mut others[index].1
     }
 
     /// Lends `cache` (a mover's own) to the context for the mover's queries, and takes back the
