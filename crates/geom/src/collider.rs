@@ -385,10 +385,10 @@ impl QueryContext {
     }
 
     /// The scratch under `id` among the others, made with `make` if there is none.
-    fn other<'a, T: Send + Sync + 'static>(
-        others: &'a mut Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
+    fn other<T: Send + Sync + 'static>(
+        others: &mut Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
         make: fn() -> T,
-    ) -> &'a mut Box<dyn Any + Send + Sync> {
+    ) -> &mut Box<dyn Any + Send + Sync> {
         let id = TypeId::of::<T>();
         let index = match others.iter().position(|(t, _)| *t == id) {
             Some(i) => i,
