@@ -454,6 +454,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
                 line: brush.line,
                 entity: index,
                 brush: b as u32,
+                facet: None,
             };
             let verdict = face_verdict(brush);
             let fate = match world_contents(verdict.contents, solidity, options) {
