@@ -3,8 +3,8 @@
 use glam::DVec3;
 
 /// The quadratic Bézier curve with control points `p` at `t`, computed symmetrically in the
-/// curve's direction: `(p0 (1-t)^2 + p2 t^2) + p1 2 t (1-t)`, and the end points exactly at 0
-/// and 1. For a parameter `t` that is a binary fraction (every cut of [`super::tessellate`] is
+/// curve's direction: `(p0 (1-t)^2 + p2 t^2) + p1 2 t (1-t)`, the end points exactly at 0 and 1,
+/// and a coordinate shared by the three points exactly that coordinate. For a parameter `t` that is a binary fraction (every cut of [`super::tessellate`] is
 /// one), `1 - t` is exact, so the curve reversed at `1 - t` gives the same bits: two patches
 /// sharing a curve in opposite directions compute the same vertices on it.
 pub fn eval_curve(p: [DVec3; 3], t: f64) -> DVec3 {
@@ -15,7 +15,16 @@ pub fn eval_curve(p: [DVec3; 3], t: f64) -> DVec3 {
         return p[2];
     }
     let s = 1.0 - t;
-    (p[0] * (s * s) + p[2] * (t * t)) + p[1] * (2.0 * s * t)
+    let mut out = (p[0] * (s * s) + p[2] * (t * t)) + p[1] * (2.0 * s * t);
+    // A coordinate the three points share is the curve's all along: keep it exact, so that a
+    // collapsed row or column of control points (a cone's apex, a cap's centre) gives the very
+    // point written, as its neighbours' borders do.
+    for k in 0..3 {
+        if p[0][k] == p[1][k] && p[1][k] == p[2][k] {
+            out[k] = p[0][k];
+        }
+    }
+    out
 }
 
 /// The biquadratic piece with control net `net` (`net[a][b]`: `a` across rows, parameter `s`;

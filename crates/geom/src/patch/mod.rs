@@ -25,7 +25,12 @@
 //!   that share a curve are cut by the union of their cuts, so a curve shared by two patches gets
 //!   the same vertices, bit for bit, in both (the vertices of a curve are computed from its own
 //!   three control points, symmetrically in its direction). Curves are matched by exact
-//!   coordinates, as editors write a shared edge; edges that meet only approximately are not.
+//!   coordinates after the weld below; a curve that meets another only in part (one patch's
+//!   border spanning two pieces of its neighbour) is not matched.
+//! - **Welded first.** Control points of different patches closer than
+//!   [`PATCH_WELD`](crate::tolerance::PATCH_WELD) are made one point before anything else, so
+//!   that edges written with an editor's float rounding are shared exactly; the facets' bounds
+//!   include the move.
 //! - **Degenerate input is handled.** Coincident corners of a cell are welded (within
 //!   [`VERTEX_WELD`]) so a collapsed row or column gives triangles; a cell with no area left gives
 //!   no facet and is counted ([`PatchTessellation::degenerate_cells`]).
@@ -41,6 +46,7 @@ mod facets;
 mod strips;
 #[cfg(test)]
 mod tests;
+mod weld;
 
 use glam::DVec3;
 
@@ -255,11 +261,23 @@ pub fn tessellate(
     patches: &[ControlGrid],
     options: &TessellationOptions,
 ) -> Vec<PatchTessellation> {
-    let cuts = strips::refine(patches, options.max_error);
-    patches
+    let (welded, moved) = weld::weld(patches);
+    let cuts = strips::refine(&welded, options.max_error);
+    welded
         .iter()
+        .zip(moved)
         .enumerate()
-        .map(|(p, grid)| facets::facets_of(grid, &cuts.of_patch(p)))
+        .map(|(p, (grid, moved))| {
+            let mut tessellation = facets::facets_of(grid, &cuts.of_patch(p));
+            if moved > 0.0 {
+                // The welded surface is within `moved` of the written one.
+                for facet in &mut tessellation.facets {
+                    facet.error_bound += moved;
+                }
+                tessellation.error_bound += moved;
+            }
+            tessellation
+        })
         .collect()
 }
 

@@ -382,3 +382,53 @@ fn tessellation_is_deterministic() {
     let two = tessellate(&grids, &options(0.3));
     assert_eq!(one, two);
 }
+
+#[test]
+fn borders_written_with_float_rounding_are_welded_and_shared() {
+    // The second patch's border is the first's as a 32-bit float writes it: off by up to 1.2e-4.
+    let mut rng = Rng::new(12);
+    let (a, b) = neighbours(&mut rng);
+    let rounded: Vec<DVec3> = b
+        .points()
+        .iter()
+        .map(|p| p.as_vec3().as_dvec3() + DVec3::splat(1e-4))
+        .collect();
+    let b = ControlGrid::new(5, 3, rounded).unwrap();
+    let together = tessellate(&[a.clone(), b], &options(0.5));
+    let shared_a = border_vertices(&together[0], 0);
+    let shared_b = border_vertices(&together[1], 1);
+    let common = shared_a.iter().filter(|v| shared_b.contains(v)).count();
+    // Every vertex of the first's border row is one of the second's border column.
+    let on_row: Vec<_> = shared_a
+        .iter()
+        .filter(|bits| {
+            let p = DVec3::from_array(bits.map(f64::from_bits));
+            (0..2).any(|j| {
+                let curve = [0, 1, 2].map(|k| a.point(0, 2 * j + k));
+                (0..=1024).any(|k| eval_curve(curve, k as f64 / 1024.0).distance(p) < 1e-9)
+            })
+        })
+        .collect();
+    assert!(on_row.len() >= 3);
+    assert_eq!(common, on_row.len());
+    // The second patch moved by its rounding, and its facets say so.
+    assert!(together[1].error_bound > 0.0);
+    assert!(together[1].facets.iter().all(|f| f.error_bound >= 1e-4));
+}
+
+#[test]
+fn a_coordinate_shared_by_a_curve_is_exact_all_along() {
+    // A cap's collapsed column and a curve in a plane x = const: the evaluation's rounding
+    // would move them by an ulp.
+    let apex = DVec3::new(63.9999694824, 0.0, 224.0);
+    let arc = [
+        DVec3::new(63.9999694824, -32.0, 288.0),
+        DVec3::new(63.9999694824, 17.3, 101.1),
+        DVec3::new(63.9999694824, 5.0, 0.3),
+    ];
+    for k in 0..=64 {
+        let t = k as f64 / 64.0;
+        assert_eq!(eval_curve([apex; 3], t), apex);
+        assert_eq!(eval_curve(arc, t).x, 63.9999694824);
+    }
+}
