@@ -16,7 +16,7 @@
 //! - in the plane, the first piece's border planes (through each edge, perpendicular to the
 //!   facet, facing out), the other pieces of the plane going to their front children;
 //! - behind all of them, the cell: the two face planes of the piece's *whole facet*, then the
-//!   whole facet's bevel chain ([`bevel_planes`]: with [`BevelMode::Exact`], its axial planes and
+//!   whole facet's bevel chain ([`bevel_planes`]: with [`BevelMode::Exact`](crate::BevelMode::Exact), its axial planes and
 //!   edge bevels), and a solid leaf whose brush is the facet.
 //!
 //! The pieces only place the cells; a cell's own planes are those of its whole facet's exact
