@@ -249,7 +249,8 @@ impl FormatCounts {
 
 /// A Quake III `patchDef2` patch: a grid of control points of biquadratic Bézier pieces.
 ///
-/// Parsed and kept, not turned into collision geometry (yet).
+/// Parsed as written; its size is checked when the world is built
+/// ([`build_world`](crate::build_world) tessellates it into facets, or skips it with a reason).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Patch {
     /// The shader name.
@@ -262,6 +263,11 @@ pub struct Patch {
     pub points: Vec<PatchPoint>,
     /// The 1-based line of the patch's opening `{` (the one before `patchDef2`).
     pub line: u32,
+    /// The 1-based column of that `{`.
+    pub column: u32,
+    /// The 1-based line and column of the width in the size header `( W H 0 0 0 )`: where a
+    /// patch of a bad size is reported.
+    pub size_at: [u32; 2],
 }
 
 impl Patch {
