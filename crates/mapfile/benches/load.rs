@@ -15,8 +15,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cspace_geom::Brush;
-use cspace_geom::patch::{ControlGrid, TessellationOptions, tessellate};
-use cspace_mapfile::{BrushFate, BuildOptions, MapFile, PatchFate, build_world, load_world};
+use cspace_geom::patch::{TessellationOptions, tessellate};
+use cspace_mapfile::{
+    BrushFate, BuildOptions, MapFile, build_world, collidable_patch_grids, load_world,
+};
 
 #[path = "../tests/it/support.rs"]
 mod support;
@@ -72,16 +74,7 @@ fn patches(c: &mut Criterion) {
     let name = "unvanquished_chasm.map";
     let map = MapFile::parse(corpus.read(name), name).expect("corpus maps parse");
     let built = build_world(&map, &BuildOptions::default());
-    let grids: Vec<ControlGrid> = built
-        .patch_records
-        .iter()
-        .filter(|r| matches!(r.fate, PatchFate::Collidable { .. }))
-        .map(|r| {
-            let patch = &map.entities[r.entity as usize].patches[r.patch as usize];
-            let points = patch.points.iter().map(|p| p.position).collect();
-            ControlGrid::new(patch.width, patch.height, points).expect("chasm's patches are valid")
-        })
-        .collect();
+    let grids = collidable_patch_grids(&map, &built);
     let options = TessellationOptions::default();
     let mut group = c.benchmark_group("patches");
     group.bench_function(name, |b| b.iter(|| tessellate(black_box(&grids), &options)));

@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
-use cspace_geom::patch::{ControlGrid, TessellationOptions, measured_error, tessellate};
-use cspace_mapfile::{BuildOptions, MapFile, PatchFate, build_world};
+use cspace_geom::patch::{TessellationOptions, measured_error, tessellate};
+use cspace_mapfile::{BuildOptions, MapFile, build_world, collidable_patch_grids};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -23,17 +23,7 @@ fn main() {
     let text = std::fs::read(&path).expect("the map is readable");
     let map = MapFile::parse(&text, &path).unwrap_or_else(|e| panic!("{e}"));
     let built = build_world(&map, &BuildOptions::default());
-    let grids: Vec<ControlGrid> = built
-        .patch_records
-        .iter()
-        .filter(|r| matches!(r.fate, PatchFate::Collidable { .. }))
-        .map(|r| {
-            let patch = &map.entities[r.entity as usize].patches[r.patch as usize];
-            let points = patch.points.iter().map(|p| p.position).collect();
-            ControlGrid::new(patch.width, patch.height, points)
-                .expect("collidable patches are valid")
-        })
-        .collect();
+    let grids = collidable_patch_grids(&map, &built);
     println!("{path}: {} collidable patches", grids.len());
     println!("| bound (units) | facets | bound reached | measured | ms (best of 5) |");
     println!("|---:|---:|---:|---:|---:|");

@@ -85,7 +85,8 @@ mod test_maps;
 pub use build::{
     BrushFate, BrushRecord, BrushTally, BuildOptions, ClassCount, ClassSolidity, DropReason,
     EntityReport, FaceContents, MapWarning, MapWorld, NonSolidReason, PatchFate, PatchRecord,
-    PatchTally, SpawnPoint, build_world, class_solidity, face_contents, is_spawn_class, load_world,
+    PatchTally, SpawnPoint, build_world, class_solidity, collidable_patch_grids, face_contents,
+    is_spawn_class, load_world,
 };
 pub use error::{Location, MapError};
 pub use map::{

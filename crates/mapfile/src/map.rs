@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use cspace_geom::patch::{ControlGrid, PatchError};
 use glam::DVec3;
 
 /// A parsed `.map` file: its entities in file order (the first is normally `worldspawn`).
@@ -271,6 +272,16 @@ pub struct Patch {
 }
 
 impl Patch {
+    /// The control points as the tessellation takes them (`width` rows of `height` points),
+    /// checked: both sides odd and at least 3, every point inside the world.
+    pub fn control_grid(&self) -> Result<ControlGrid, PatchError> {
+        ControlGrid::new(
+            self.width,
+            self.height,
+            self.points.iter().map(|p| p.position).collect(),
+        )
+    }
+
     /// The control point in `row` (`< width`) at `index` (`< height`).
     pub fn point(&self, row: usize, index: usize) -> Option<&PatchPoint> {
         if row < self.width && index < self.height {

@@ -15,8 +15,7 @@
 
 use glam::DVec3;
 
-use super::{Brush, BrushError, DroppedPlanes, Face, bevel, edges_of};
-use crate::aabb::Aabb;
+use super::{Brush, BrushError, DroppedPlanes, Face, bevel};
 use crate::plane::{Plane, PlaneError};
 use crate::tolerance::{FACET_PLANAR, VERTEX_WELD, WORLD_HALF_EXTENT};
 
@@ -100,17 +99,8 @@ impl Brush {
                 vertices: backward,
             },
         ];
-        let edges = edges_of(&faces);
-        let bounds = Aabb::from_points(loop_.iter().copied());
         loop_.shrink_to_fit();
-        let mut brush = Brush {
-            faces,
-            vertices: loop_,
-            edges,
-            bounds,
-            box_planes: Vec::new(),
-            dropped: DroppedPlanes::default(),
-        };
+        let mut brush = Brush::assemble(faces, loop_, DroppedPlanes::default());
         brush.box_planes = bevel::box_planes(&brush);
         Ok(brush)
     }
@@ -200,16 +190,7 @@ impl Brush {
                 vertices: vec![(i + count) as u32, (j + count) as u32, j as u32, i as u32],
             });
         }
-        let edges = edges_of(&faces);
-        let bounds = Aabb::from_points(vertices.iter().copied());
-        let mut brush = Brush {
-            faces,
-            vertices,
-            edges,
-            bounds,
-            box_planes: Vec::new(),
-            dropped: DroppedPlanes::default(),
-        };
+        let mut brush = Brush::assemble(faces, vertices, DroppedPlanes::default());
         brush.box_planes = bevel::box_planes(&brush);
         brush
     }

@@ -225,21 +225,27 @@ impl Brush {
             }
         }
         let vertices = exact_vertices(kept, &faces);
+        let mut brush = Brush::assemble(faces, vertices, dropped);
+        if brush.volume() <= PLANE_THICKNESS * brush.bounds.surface_area() {
+            return Err(BrushError::Empty);
+        }
+        brush.box_planes = bevel::box_planes(&brush);
+        Ok(brush)
+    }
+
+    /// A brush from its faces and vertices, with its edges and bounds (its box planes are left
+    /// to the caller, which may still refuse it).
+    fn assemble(faces: Vec<Face>, vertices: Vec<DVec3>, dropped: DroppedPlanes) -> Brush {
         let edges = edges_of(&faces);
         let bounds = Aabb::from_points(vertices.iter().copied());
-        let mut brush = Brush {
+        Brush {
             faces,
             vertices,
             edges,
             bounds,
             box_planes: Vec::new(),
             dropped,
-        };
-        if brush.volume() <= PLANE_THICKNESS * brush.bounds.surface_area() {
-            return Err(BrushError::Empty);
         }
-        brush.box_planes = bevel::box_planes(&brush);
-        Ok(brush)
     }
 
     /// Builds a brush from `.map` faces, three points each (see [`Plane::from_map_points`]).

@@ -17,7 +17,7 @@ use cspace_geom::{
     Aabb, Brush, BrushError, BrushId, BrushSource, Contents, Plane, PlaneError, World, WorldBrush,
 };
 
-pub use patch::{PatchFate, PatchRecord, PatchTally};
+pub use patch::{PatchFate, PatchRecord, PatchTally, collidable_patch_grids};
 pub use solidity::{ClassSolidity, FaceContents, class_solidity, face_contents, is_spawn_class};
 pub use spawn::SpawnPoint;
 

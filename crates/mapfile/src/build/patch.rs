@@ -18,7 +18,7 @@ use cspace_geom::{Brush, BrushId, BrushSource, Contents, WorldBrush};
 use super::{BuildOptions, DropReason, NonSolidReason, world_contents};
 use super::{ClassSolidity, face_contents};
 use crate::error::Location;
-use crate::map::{Entity, Patch};
+use crate::map::Entity;
 
 /// What became of one patch of the file.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,7 +181,7 @@ impl PatchBuilder {
                 Err(super::BrushFate::NonSolid(reason)) => Some(PatchFate::NonSolid(reason)),
                 Err(super::BrushFate::Dropped(reason)) => Some(PatchFate::Dropped(reason)),
                 Err(_) => unreachable!("world_contents only refuses as non-solid or dropped"),
-                Ok(contents) => match grid_of(patch) {
+                Ok(contents) => match patch.control_grid() {
                     Ok(grid) => {
                         self.pending.push(Pending {
                             record,
@@ -303,11 +303,21 @@ impl PatchBuilder {
     }
 }
 
-/// The control grid of a patch as written: `width` rows of `height` points.
-fn grid_of(patch: &Patch) -> Result<ControlGrid, PatchError> {
-    ControlGrid::new(
-        patch.width,
-        patch.height,
-        patch.points.iter().map(|p| p.position).collect(),
-    )
+/// The control grids of the patches of `map` that collide in `built` (its
+/// [`build_world`](super::build_world)), in the order they were tessellated: what
+/// [`tessellate`] was given, for measuring or re-tessellating them.
+pub fn collidable_patch_grids(map: &crate::MapFile, built: &super::MapWorld) -> Vec<ControlGrid> {
+    built
+        .patch_records
+        .iter()
+        .filter(|r| matches!(r.fate, PatchFate::Collidable { .. }))
+        .filter_map(|r| {
+            map.entities
+                .get(r.entity as usize)?
+                .patches
+                .get(r.patch as usize)?
+                .control_grid()
+                .ok()
+        })
+        .collect()
 }

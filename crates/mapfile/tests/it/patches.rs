@@ -10,7 +10,9 @@ use cspace_geom::patch::{
 };
 use cspace_geom::tolerance::{PATCH_ERROR, PATCH_WELD};
 use cspace_geom::{BrushId, Contents, DVec3};
-use cspace_mapfile::{BuildOptions, MapFile, NonSolidReason, PatchFate, load_world};
+use cspace_mapfile::{
+    BuildOptions, MapFile, NonSolidReason, PatchFate, collidable_patch_grids, load_world,
+};
 
 use crate::support::corpus;
 
@@ -180,22 +182,10 @@ fn the_error_bound_is_an_option() {
 /// The collidable patches of a corpus map, in file order (what `build_world` tessellates).
 fn collidable_grids(text: &[u8], name: &str) -> Vec<ControlGrid> {
     let map = MapFile::parse(text, name).unwrap();
-    let built = cspace_mapfile::build_world(&map, &BuildOptions::default());
-    let mut grids = Vec::new();
-    for record in &built.patch_records {
-        if matches!(record.fate, PatchFate::Collidable { .. }) {
-            let patch = &map.entities[record.entity as usize].patches[record.patch as usize];
-            grids.push(
-                ControlGrid::new(
-                    patch.width,
-                    patch.height,
-                    patch.points.iter().map(|p| p.position).collect(),
-                )
-                .unwrap(),
-            );
-        }
-    }
-    grids
+    collidable_patch_grids(
+        &map,
+        &cspace_mapfile::build_world(&map, &BuildOptions::default()),
+    )
 }
 
 /// Vertices by the bits of their coordinates.

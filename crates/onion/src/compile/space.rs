@@ -111,25 +111,7 @@ impl Space {
                     out.extend(self.face_outside(i, face, &near));
                     continue;
                 }
-                let mut pieces = vec![face];
-                for &j in &near {
-                    let other = &self.brushes[j as usize].brush;
-                    if !other
-                        .bounds()
-                        .intersects(&polygon_bounds(&pieces).loosened(1e-6))
-                    {
-                        continue;
-                    }
-                    let mut next = Vec::with_capacity(pieces.len());
-                    for piece in pieces {
-                        clip_outside(piece, other, i < j as usize, &mut next);
-                    }
-                    pieces = next;
-                    if pieces.is_empty() {
-                        break;
-                    }
-                }
-                out.extend(pieces);
+                out.extend(self.cut(i, face, near.iter().copied(), clip_outside));
             }
         }
         out
@@ -170,8 +152,26 @@ impl Space {
             return Vec::new();
         }
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.cut(
+            i,
+            face,
+            candidates.iter().map(|&(_, j)| j),
+            clip_outside_separated,
+        )
+    }
+
+    /// The parts of face `face` of brush `i` outside the brushes `others`, cut by each in turn
+    /// with `clip` (whose `keep_same` is `i < j`, so of two equal coplanar faces the first
+    /// brush's is kept).
+    fn cut(
+        &self,
+        i: usize,
+        face: Polygon,
+        others: impl Iterator<Item = u32>,
+        clip: fn(Polygon, &Brush, bool, &mut Vec<Polygon>),
+    ) -> Vec<Polygon> {
         let mut pieces = vec![face];
-        for &(_, j) in &candidates {
+        for j in others {
             let other = &self.brushes[j as usize].brush;
             if !other
                 .bounds()
@@ -181,7 +181,7 @@ impl Space {
             }
             let mut next = Vec::with_capacity(pieces.len());
             for piece in pieces {
-                clip_outside_separated(piece, other, i < j as usize, &mut next);
+                clip(piece, other, i < j as usize, &mut next);
             }
             pieces = next;
             if pieces.is_empty() {
