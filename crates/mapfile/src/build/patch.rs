@@ -77,7 +77,8 @@ impl fmt::Display for PatchFate {
             }
             PatchFate::NonSolid(NonSolidReason::Liquid) => f.write_str("liquid"),
             PatchFate::NonSolid(NonSolidReason::NonSolidTexture) => f.write_str("non-solid shader"),
-            PatchFate::Dropped(_) => f.write_str("marker shader, dropped"),
+            PatchFate::Dropped(DropReason::Marker) => f.write_str("marker shader, dropped"),
+            PatchFate::Dropped(DropReason::Origin) => f.write_str("origin shader, dropped"),
             PatchFate::Invalid { error, .. } => write!(f, "invalid, skipped: {error}"),
         }
     }

@@ -91,10 +91,11 @@ fn solid_patches_become_facets_after_the_brushes() {
 #[test]
 fn non_solid_shaders_and_classes_give_no_collision() {
     let text = format!(
-        "{{\n\"classname\" \"worldspawn\"\n{}{}{}{}}}\n{{\n\"classname\" \"trigger_multiple\"\n{}}}\n",
+        "{{\n\"classname\" \"worldspawn\"\n{}{}{}{}{}}}\n{{\n\"classname\" \"trigger_multiple\"\n{}}}\n",
         patch("common/nodrawnonsolid", 3, 3, 0.0),
         patch("chasm_custom/pk02_snow01_nonsolid", 3, 3, 0.0),
         patch("common/hint", 3, 3, 0.0),
+        patch("common/origin", 3, 3, 0.0),
         patch("*water", 3, 3, 0.0),
         patch("textures/base/curve", 3, 3, 0.0),
     );
@@ -111,16 +112,17 @@ fn non_solid_shaders_and_classes_give_no_collision() {
             "non-solid shader",
             "non-solid shader",
             "marker shader, dropped",
+            "origin shader, dropped",
             "liquid",
             "non-solid entity"
         ]
     );
     assert_eq!(
-        map.patch_records[4].fate,
+        map.patch_records[5].fate,
         PatchFate::NonSolid(NonSolidReason::EntityClass)
     );
     assert_eq!(map.patch_tally.non_solid, 4);
-    assert_eq!(map.patch_tally.dropped, 1);
+    assert_eq!(map.patch_tally.dropped, 2);
     assert_eq!(map.patch_tally.facets, 0);
 }
 
