@@ -8,6 +8,10 @@
 //! leaf are dropped there (the solid cell holds them), and the pieces reaching an empty leaf
 //! become a small BSP in place of that leaf:
 //!
+//! - while a region holds more than 12 pieces, an axial plane through the median of their
+//!   centres (along the axis they spread most on) parts them, so that a shape meets the pieces
+//!   near it rather than a chain of all of them (chasm: 68 us a trace near its patches without,
+//!   21 us with);
 //! - the first piece's plane, both ways: a node on the plane (its normal in front), whose back
 //!   child is a node on the plane reversed; the pieces in front go to the first node's front
 //!   child, those behind to the second's (split where they cross), and the second's back child
@@ -32,7 +36,7 @@
 
 use cspace_geom::polygon::PolygonSide;
 use cspace_geom::tolerance::PLANE_THICKNESS;
-use cspace_geom::{Brush, BrushId, Plane, Polygon, World};
+use cspace_geom::{Aabb, Brush, BrushId, DVec3, Plane, Polygon, World};
 
 use crate::bevel::bevel_planes;
 use crate::tree::{EMPTY, MelaxTree};
@@ -97,13 +101,57 @@ pub(crate) fn split_pieces(pieces: Vec<Piece>, plane: &Plane) -> (Vec<Piece>, Ve
     (front, back)
 }
 
+/// Pieces an empty region takes one after the other; more are first parted by axial planes.
+const GROUP: usize = 12;
+
+/// The axial plane through the median of the pieces' centres along the axis they spread most
+/// on, or `None` when they do not spread at all.
+fn axial_split(pieces: &[Piece]) -> Option<Plane> {
+    let centres: Vec<DVec3> = pieces.iter().map(|p| p.polygon.vertex_mean()).collect();
+    let bounds = Aabb::from_points(centres.iter().copied());
+    let size = bounds.size();
+    let axis = if size.x >= size.y && size.x >= size.z {
+        0
+    } else if size.y >= size.z {
+        1
+    } else {
+        2
+    };
+    if size[axis] <= PLANE_THICKNESS {
+        return None;
+    }
+    let mut along: Vec<f64> = centres.iter().map(|c| c[axis]).collect();
+    along.sort_by(f64::total_cmp);
+    let median = along[along.len() / 2];
+    let mut normal = DVec3::ZERO;
+    normal[axis] = 1.0;
+    Plane::new(normal, median).ok()
+}
+
 impl MelaxTree {
     /// The subtree standing for the facet pieces `facets` in an empty region (see the module
     /// documentation); [`EMPTY`] when there is none.
     pub(crate) fn facet_subtree(&mut self, world: &World, facets: Vec<Piece>, depth: usize) -> u32 {
-        let Some(first) = facets.first() else {
+        if facets.is_empty() {
             return EMPTY;
-        };
+        }
+        if facets.len() > GROUP
+            && let Some(split) = axial_split(&facets)
+        {
+            // Many pieces: an axial plane through the median of their centres first, so a
+            // shape meets the few pieces near it rather than a chain of all of them.
+            let (front, back) = split_pieces(facets.clone(), &split);
+            if front.len() < facets.len() && back.len() < facets.len() {
+                let node = self.push_node(split, [EMPTY, EMPTY]);
+                self.stats.facet_nodes += 1;
+                let front = self.facet_subtree(world, front, depth + 1);
+                let back = self.facet_subtree(world, back, depth + 1);
+                self.nodes[node as usize].children = [front, back];
+                self.stats.depth_max = self.stats.depth_max.max(depth + 1);
+                return node;
+            }
+        }
+        let first = &facets[0];
         let plane = first.polygon.plane;
         let n = plane.normal();
         let mut front = Vec::new();
