@@ -9,6 +9,7 @@ use glam::DVec3;
 
 use crate::aabb::Aabb;
 use crate::brush::Brush;
+use crate::patch::{ControlGrid, TessellationOptions};
 use crate::plane::Plane;
 use crate::shape::{ConvexHull, Shape};
 use crate::world::World;
@@ -155,6 +156,212 @@ impl RandomBoxes {
     pub fn world(&self) -> World {
         World::from_brushes(self.brushes())
     }
+}
+
+/// A world of random Quake III patches (biquadratic Bézier grids, [`crate::patch`]) with a few
+/// brushes they rest on: the generated patch world of the patch agreement tests.
+///
+/// - a terrain of 2 x 2 patches of 5 x 5 control points cut from one lattice, so that they
+///   share their border curves (one of them written transposed and reversed, as an editor may
+///   write a neighbour);
+/// - `count` objects at random places, in turn: an arch (half cylinder, Quake III's square
+///   control points) standing on two box pillars whose tops hold its feet; a bent pipe (a closed
+///   ring of 9 control points, its first and last rows equal); a wavy 5 x 5 sheet in a random
+///   frame; a cone (its first row collapsed to a point); and two sheets sharing a border curve
+///   in opposite directions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RandomPatches {
+    /// How many objects besides the terrain.
+    pub count: usize,
+    /// Side of the cube `[0, extent]^3` the objects are placed in, in units.
+    pub extent: f64,
+    /// The seed.
+    pub seed: u64,
+}
+
+impl RandomPatches {
+    /// The world of the agreement tests: 24 objects in a 768-unit cube.
+    pub const TEST: RandomPatches = RandomPatches {
+        count: 24,
+        extent: 768.0,
+        seed: 2027,
+    };
+
+    /// The patches and the brushes (pillars).
+    pub fn parts(&self) -> (Vec<ControlGrid>, Vec<Brush>) {
+        let mut rng = Rng::new(self.seed);
+        let mut grids = Vec::new();
+        let mut brushes = Vec::new();
+        // The terrain.
+        let size = self.extent / 2.0;
+        let lattice: Vec<Vec<DVec3>> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| {
+                        DVec3::new(
+                            r as f64 * size / 8.0,
+                            c as f64 * size / 8.0,
+                            rng.range(0.0, 64.0),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            let transposed = (a, b) == (1, 1);
+            let points = (0..5)
+                .flat_map(|r| (0..5).map(move |c| (r, c)))
+                .map(|(r, c)| {
+                    if transposed {
+                        lattice[4 * a + (4 - c)][4 * b + r]
+                    } else {
+                        lattice[4 * a + r][4 * b + c]
+                    }
+                })
+                .collect();
+            grids.push(ControlGrid::new(5, 5, points).expect("a 5 x 5 grid"));
+        }
+        for i in 0..self.count {
+            let centre = DVec3::new(
+                rng.range(0.1, 0.9) * self.extent,
+                rng.range(0.1, 0.9) * self.extent,
+                rng.range(0.1, 0.6) * self.extent,
+            );
+            match i % 5 {
+                0 => arch(&mut rng, centre, &mut grids, &mut brushes),
+                1 => grids.push(pipe(&mut rng, centre)),
+                2 => {
+                    let frame = rng.frame();
+                    grids.push(sheet(&mut rng, centre, frame, 5));
+                }
+                3 => grids.push(cone(&mut rng, centre)),
+                _ => {
+                    let frame = rng.frame();
+                    let first = sheet(&mut rng, centre, frame, 3);
+                    // The second sheet starts on the first's last row, reversed, and bends away.
+                    let shared: Vec<DVec3> = (0..3).rev().map(|c| first.point(2, c)).collect();
+                    let away = frame[0] * rng.range(20.0, 60.0);
+                    let mut points = Vec::new();
+                    for r in 0..3 {
+                        for (c, &p) in shared.iter().enumerate() {
+                            let wobble = rng.unit_vector() * rng.range(0.0, 20.0);
+                            points.push(if r == 0 {
+                                p
+                            } else {
+                                p + away * r as f64 + frame[2] * (8.0 * c as f64) + wobble
+                            });
+                        }
+                    }
+                    grids.push(first);
+                    grids.push(ControlGrid::new(3, 3, points).expect("a 3 x 3 grid"));
+                }
+            }
+        }
+        (grids, brushes)
+    }
+
+    /// The world: the brushes, then every facet of the patches as a flat brush.
+    pub fn world(&self, options: &TessellationOptions) -> World {
+        let (grids, mut brushes) = self.parts();
+        for tessellation in crate::patch::tessellate(&grids, options) {
+            for facet in tessellation.facets {
+                brushes.push(
+                    Brush::from_polygon(&facet.vertices).expect("tessellation makes valid facets"),
+                );
+            }
+        }
+        World::from_brushes(brushes)
+    }
+}
+
+/// A standing arch across x or y with its two box pillars.
+fn arch(rng: &mut Rng, centre: DVec3, grids: &mut Vec<ControlGrid>, brushes: &mut Vec<Brush>) {
+    let radius = rng.range(32.0, 96.0).round();
+    let length = rng.range(32.0, 128.0).round();
+    let height = rng.range(16.0, 96.0).round();
+    let base = centre.round();
+    let (across, along) = if rng.next_f64() < 0.5 {
+        (DVec3::X, DVec3::Y)
+    } else {
+        (DVec3::Y, DVec3::X)
+    };
+    let top = base + DVec3::Z * height;
+    let ring = [
+        top - across * radius,
+        top - across * radius + DVec3::Z * radius,
+        top + DVec3::Z * radius,
+        top + across * radius + DVec3::Z * radius,
+        top + across * radius,
+    ];
+    let points = (0..3)
+        .flat_map(|r| ring.map(|p| p + along * (length * r as f64 / 2.0)))
+        .collect();
+    grids.push(ControlGrid::new(3, 5, points).expect("a 3 x 5 grid"));
+    // Pillars 16 wide under each foot, their tops at the arch's feet.
+    for side in [-1.0, 1.0] {
+        let foot = top + across * (radius * side);
+        let lo = foot - across * 8.0 - DVec3::Z * height;
+        let hi = foot + across * 8.0 + along * length;
+        brushes.push(
+            Brush::from_aabb(Aabb::new(lo.min(hi), lo.max(hi))).expect("a pillar of positive size"),
+        );
+    }
+}
+
+/// A bent pipe: 9 control points around (a closed ring of four quarter circles), 3 along.
+fn pipe(rng: &mut Rng, centre: DVec3) -> ControlGrid {
+    let frame = rng.frame();
+    let radius = rng.range(12.0, 48.0);
+    let length = rng.range(48.0, 160.0);
+    let bend = rng.unit_vector() * rng.range(0.0, 40.0);
+    let (u, v, w) = (frame[0], frame[1], frame[2]);
+    let square = [u, u + v, v, v - u, -u, -u - v, -v, u - v, u];
+    let points = square
+        .iter()
+        .flat_map(|&d| {
+            (0..3).map(move |k| {
+                let along = w * (length * (k as f64 / 2.0 - 0.5));
+                centre + along + d * radius + if k == 1 { bend } else { DVec3::ZERO }
+            })
+        })
+        .collect();
+    ControlGrid::new(9, 3, points).expect("a 9 x 3 grid")
+}
+
+/// A wavy sheet of `side x side` control points in a frame.
+fn sheet(rng: &mut Rng, centre: DVec3, frame: [DVec3; 3], side: usize) -> ControlGrid {
+    let spacing = rng.range(16.0, 48.0);
+    let mut points = Vec::with_capacity(side * side);
+    for r in 0..side {
+        for c in 0..side {
+            let flat = frame[0] * (r as f64 * spacing) + frame[1] * (c as f64 * spacing);
+            points.push(centre + flat + frame[2] * rng.range(-spacing, spacing));
+        }
+    }
+    ControlGrid::new(side, side, points).expect("a square grid of odd side")
+}
+
+/// A cone: the first row collapsed to the apex, the others a ring of control points.
+fn cone(rng: &mut Rng, centre: DVec3) -> ControlGrid {
+    let radius = rng.range(16.0, 64.0);
+    let height = rng.range(-64.0, 64.0);
+    let ring = [
+        DVec3::X,
+        DVec3::X + DVec3::Y,
+        DVec3::Y,
+        DVec3::Y - DVec3::X,
+        -DVec3::X,
+    ];
+    let points = (0..3)
+        .flat_map(|r| {
+            ring.map(|d| match r {
+                0 => centre + DVec3::Z * height,
+                1 => centre + DVec3::Z * (height / 2.0) + d * (radius / 2.0),
+                _ => centre + d * radius,
+            })
+        })
+        .collect();
+    ControlGrid::new(3, 5, points).expect("a 3 x 5 grid")
 }
 
 /// The agent shapes the tests sweep: Quake's standing player box (`-16,-16,-24` to

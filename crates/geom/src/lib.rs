@@ -40,6 +40,7 @@ pub mod exact;
 pub mod expand;
 pub mod generate;
 pub mod hint;
+pub mod patch;
 pub mod plane;
 pub mod polygon;
 pub mod shape;
@@ -53,6 +54,7 @@ pub use collider::{
     WithContext,
 };
 pub use exact::ExactCollider;
+pub use patch::{ControlGrid, PatchError, TessellationOptions};
 pub use plane::{Plane, PlaneError};
 pub use polygon::Polygon;
 pub use shape::{BoxShape, Shape, ShapeError};

@@ -209,3 +209,43 @@ pub const DEFAULT_AGREEMENT: f64 = 1e-3;
 /// drops the same pieces; a real opening an agent can pass is many orders
 /// larger, and the rounding of a cut (about 1e-10 units on each side) leaves slivers far smaller.
 pub const PORTAL_MIN_AREA: f64 = 1e-9;
+
+/// Facet planarity, in units: the vertices of a flat brush (a patch facet,
+/// [`Brush::from_polygon`](crate::Brush::from_polygon)) lie within this of their common plane,
+/// and a cell of a patch's tessellation grid whose four corners do is one quadrilateral facet
+/// (otherwise it is split into two triangles).
+///
+/// Equal to [`CONTACT`]: a facet's two faces are placed at its vertices' support both ways, so
+/// the facet is a slab at most `2 * CONTACT` thick, which no point is ever deeper than [`CONTACT`]
+/// inside (a facet has no interior, as Quake III's facets have none). Quake III's
+/// `PLANE_TRI_EPSILON` (0.1 units, `cm_patch.c`) merges far more, at the cost of facets that leave
+/// the surface they stand for.
+pub const FACET_PLANAR: f64 = CONTACT;
+
+/// Default error bound of patch tessellation, in units: every point of a Quake III curved
+/// surface lies within this distance of the facets that stand for it, and every point of the
+/// facets within this distance of the surface, at equal parameters ([`crate::patch`];
+/// configurable with [`TessellationOptions`](crate::patch::TessellationOptions)).
+///
+/// Quake III's collision subdivides a patch until the midpoint of every row and column curve is
+/// within 16 units of its chord (`SUBDIVIDE_DISTANCE`, `cm_patch.c`): a heuristic on curves,
+/// not a bound on the surface, and coarse (pipes of chasm come out square). Its renderer's
+/// default error is 4 units (`r_subdivisions`). Ours is that, as a guaranteed bound on the
+/// surface itself, so that a collision surface is never further from the true curve than the
+/// drawn one is allowed to be; on `unvanquished_chasm.map` the worst distance measured between
+/// the surface and its facets is about half the bound (1.8 units), against 7.2 at a bound of 16.
+/// Each halving of the bound doubles the facets (chasm: 12,528 facets at 4, 26,410 at 2) and
+/// more than doubles the onion compile, whose CSG union grows with the overlaps of neighbouring
+/// facets (`docs/patches.md`).
+pub const PATCH_ERROR: f64 = 4.0;
+
+/// Control-point weld of patch tessellation, in units: control points of patches closer than
+/// this are made one point (the first met, in patch order) before tessellating, so that two
+/// patches an editor meant to share an edge share it exactly ([`crate::patch`]).
+///
+/// Editors store patch coordinates as 32-bit floats and write them with their rounding: on
+/// `unvanquished_chasm.map`, 72 of the 492 border curves shared by two patches differ by
+/// 1.2e-4 units (`1843.9998779297` against `1844`). 1/1024 unit welds those and nothing a
+/// mapper places on purpose (Quake III's own grid snapping is 1/8 unit); the surface moves by at
+/// most this much, which each facet's error bound includes.
+pub const PATCH_WELD: f64 = 1.0 / 1024.0;

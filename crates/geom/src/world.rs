@@ -39,8 +39,12 @@ pub struct BrushSource {
     pub line: u32,
     /// The index of its entity in the file (0 is worldspawn).
     pub entity: u32,
-    /// The index of the brush within its entity.
+    /// The index of the brush within its entity; for a patch facet, the index of the patch
+    /// within its entity (patches are counted apart from brushes).
     pub brush: u32,
+    /// Set for a facet of a tessellated patch ([`crate::patch`]): which facet of the patch
+    /// `brush` it is; `line` is then the patch's line.
+    pub facet: Option<u32>,
 }
 
 impl fmt::Display for BrushSource {
@@ -48,7 +52,14 @@ impl fmt::Display for BrushSource {
         if let Some(file) = &self.file {
             write!(f, "{file}:{}: ", self.line)?;
         }
-        write!(f, "entity {} brush {}", self.entity, self.brush)
+        match self.facet {
+            Some(facet) => write!(
+                f,
+                "entity {} patch {} facet {facet}",
+                self.entity, self.brush
+            ),
+            None => write!(f, "entity {} brush {}", self.entity, self.brush),
+        }
     }
 }
 

@@ -6,12 +6,19 @@
 //! unset. Besides `load` (parse + build), each map is measured in parts: `parse`, `build`
 //! (classification, brush building and the world index) and `geom_brushes` (only the
 //! `Brush::from_map_points` calls `build` makes, which live in `cspace-geom`).
+//!
+//! `patches/unvanquished_chasm.map` tessellates the 266 collidable patches of chasm at the
+//! default error bound (`cspace_geom::patch::tessellate`, what `build_world` calls; target:
+//! under 50 ms).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cspace_geom::Brush;
-use cspace_mapfile::{BrushFate, BuildOptions, MapFile, build_world, load_world};
+use cspace_geom::patch::{TessellationOptions, tessellate};
+use cspace_mapfile::{
+    BrushFate, BuildOptions, MapFile, build_world, collidable_patch_grids, load_world,
+};
 
 #[path = "../tests/it/support.rs"]
 mod support;
@@ -60,5 +67,19 @@ fn load(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, load);
+fn patches(c: &mut Criterion) {
+    let Some(corpus) = support::corpus("patch tessellation benchmark") else {
+        return;
+    };
+    let name = "unvanquished_chasm.map";
+    let map = MapFile::parse(corpus.read(name), name).expect("corpus maps parse");
+    let built = build_world(&map, &BuildOptions::default());
+    let grids = collidable_patch_grids(&map, &built);
+    let options = TessellationOptions::default();
+    let mut group = c.benchmark_group("patches");
+    group.bench_function(name, |b| b.iter(|| tessellate(black_box(&grids), &options)));
+    group.finish();
+}
+
+criterion_group!(benches, load, patches);
 criterion_main!(benches);

@@ -13,9 +13,13 @@
 //!   [`MapError`]s.
 //! - [`build_world`] decides what blocks agents (entity classes and texture names, see its
 //!   documentation for the exact rules), builds the solid and clip brushes with
-//!   [`Brush::from_map_points`](cspace_geom::Brush::from_map_points) and returns a [`MapWorld`]:
-//!   the world, the [`SpawnPoint`]s, and a [`BrushRecord`] for every brush saying what became of
-//!   it ([`BrushFate`]), with totals ([`BrushTally`]) and per-entity counts ([`EntityReport`]).
+//!   [`Brush::from_map_points`](cspace_geom::Brush::from_map_points), tessellates the collidable
+//!   patches into facets ([`cspace_geom::patch`], within
+//!   [`BuildOptions::tessellation`]'s error bound, neighbours sharing their borders) that enter
+//!   the world as flat brushes after the brushes, and returns a [`MapWorld`]: the world, the
+//!   [`SpawnPoint`]s, a [`BrushRecord`] for every brush saying what became of it ([`BrushFate`])
+//!   and a [`PatchRecord`] for every patch ([`PatchFate`]), with totals ([`BrushTally`],
+//!   [`PatchTally`]) and per-entity counts ([`EntityReport`]).
 //! - [`load_world`] does both.
 //!
 //! The formats and the corpus this is tested on are described in `shared/maps/SOURCES.md`.
@@ -80,8 +84,9 @@ mod test_maps;
 
 pub use build::{
     BrushFate, BrushRecord, BrushTally, BuildOptions, ClassCount, ClassSolidity, DropReason,
-    EntityReport, FaceContents, MapWarning, MapWorld, NonSolidReason, SpawnPoint, build_world,
-    class_solidity, face_contents, is_spawn_class, load_world,
+    EntityReport, FaceContents, MapWarning, MapWorld, NonSolidReason, PatchFate, PatchRecord,
+    PatchTally, SpawnPoint, build_world, class_solidity, collidable_patch_grids, face_contents,
+    is_spawn_class, load_world,
 };
 pub use error::{Location, MapError};
 pub use map::{

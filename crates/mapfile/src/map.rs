@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use cspace_geom::patch::{ControlGrid, PatchError};
 use glam::DVec3;
 
 /// A parsed `.map` file: its entities in file order (the first is normally `worldspawn`).
@@ -249,7 +250,8 @@ impl FormatCounts {
 
 /// A Quake III `patchDef2` patch: a grid of control points of biquadratic Bézier pieces.
 ///
-/// Parsed and kept, not turned into collision geometry (yet).
+/// Parsed as written; its size is checked when the world is built
+/// ([`build_world`](crate::build_world) tessellates it into facets, or skips it with a reason).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Patch {
     /// The shader name.
@@ -262,9 +264,24 @@ pub struct Patch {
     pub points: Vec<PatchPoint>,
     /// The 1-based line of the patch's opening `{` (the one before `patchDef2`).
     pub line: u32,
+    /// The 1-based column of that `{`.
+    pub column: u32,
+    /// The 1-based line and column of the width in the size header `( W H 0 0 0 )`: where a
+    /// patch of a bad size is reported.
+    pub size_at: [u32; 2],
 }
 
 impl Patch {
+    /// The control points as the tessellation takes them (`width` rows of `height` points),
+    /// checked: both sides odd and at least 3, every point inside the world.
+    pub fn control_grid(&self) -> Result<ControlGrid, PatchError> {
+        ControlGrid::new(
+            self.width,
+            self.height,
+            self.points.iter().map(|p| p.position).collect(),
+        )
+    }
+
     /// The control point in `row` (`< width`) at `index` (`< height`).
     pub fn point(&self, row: usize, index: usize) -> Option<&PatchPoint> {
         if row < self.width && index < self.height {

@@ -38,6 +38,7 @@
 pub mod bevel;
 pub mod collider;
 pub mod compile;
+pub mod facet;
 pub mod hit_check;
 pub mod measure;
 pub mod offsets;

@@ -8,6 +8,7 @@ use cspace_geom::tolerance::PLANE_THICKNESS;
 use cspace_geom::{Aabb, Brush, BrushId, DVec3, Plane, World};
 
 use crate::bevel::{BevelMode, bevel_planes};
+use crate::facet::{Piece, split_pieces};
 use crate::polyhedron::ConvexPolyhedron;
 use cspace_geom::tolerance::UNIT_NORMAL;
 
@@ -89,6 +90,13 @@ pub struct MelaxStats {
     pub nodes: usize,
     /// The largest number of internal nodes on a path from the root to a leaf.
     pub depth_max: usize,
+    /// Solid cells of zero thickness standing for patch facets (flat brushes) in the empty leaves
+    /// they reach, one per facet and leaf ([`crate::facet`]).
+    pub facet_cells: usize,
+    /// Their nodes but the bevels: the facet planes both ways above each group of facets in one
+    /// plane, the border planes, and each cell's own two face planes (their bevel nodes are
+    /// counted in `bevel_nodes`).
+    pub facet_nodes: usize,
     /// Seconds spent converting and bevelling.
     pub seconds: f64,
 }
@@ -109,10 +117,14 @@ pub struct MelaxTree {
     pub(crate) cell_brushes: Vec<BrushId>,
     pub(crate) root: u32,
     bevel: BevelMode,
-    stats: MelaxStats,
+    pub(crate) stats: MelaxStats,
     /// The fingerprint of the world the tree was built from ([`World::fingerprint`]).
     world_fingerprint: u64,
 }
+
+/// A subtree of the plain tree to convert: its root, its region (`None` without volume), where
+/// its converted root goes, its depth, and the facet pieces in its region.
+type Task = (BspRef, Option<ConvexPolyhedron>, Slot, usize, Vec<Piece>);
 
 /// Where a converted child goes.
 #[derive(Clone, Copy)]
@@ -124,6 +136,9 @@ enum Slot {
 impl MelaxTree {
     /// Converts the plain tree `bsp` of `world`'s solid space and bevels every solid cell with
     /// `bevel` (Section 5: the cells are walked from the root, sliced by each node's plane).
+    /// The facets of the world (flat brushes, which a plain tree has no cell for) are pushed down
+    /// with the cells and become cells of no thickness below the empty leaves they reach
+    /// ([`crate::facet`]).
     pub fn from_bsp(world: &World, bsp: &impl PlainBsp, bevel: BevelMode) -> MelaxTree {
         let began = Instant::now();
         let bounds = if world.is_empty() {
@@ -141,9 +156,9 @@ impl MelaxTree {
             stats: MelaxStats::default(),
             world_fingerprint: world.fingerprint(),
         };
-        let mut tasks: Vec<(BspRef, Option<ConvexPolyhedron>, Slot, usize)> =
-            vec![(bsp.root(), Some(region), Slot::Root, 0)];
-        while let Some((source, region, slot, depth)) = tasks.pop() {
+        let facets = Piece::all(world);
+        let mut tasks: Vec<Task> = vec![(bsp.root(), Some(region), Slot::Root, 0, facets)];
+        while let Some((source, region, slot, depth, pieces)) = tasks.pop() {
             let child = match (source, region) {
                 (BspRef::Node(node), None) => {
                     tree.stats.source_nodes += count_nodes(bsp, node);
@@ -157,13 +172,26 @@ impl MelaxTree {
                     let index = tree.push_node(plane, [EMPTY, EMPTY]);
                     let [front, back] = bsp.children(node);
                     let (front_region, back_region) = region.split(&plane);
-                    tasks.push((back, back_region, Slot::Child(index, 1), depth + 1));
-                    tasks.push((front, front_region, Slot::Child(index, 0), depth + 1));
+                    let (front_pieces, back_pieces) = split_pieces(pieces, &plane);
+                    tasks.push((
+                        back,
+                        back_region,
+                        Slot::Child(index, 1),
+                        depth + 1,
+                        back_pieces,
+                    ));
+                    tasks.push((
+                        front,
+                        front_region,
+                        Slot::Child(index, 0),
+                        depth + 1,
+                        front_pieces,
+                    ));
                     index
                 }
                 (BspRef::Leaf(leaf), Some(region)) => {
                     if !bsp.is_solid(leaf) {
-                        EMPTY
+                        tree.facet_subtree(world, pieces, depth)
                     } else if let Some(cell) = region.to_brush() {
                         let head = tree.push_cell(world, &cell, depth);
                         tree.stats.depth_max = tree.stats.depth_max.max(depth);
@@ -185,7 +213,7 @@ impl MelaxTree {
         tree
     }
 
-    fn push_node(&mut self, plane: Plane, children: [u32; 2]) -> u32 {
+    pub(crate) fn push_node(&mut self, plane: Plane, children: [u32; 2]) -> u32 {
         let n = plane.normal();
         self.nodes.push(Node {
             normal: n,
@@ -199,14 +227,25 @@ impl MelaxTree {
     /// Adds the solid cell with its bevel chain (each bevel node: empty in front, the rest of the
     /// chain behind, Figure 2) and returns the chain's head.
     fn push_cell(&mut self, world: &World, cell: &Brush, depth: usize) -> u32 {
+        let brushes = brushes_meeting(world, cell);
+        self.stats.solid_cells += 1;
+        self.push_chain(&bevel_planes(cell, self.bevel), brushes, depth)
+    }
+
+    /// Adds a solid cell holding `brushes` below the chain of `planes` (each node: empty in
+    /// front, the rest of the chain behind) and returns the chain's head.
+    pub(crate) fn push_chain(
+        &mut self,
+        planes: &[Plane],
+        brushes: Vec<BrushId>,
+        depth: usize,
+    ) -> u32 {
         let first = self.cell_brushes.len() as u32;
-        self.cell_brushes.extend(brushes_meeting(world, cell));
+        self.cell_brushes.extend(brushes);
         let index = self.cells.len() as u32;
         self.cells.push(Cell {
             brushes: (first, self.cell_brushes.len() as u32),
         });
-        self.stats.solid_cells += 1;
-        let planes = bevel_planes(cell, self.bevel);
         self.stats.bevel_nodes += planes.len();
         self.stats.depth_max = self.stats.depth_max.max(depth + planes.len());
         // Head first, each node's back child right after it: a walk down the chain reads
@@ -327,6 +366,10 @@ fn brushes_meeting(world: &World, cell: &Brush) -> Vec<BrushId> {
     let mut found = Vec::new();
     world.for_each_overlapping(&cell.bounds().loosened(PLANE_THICKNESS), |id| {
         let brush = &world.brush(id).brush;
+        if brush.is_flat() {
+            // A facet inside solid adds nothing: the facets have cells of their own.
+            return;
+        }
         let separated = |a: &Brush, b: &Brush| {
             a.planes().any(|p| {
                 b.vertices()

@@ -185,6 +185,7 @@ pub fn inline_brushes(
                 line: line as u32,
                 entity: 0,
                 brush: index as u32,
+                facet: None,
             },
         });
     }

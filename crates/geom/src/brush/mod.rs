@@ -5,6 +5,7 @@
 //! of a `.map` face, which need not be vertices). Bad input is an error, never a panic.
 
 mod bevel;
+mod flat;
 
 use glam::DVec3;
 
@@ -44,6 +45,18 @@ pub enum BrushError {
         /// The limit, in units.
         limit: f64,
     },
+    /// The vertices of a flat brush ([`Brush::from_polygon`]) are not in one plane.
+    #[error(
+        "facet is not planar: its vertices spread {distance} units across their plane (at most \
+         twice FACET_PLANAR)"
+    )]
+    NotPlanar {
+        /// The spread of the vertices along the polygon's normal, in units.
+        distance: f64,
+    },
+    /// The polygon of a flat brush has a reflex or folded corner.
+    #[error("facet is not a convex polygon")]
+    NotConvex,
 }
 
 /// Planes dropped while building a brush; the brush is still valid.
@@ -213,21 +226,27 @@ impl Brush {
             }
         }
         let vertices = exact_vertices(kept, &faces);
+        let mut brush = Brush::assemble(faces, vertices, dropped);
+        if brush.volume() <= PLANE_THICKNESS * brush.bounds.surface_area() {
+            return Err(BrushError::Empty);
+        }
+        brush.box_planes = bevel::box_planes(&brush);
+        Ok(brush)
+    }
+
+    /// A brush from its faces and vertices, with its edges and bounds (its box planes are left
+    /// to the caller, which may still refuse it).
+    fn assemble(faces: Vec<Face>, vertices: Vec<DVec3>, dropped: DroppedPlanes) -> Brush {
         let edges = edges_of(&faces);
         let bounds = Aabb::from_points(vertices.iter().copied());
-        let mut brush = Brush {
+        Brush {
             faces,
             vertices,
             edges,
             bounds,
             box_planes: Vec::new(),
             dropped,
-        };
-        if brush.volume() <= PLANE_THICKNESS * brush.bounds.surface_area() {
-            return Err(BrushError::Empty);
         }
-        brush.box_planes = bevel::box_planes(&brush);
-        Ok(brush)
     }
 
     /// Builds a brush from `.map` faces, three points each (see [`Plane::from_map_points`]).
@@ -381,8 +400,18 @@ impl Brush {
         six / 6.0
     }
 
-    /// The point of the brush closest to `point` (`point` itself when inside).
+    /// The point of the brush closest to `point` (`point` itself when inside; a flat brush has
+    /// no inside, so for it this is the closest point of its polygon).
     pub fn closest_point(&self, point: DVec3) -> DVec3 {
+        if self.is_flat() {
+            let face = &self.faces[0];
+            return crate::polygon::closest_on_convex_loop(
+                &face.plane,
+                face.vertices.len(),
+                |k| self.vertices[face.vertices[k] as usize],
+                point,
+            );
+        }
         // The brush is usually cold here (a trace's hit surface): ask for its vertices and every
         // face's loop at once, rather than meeting each miss in turn below.
         // (Every other vertex, 48 bytes apart, and the last one's end: every 64-byte line.)

@@ -261,3 +261,158 @@ fn vertices_lie_on_their_planes() {
     }
     assert!(worst < 1e-8, "a hull vertex is {worst:e} off its plane");
 }
+
+#[test]
+fn a_flat_brush_is_a_polygon_seen_from_both_sides() {
+    let square = [
+        DVec3::new(0.0, 0.0, 8.0),
+        DVec3::new(64.0, 0.0, 8.0),
+        DVec3::new(64.0, 64.0, 8.0),
+        DVec3::new(0.0, 64.0, 8.0),
+    ];
+    let b = Brush::from_polygon(&square).unwrap();
+    assert!(b.is_flat());
+    assert_eq!(b.faces().len(), 2);
+    assert_eq!(b.vertices().len(), 4);
+    assert_eq!(b.edges().len(), 4);
+    for e in b.edges() {
+        assert_eq!(e.faces, [0, 1], "every edge is shared by the two faces");
+    }
+    assert_eq!(b.faces()[0].plane.normal(), DVec3::Z);
+    assert_eq!(b.faces()[1].plane.normal(), DVec3::NEG_Z);
+    assert_eq!(b.faces()[0].plane.dist(), 8.0);
+    assert_eq!(b.faces()[1].plane.dist(), -8.0);
+    assert_eq!(b.volume(), 0.0);
+    // The face planes both ways and the four axial planes of its sides: the Minkowski sum with
+    // any box (the square is axial, so no edge bevel is needed).
+    assert_eq!(b.box_planes().len(), 6);
+    // Either winding is the same facet.
+    let mut reversed = square;
+    reversed.reverse();
+    let r = Brush::from_polygon(&reversed).unwrap();
+    assert_eq!(r.faces()[0].plane.normal(), DVec3::NEG_Z);
+    // Closest points: above, beside, and on its plane outside it.
+    assert_eq!(
+        b.closest_point(DVec3::new(5.0, 6.0, 20.0)),
+        DVec3::new(5.0, 6.0, 8.0)
+    );
+    assert_eq!(
+        b.closest_point(DVec3::new(5.0, 6.0, -20.0)),
+        DVec3::new(5.0, 6.0, 8.0)
+    );
+    assert_eq!(
+        b.closest_point(DVec3::new(80.0, 6.0, 8.0)),
+        DVec3::new(64.0, 6.0, 8.0)
+    );
+    assert!(!cube(0.0, 1.0).is_flat());
+    assert!(cube(0.0, 1.0).flat_polygon().is_none());
+}
+
+#[test]
+fn a_tilted_flat_brush_has_edge_bevels_that_support_it() {
+    let b = Brush::from_polygon(&[
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(40.0, 10.0, 30.0),
+        DVec3::new(-10.0, 50.0, 20.0),
+    ])
+    .unwrap();
+    assert!(b.box_planes().len() > 2 + 6);
+    for p in b.box_planes() {
+        let support = b.support(p.normal());
+        assert!(
+            (support - p.dist()).abs() < 1e-9,
+            "{p:?} does not support the facet"
+        );
+    }
+}
+
+#[test]
+fn bad_polygons_are_refused() {
+    let z = |x: f64, y: f64, z: f64| DVec3::new(x, y, z);
+    assert_eq!(
+        Brush::from_polygon(&[z(0.0, 0.0, 0.0), z(1.0, 0.0, 0.0)]).unwrap_err(),
+        BrushError::Empty
+    );
+    // Collinear points, and a repeated point.
+    assert_eq!(
+        Brush::from_polygon(&[z(0.0, 0.0, 0.0), z(1.0, 0.0, 0.0), z(2.0, 0.0, 0.0)]).unwrap_err(),
+        BrushError::Empty
+    );
+    assert_eq!(
+        Brush::from_polygon(&[z(0.0, 0.0, 0.0), z(1.0, 0.0, 0.0), z(1.0, 0.0, 0.0)]).unwrap_err(),
+        BrushError::Empty
+    );
+    assert!(matches!(
+        Brush::from_polygon(&[
+            z(0.0, 0.0, 0.0),
+            z(10.0, 0.0, 0.0),
+            z(10.0, 10.0, 1.0),
+            z(0.0, 10.0, 0.0)
+        ])
+        .unwrap_err(),
+        BrushError::NotPlanar { .. }
+    ));
+    // A dart: one reflex corner.
+    assert_eq!(
+        Brush::from_polygon(&[
+            z(0.0, 0.0, 0.0),
+            z(10.0, 5.0, 0.0),
+            z(0.0, 10.0, 0.0),
+            z(3.0, 5.0, 0.0)
+        ])
+        .unwrap_err(),
+        BrushError::NotConvex
+    );
+    assert!(matches!(
+        Brush::from_polygon(&[z(0.0, 0.0, 0.0), z(1.0, f64::NAN, 0.0), z(0.0, 1.0, 0.0)])
+            .unwrap_err(),
+        BrushError::DegeneratePlane { .. }
+    ));
+    assert!(matches!(
+        Brush::from_polygon(&[z(0.0, 0.0, 0.0), z(3e6, 0.0, 0.0), z(0.0, 1.0, 0.0)]).unwrap_err(),
+        BrushError::OutOfWorld { .. }
+    ));
+    // A vertex in the middle of an edge is dropped, not an error.
+    let b = Brush::from_polygon(&[
+        z(0.0, 0.0, 0.0),
+        z(5.0, 0.0, 0.0),
+        z(10.0, 0.0, 0.0),
+        z(0.0, 10.0, 0.0),
+    ])
+    .unwrap();
+    assert_eq!(b.vertices().len(), 3);
+}
+
+#[test]
+fn the_prism_of_a_facet_is_its_sum_with_a_vertical_segment() {
+    // Tilted: a closed polyhedron with the facet raised and lowered.
+    let tilted = Brush::from_polygon(&[
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(40.0, 0.0, 30.0),
+        DVec3::new(0.0, 50.0, 10.0),
+    ])
+    .unwrap();
+    let prism = tilted.flat_prism(20.0);
+    assert!(!prism.is_flat());
+    assert_eq!(prism.faces().len(), 5);
+    assert_eq!(prism.vertices().len(), 6);
+    assert_eq!(prism.edges().len(), 9);
+    let expected = Aabb::new(DVec3::new(0.0, 0.0, -20.0), DVec3::new(40.0, 50.0, 50.0));
+    assert_eq!(prism.bounds(), expected);
+    // Its volume: area of the facet's shadow times the height 40.
+    assert!((prism.volume() - 0.5 * 40.0 * 50.0 * 40.0).abs() < 1e-6);
+    // Vertical: a flat brush again, the facet stretched up and down.
+    let vertical = Brush::from_polygon(&[
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(40.0, 0.0, 0.0),
+        DVec3::new(20.0, 0.0, 30.0),
+    ])
+    .unwrap();
+    let prism = vertical.flat_prism(5.0);
+    assert!(prism.is_flat());
+    assert_eq!(prism.vertices().len(), 5);
+    assert_eq!(
+        prism.bounds(),
+        Aabb::new(DVec3::new(0.0, 0.0, -5.0), DVec3::new(40.0, 0.0, 35.0))
+    );
+}

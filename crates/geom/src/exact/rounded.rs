@@ -288,8 +288,13 @@ fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Cros
 
 /// The prism `B + [-h, h] z` of a brush: faces moved by `h |n_z|`, horizontal caps, and the
 /// vertical planes through each edge with the brush behind. Exact (the Minkowski sum with a
-/// segment has no other face normals).
+/// segment has no other face normals). A flat brush (a facet) takes
+/// [`Brush::flat_prism`](crate::Brush).
 pub(crate) fn prism(brush: &Brush, half_height: f64) -> Brush {
+    if brush.is_flat() {
+        // A facet: the same prism, built from its boundary (it may be a thin slab, or flat).
+        return brush.flat_prism(half_height);
+    }
     let mut planes: Vec<Plane> = brush
         .planes()
         .map(|p| p.shifted(half_height * p.normal().z.abs()))

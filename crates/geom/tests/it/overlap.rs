@@ -81,6 +81,15 @@ pub fn overlaps(brush: &Brush, shape: &Shape, at: DVec3, margin: f64) -> bool {
 /// The brush clipped by `planes` keeps a volume. With a negative margin the agent is shrunk, so a
 /// clipped piece thinner than the margin is only touching.
 fn clip_has_volume(brush: &Brush, planes: &[Plane], margin: f64) -> bool {
+    if let Some(polygon) = brush.flat_polygon() {
+        // A facet has no volume: the shrunk hull overlaps it when it cuts a piece of positive
+        // area out of the polygon.
+        let mut piece = Some(polygon);
+        for plane in planes {
+            piece = piece.and_then(|p| p.clipped_behind_with(plane, 0.0));
+        }
+        return piece.is_some_and(|p| p.area() > 0.0);
+    }
     let mut all: Vec<Plane> = brush.planes().collect();
     all.extend_from_slice(planes);
     match Brush::from_planes(&all) {
@@ -117,10 +126,15 @@ fn distance_to_hull_2d(points: &[DVec2], p: DVec2) -> f64 {
     pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     pts.dedup();
     if pts.len() < 3 {
-        return pts
-            .iter()
-            .map(|q| q.distance(p))
-            .fold(f64::INFINITY, f64::min);
+        // A point, or a segment (a facet's section is one).
+        let (a, b) = (pts[0], pts[pts.len() - 1]);
+        let ab = b - a;
+        let t = if ab == DVec2::ZERO {
+            0.0
+        } else {
+            ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        };
+        return (a + ab * t).distance(p);
     }
     // Andrew's monotone chain, counter-clockwise.
     let cross = |o: DVec2, a: DVec2, b: DVec2| (a - o).perp_dot(b - o);

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use cspace_geom::generate::{Rng, oriented_box, random_convex_brush};
+use cspace_geom::generate::{RandomPatches, Rng, oriented_box, random_convex_brush};
+use cspace_geom::patch::TessellationOptions;
 use cspace_geom::shape::Shape;
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, WithContext, World};
 
@@ -15,6 +16,31 @@ const SHRINK: f64 = 1e-6;
 const GROW: f64 = 1e-6;
 /// Samples along each segment for the search in time.
 const SAMPLES: usize = 160;
+
+/// Random patches (arches on pillars, pipes, sheets, cones, a terrain; [`RandomPatches`])
+/// tessellated within 2 units into facets, moved into the region of the other worlds.
+fn patch_world() -> Vec<Brush> {
+    let patches = RandomPatches {
+        count: 20,
+        extent: 300.0,
+        seed: 14,
+    };
+    let world = patches.world(&TessellationOptions::new(2.0).unwrap());
+    let centre = DVec3::splat(150.0);
+    world
+        .brushes()
+        .iter()
+        .map(|b| {
+            if let Some(polygon) = b.brush.flat_polygon() {
+                let moved: Vec<DVec3> = polygon.vertices.iter().map(|v| *v - centre).collect();
+                Brush::from_polygon(&moved).unwrap()
+            } else {
+                let bounds = b.brush.bounds();
+                Brush::from_aabb(Aabb::new(bounds.min - centre, bounds.max - centre)).unwrap()
+            }
+        })
+        .collect()
+}
 
 fn worlds() -> Vec<(&'static str, Vec<Brush>)> {
     let mut rng = Rng::new(11);
@@ -38,7 +64,11 @@ fn worlds() -> Vec<(&'static str, Vec<Brush>)> {
             oriented_box(centre, half, rng.frame())
         })
         .collect();
-    vec![("convex", convex), ("rotated boxes", boxes)]
+    vec![
+        ("convex", convex),
+        ("rotated boxes", boxes),
+        ("patch facets", patch_world()),
+    ]
 }
 
 fn shapes() -> Vec<Shape> {
@@ -74,6 +104,7 @@ fn time_of_impact_matches_binary_search_in_time() {
     let mut checked_hits = 0;
     let mut bisected = 0;
     for (name, brushes) in worlds() {
+        let hits_before = checked_hits;
         let world = Arc::new(World::from_brushes(brushes));
         let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let mut rng = Rng::new(99);
@@ -154,6 +185,9 @@ fn time_of_impact_matches_binary_search_in_time() {
                 }
             }
         }
+        let hits = checked_hits - hits_before;
+        eprintln!("{name}: {hits} hits");
+        assert!(hits > 150, "{name}: too few hits to mean anything: {hits}");
     }
     eprintln!("time of impact checked on {checked_hits} hits, {bisected} of them by binary search");
     assert!(

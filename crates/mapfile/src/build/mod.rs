@@ -1,6 +1,7 @@
 //! From a parsed map to a collision [`World`]: solidity, brush building, spawn points and the
 //! report of what happened to every brush.
 
+mod patch;
 mod solidity;
 mod spawn;
 #[cfg(test)]
@@ -11,10 +12,12 @@ use std::fmt;
 use std::sync::Arc;
 
 use cspace_geom::brush::DroppedPlanes;
+use cspace_geom::patch::TessellationOptions;
 use cspace_geom::{
     Aabb, Brush, BrushError, BrushId, BrushSource, Contents, Plane, PlaneError, World, WorldBrush,
 };
 
+pub use patch::{PatchFate, PatchRecord, PatchTally, collidable_patch_grids};
 pub use solidity::{ClassSolidity, FaceContents, class_solidity, face_contents, is_spawn_class};
 pub use spawn::SpawnPoint;
 
@@ -22,8 +25,11 @@ use crate::error::MapError;
 use crate::map::{FaceFormat, FormatCounts, MapBrush, MapFile};
 
 /// Choices [`build_world`] leaves to the caller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BuildOptions {
+    /// How finely patches are tessellated into facets: the largest distance between a curved
+    /// surface and its facets. Default [`PATCH_ERROR`](cspace_geom::tolerance::PATCH_ERROR).
+    pub tessellation: TessellationOptions,
     /// Whether the brushes of entities whose class is unknown ([`ClassSolidity::Unknown`]) block
     /// agents. Default `false`: an unknown brush entity is more often a trigger or an effect
     /// volume (Hipnotic's `rotate_object`, Unvanquished's `sensor_player`, a Quake `info_notnull`
@@ -245,8 +251,12 @@ pub struct MapWorld {
     pub unknown_classes: Vec<ClassCount>,
     /// Agent starts, in file order.
     pub spawn_points: Vec<SpawnPoint>,
-    /// The number of `patchDef2` patches (parsed, not collidable yet).
+    /// The number of `patchDef2` patches (all of them; see [`MapWorld::patch_tally`]).
     pub patches: usize,
+    /// Every patch of the file, in file order, with what became of it.
+    pub patch_records: Vec<PatchRecord>,
+    /// The patches counted by fate, with their facets and the largest error bound.
+    pub patch_tally: PatchTally,
     /// The bounds of the world's brushes, in world units (empty when there is none).
     pub bounds: Aabb,
     /// Duplicate and redundant planes dropped while building the world's brushes, in total.
@@ -266,6 +276,13 @@ impl MapWorld {
         self.brushes
             .iter()
             .filter(|b| matches!(b.fate, BrushFate::Invalid { .. }))
+    }
+
+    /// The patches skipped as invalid.
+    pub fn invalid_patches(&self) -> impl Iterator<Item = &PatchRecord> {
+        self.patch_records
+            .iter()
+            .filter(|p| matches!(p.fate, PatchFate::Invalid { .. }))
     }
 }
 
@@ -430,10 +447,19 @@ fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushErr
 ///    not a valid convex volume (open, empty, degenerate face, out of the world) is reported as
 ///    [`BrushFate::Invalid`] with its source and skipped, and the rest of the map still loads.
 ///    Brushes that do not enter the world are not built, hence not validated.
+/// 6. Patches follow steps 1 to 4 with their shader for texture (a `*_nonsolid` or other
+///    non-solid shader, a liquid, a trigger entity: no collision; a clip shader: clip). The
+///    collidable ones are tessellated together into convex facets within
+///    [`BuildOptions::tessellation`]'s error bound (patches sharing a border get the same
+///    vertices on it; see [`cspace_geom::patch`]); each facet enters the world as a flat brush
+///    ([`Brush::from_polygon`]) after all the brushes, so the ids of brushes do not depend on the
+///    patches. A patch whose grid is not one (a side even or below 3) is reported as
+///    [`PatchFate::Invalid`] with the place of its size header, and skipped.
 ///
 /// Sky is solid. Movers are taken at the position written in the file (closed doors, plats at
 /// their start). Brush sources carry the file name, the brush's line, the entity index and the
-/// brush index within the entity.
+/// brush index within the entity; a facet's carries its patch's line, the patch index within the
+/// entity and the facet's index within the patch ([`BrushSource::facet`]).
 pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
     let mut builder = WorldBuilder::default();
     let mut records: Vec<BrushRecord> = Vec::with_capacity(map.brush_count());
@@ -442,6 +468,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
     let mut unknown: BTreeMap<String, ClassCount> = BTreeMap::new();
     let mut spawn_points = Vec::new();
     let mut warnings = Vec::new();
+    let mut patches = patch::PatchBuilder::default();
 
     for (e, entity) in map.entities.iter().enumerate() {
         let index = e as u32;
@@ -454,6 +481,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
                 line: brush.line,
                 entity: index,
                 brush: b as u32,
+                facet: None,
             };
             let verdict = face_verdict(brush);
             let fate = match world_contents(verdict.contents, solidity, options) {
@@ -480,6 +508,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
             count.entities += 1;
             count.brushes += entity.brushes.len();
         }
+        patches.add_entity(&map.file, entity, index, solidity, options);
         if let Some(name) = classname.filter(|c| is_spawn_class(c)) {
             spawn_points.extend(spawn::spawn_point(entity, index, name, &mut warnings));
         }
@@ -492,6 +521,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         });
     }
 
+    let (patch_records, patch_tally) = patches.finish(&map.file, &mut builder.brushes, options);
     let world = World::new(builder.brushes);
     MapWorld {
         bounds: world.bounds(),
@@ -504,6 +534,8 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         unknown_classes: unknown.into_values().collect(),
         spawn_points,
         patches: map.patch_count(),
+        patch_records,
+        patch_tally,
         dropped_planes: builder.dropped_planes,
         warnings,
     }

@@ -211,6 +211,7 @@ fn unknown_classes_are_counted_and_follow_the_option() {
 
     let solid = BuildOptions {
         unknown_classes_solid: true,
+        ..BuildOptions::default()
     };
     let world = build(&text, &solid);
     assert_eq!((world.tally.solid, world.unknown_classes.len()), (5, 3));

@@ -19,6 +19,7 @@ impl Parser<'_> {
         self.expect_word("(", "'(' to open the patch size ( W H 0 0 0 )")?;
         let size_range = 1..=MAX_PATCH_SIDE;
         let token = self.expect("the patch width")?;
+        let size_at = [token.line, token.column];
         let width = self.integer_of(&token, size_range.clone(), "the patch width (1 to 1024)")?;
         let token = self.expect("the patch height")?;
         let height = self.integer_of(&token, size_range, "the patch height (1 to 1024)")?;
@@ -62,6 +63,8 @@ impl Parser<'_> {
             height,
             points,
             line: open.line,
+            column: open.column,
+            size_at,
         })
     }
 }

@@ -153,7 +153,14 @@ fn every_corpus_map_loads_with_the_counts_of_sources_md() {
                 .collect::<Vec<_>>(),
         );
         assert_eq!(t.total, expected.brushes[0], "{name}");
-        assert_eq!(loaded.world.len(), t.solid + t.clip, "{name}");
+        // The world holds the solid and clip brushes, then the facets of the patches.
+        assert_eq!(
+            loaded.world.len(),
+            t.solid + t.clip + loaded.patch_tally.facets,
+            "{name}"
+        );
+        assert_eq!(loaded.patch_tally.total, expected.patches, "{name}");
+        assert_eq!(loaded.invalid_patches().count(), 0, "{name}");
         // SOURCES.md: every brush bounds a volume, with no degenerate, duplicate or redundant
         // plane.
         let invalid: Vec<String> = loaded.invalid_brushes().map(|b| b.to_string()).collect();

@@ -6,4 +6,5 @@ mod corpus;
 mod corrupt;
 mod errors;
 mod invalid_brush;
+mod patches;
 mod support;

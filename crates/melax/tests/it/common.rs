@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use cspace_geom::generate::{RandomBoxes, Rng, oriented_box, random_convex_brushes};
+use cspace_geom::generate::{RandomBoxes, RandomPatches, Rng, oriented_box, random_convex_brushes};
+use cspace_geom::patch::TessellationOptions;
 use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
 
 /// A world with a name for messages.
@@ -77,6 +78,16 @@ pub fn room() -> NamedWorld {
     NamedWorld {
         name: "room".into(),
         world: Arc::new(World::from_brushes(brushes)),
+    }
+}
+
+/// Random Quake III patches (terrain, arches on pillars, pipes, sheets, cones) tessellated within
+/// 2 units: facets, and brushes they rest on.
+pub fn patches() -> NamedWorld {
+    let options = TessellationOptions::new(2.0).expect("a positive bound");
+    NamedWorld {
+        name: "random patches".into(),
+        world: Arc::new(RandomPatches::TEST.world(&options)),
     }
 }
 

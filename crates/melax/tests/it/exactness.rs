@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
 use cspace_geom::{Collider, DVec3, ExactCollider, Shape, WithContext, World};
-use cspace_melax::{BevelMode, MelaxCollider, compile};
+use cspace_melax::{BevelMode, MelaxCollider, MelaxStats, compile};
 
 use crate::common::{self, NamedWorld, direction, player};
 
@@ -238,6 +238,94 @@ fn exact_bevels_trace_boxes_exactly_in_generated_worlds() {
         "{edges} edge contacts in {total} traces"
     );
 }
+
+/// Compiles `named` with exact bevels and checks [`PATCH_TRACES_PER_SHAPE`] traces of each
+/// box against the exact backend, with no disagreement at all; returns the tree's statistics,
+/// the traces, the edge contacts and the hits of each box.
+fn boxes_agree_over_facets(named: &NamedWorld, seed: u64) -> (MelaxStats, Vec<usize>) {
+    let tree = compile(&named.world, BevelMode::Exact).unwrap();
+    tree.validate().unwrap();
+    let stats = *tree.stats();
+    let mut melax =
+        WithContext::new(MelaxCollider::new(named.world.clone(), Arc::new(tree)).unwrap());
+    let (mut total, mut edges, mut hits) = (0, 0, Vec::new());
+    for (k, shape) in shapes().iter().enumerate() {
+        let (mut failures, mut starts) = (Vec::new(), Vec::new());
+        hits.push(check(
+            named,
+            &mut melax,
+            shape,
+            PATCH_TRACES_PER_SHAPE,
+            seed + k as u64,
+            &mut edges,
+            &mut failures,
+            &mut starts,
+        ));
+        assert!(
+            failures.is_empty() && starts.is_empty(),
+            "{}: {} disagreements, {} from starts in solid; first:\n{}",
+            named.name,
+            failures.len(),
+            starts.len(),
+            failures
+                .iter()
+                .chain(&starts)
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        total += PATCH_TRACES_PER_SHAPE;
+    }
+    eprintln!(
+        "{}: {total} box traces over {} facets agree with the exact backend ({edges} edge \
+         contacts); {} facet cells",
+        named.name,
+        named
+            .world
+            .brushes()
+            .iter()
+            .filter(|b| b.brush.is_flat())
+            .count(),
+        stats.facet_cells
+    );
+    assert!(
+        edges * 100 < total,
+        "{edges} edge contacts in {total} traces"
+    );
+    (stats, hits)
+}
+
+/// Patch facets have cells of no thickness below the empty leaves they reach (`facet`): box
+/// traces over them are exact too.
+#[test]
+fn exact_bevels_trace_boxes_exactly_over_patch_facets() {
+    let named = common::patches();
+    let (stats, hits) = boxes_agree_over_facets(&named, 300);
+    assert!(stats.facet_cells >= named.world.len() / 2, "{stats:?}");
+    assert!(
+        hits.iter().all(|&h| h > 1000),
+        "{hits:?}: the test would prove little"
+    );
+}
+
+/// `unvanquished_chasm.map` and its 12,872 patch facets: 34,000 traces per box (102,000), a third
+/// starting on a face of a brush or facet, a third on a brush's or facet's centre.
+#[test]
+fn exact_bevels_trace_boxes_exactly_over_chasm_patches() {
+    let Some(maps) = common::corpus("exact_bevels_trace_boxes_exactly_over_chasm_patches") else {
+        return;
+    };
+    let named = maps
+        .iter()
+        .find(|m| m.name == "unvanquished_chasm.map")
+        .expect("the corpus has chasm");
+    let (stats, _) = boxes_agree_over_facets(named, 400);
+    assert!(stats.facet_cells > 10_000, "{stats:?}");
+}
+
+/// Traces per box over the generated patch world.
+const PATCH_TRACES_PER_SHAPE: usize = 34_000;
 
 #[test]
 fn exact_bevels_trace_boxes_exactly_on_the_corpus() {

@@ -51,6 +51,23 @@ fn denser_random_boxes_agree() {
     );
 }
 
+/// Random Quake III patches tessellated within 2 units (`RandomPatches::TEST`): a terrain of
+/// patches sharing borders, arches resting on box pillars, bent pipes, sheets, cones, sheets
+/// sharing a reversed border. The facets' expansions are unioned with each other and with the
+/// pillars (patch-to-patch and patch-to-brush joins), and the point pose (in which a facet is
+/// never solid: it has no interior) is compiled too.
+#[test]
+fn patch_facets_agree() {
+    use cspace_geom::generate::RandomPatches;
+    use cspace_geom::patch::TessellationOptions;
+    let world = RandomPatches::TEST.world(&TessellationOptions::new(2.0).unwrap());
+    let facets = world.brushes().iter().filter(|b| b.brush.is_flat()).count();
+    assert!(facets > 5000, "{facets} facets");
+    let mut poses = quake_poses();
+    poses.push(Pose::point());
+    agree("random patches", world, &poses, 5);
+}
+
 #[test]
 fn convex_brushes_agree() {
     let mut poses = quake_poses();

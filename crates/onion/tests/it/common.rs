@@ -67,6 +67,9 @@ pub struct Tally {
     pub start_solid: usize,
     /// Cases excluded by the contact-scale rule (see [`contact_scale`]).
     pub excluded: usize,
+    /// Of those, moves sliding in a face across a pinch of the exact backend (see
+    /// [`slides_through_a_pinch`]).
+    pub pinches: usize,
     pub failures: Vec<String>,
 }
 
@@ -108,10 +111,15 @@ pub fn compare_with(
         let o = onion.prepare(&shape).expect("a compiled pose");
         let e = exact.prepare(&shape).unwrap();
         let Shape::Box(b) = shape else { unreachable!() };
+        // A facet expanded by the point pose has no volume, and no face to start on.
         let expanded: Vec<Brush> = world
             .brushes()
             .iter()
-            .map(|wb| cspace_geom::expand::box_expanded_brush(&wb.brush, &b).unwrap())
+            .filter_map(|wb| {
+                let expanded = cspace_geom::expand::box_expanded_brush(&wb.brush, &b);
+                assert!(expanded.is_ok() || wb.brush.is_flat(), "{expanded:?}");
+                expanded.ok()
+            })
             .collect();
         for i in 0..count {
             let kind = match i % 3 {
@@ -128,6 +136,9 @@ pub fn compare_with(
             if let Some(why) = differ(&a, &b) {
                 if contact_scale(world, &shape, start, end) {
                     tally.excluded += 1;
+                } else if slides_through_a_pinch(world, &shape, start, end, &b) {
+                    tally.excluded += 1;
+                    tally.pinches += 1;
                 } else if tally.failures.len() < 20 {
                     tally.failures.push(format!(
                         "{} {kind:?} {start:?} -> {end:?}: {why}\n  onion {a:?}\n  exact {b:?}",
@@ -252,11 +263,55 @@ pub fn contact_scale(world: &World, shape: &Shape, start: DVec3, end: DVec3) -> 
     })
 }
 
+/// The exclusion of facets' seams: the move slides in a plane of the configuration space (every
+/// point within 1e-8 of a face plane of an expanded brush), and where the exact backend enters
+/// solid, it enters one expanded brush at the instant it leaves another (the touch point within
+/// 1e-8 of the boundary of two expanded brushes). Neighbouring facets share vertices, so the
+/// planes of their expansions through a shared vertex meet in lines that a move sliding in a
+/// third facet's face crosses: the exact backend sees the two expansions touch there and leaves
+/// one before entering the other (a pinch, with an entry), the union sees one solid.
+pub fn slides_through_a_pinch(
+    world: &World,
+    shape: &Shape,
+    start: DVec3,
+    end: DVec3,
+    exact: &Hit,
+) -> bool {
+    let (Shape::Box(b), Some(surface)) = (shape, exact.surface) else {
+        return false;
+    };
+    let expanded: Vec<Vec<cspace_geom::Plane>> = world
+        .brushes()
+        .iter()
+        .map(|wb| cspace_geom::expand::box_expanded_planes(&wb.brush, b))
+        .collect();
+    let sliding = expanded
+        .iter()
+        .flatten()
+        .any(|q| q.signed_distance(start).abs() < 1e-8 && q.signed_distance(end).abs() < 1e-8);
+    if !sliding {
+        return false;
+    }
+    let touch = start + (end - start) * surface.time_of_impact;
+    let on_boundary = expanded
+        .iter()
+        .filter(|planes| {
+            let depth = planes
+                .iter()
+                .map(|q| q.signed_distance(touch))
+                .fold(f64::NEG_INFINITY, f64::max);
+            depth.abs() < 1e-8
+        })
+        .count();
+    on_boundary >= 2
+}
+
 /// Panics with the first failures unless there are none.
 pub fn assert_agrees(name: &str, tally: &Tally) {
     eprintln!(
-        "{name}: {} traces, {} hits, {} start in solid, {} excluded (contact scale)",
-        tally.traces, tally.hits, tally.start_solid, tally.excluded
+        "{name}: {} traces, {} hits, {} start in solid, {} excluded (contact scale; {} of them \
+         sliding through a pinch)",
+        tally.traces, tally.hits, tally.start_solid, tally.excluded, tally.pinches
     );
     assert!(
         tally.failures.is_empty(),

@@ -73,6 +73,35 @@ fn corpus_maps_agree_with_exact() {
     assert!(failed.is_empty(), "disagreements on {failed:?}");
 }
 
+/// `unvanquished_chasm.map` with its 266 collidable patches (12,872 facets at the default error
+/// bound) against the exact backend: `CSPACE_ONION_PATCH_TRACES` traces per pose (default
+/// 34,000, so 102,000 over the three poses), a third starting on a face of an expanded brush,
+/// most of which are facets.
+#[test]
+fn chasm_patches_agree_with_exact() {
+    let Some(maps) = corpus("chasm_patches_agree_with_exact") else {
+        return;
+    };
+    let (name, world, _) = maps
+        .iter()
+        .find(|(name, _, _)| name == "unvanquished_chasm.map")
+        .expect("the corpus has chasm");
+    let facets = world.brushes().iter().filter(|b| b.brush.is_flat()).count();
+    assert!(facets > 10_000, "{facets} facets");
+    let count = std::env::var("CSPACE_ONION_PATCH_TRACES")
+        .ok()
+        .map(|v| v.parse().expect("CSPACE_ONION_PATCH_TRACES is a count"))
+        .unwrap_or(34_000);
+    let poses = quake_poses();
+    let compiled = compile(world, &poses, &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    eprintln!("{name}: {}", compiled.stats);
+    nested(name, &compiled.tree);
+    let tally = compare_with(world, compiled, &poses, count, 7);
+    assert_agrees(name, &tally);
+    assert!(tally.hits * 50 > tally.traces, "{} hits", tally.hits);
+}
+
 /// The largest map the fill test compiles, in brushes.
 const FILL_MAX_BRUSHES: usize = 1500;
 
