@@ -2,13 +2,14 @@
 
 use std::any::{Any, TypeId};
 use std::fmt;
+use std::sync::Arc;
 
 use glam::DVec3;
 
 use crate::plane::Plane;
 use crate::shape::Shape;
 use crate::tolerance::DEFAULT_SKIN;
-use crate::world::BrushId;
+use crate::world::{BrushId, World};
 
 /// A shape a backend has accepted, ready for traces.
 ///
@@ -419,9 +420,21 @@ impl QueryContext {
 /// wrapping any of them. Every backend answers in the same shape so any two can be compared.
 /// Queries take `&self` and a caller-owned [`QueryContext`]: a backend is `Send + Sync`, shared
 /// by every thread, each with its own context.
+///
+/// **Domain** ([`crate::domain`]): the world within
+/// [`MAX_COORDINATE`](crate::tolerance::MAX_COORDINATE), shapes within
+/// [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT) (as [`Shape`]'s constructors make
+/// them), and query positions within [`WORLD_HALF_EXTENT`](crate::tolerance::WORLD_HALF_EXTENT)
+/// on every axis ([`crate::domain::check_trace`]). Inside it every answer is finite; outside it
+/// the answer is unspecified (debug builds panic on a query outside it). Input
+/// from users is checked where it enters (the map and world readers, the simulator's scenarios
+/// and `sim trace`), with an error that names the value and the limit.
 pub trait Collider: Send + Sync {
     /// The backend's name as the command line spells it (`exact`, `onion`, ...).
     fn name(&self) -> &str;
+
+    /// The world it answers for.
+    fn world(&self) -> &Arc<World>;
 
     /// Checks that this backend can answer for `shape` and prepares it.
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape>;
@@ -439,6 +452,9 @@ macro_rules! forward_collider {
         impl<C: Collider + ?Sized> Collider for $pointer {
             fn name(&self) -> &str {
                 (**self).name()
+            }
+            fn world(&self) -> &Arc<World> {
+                (**self).world()
             }
             fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
                 (**self).prepare(shape)

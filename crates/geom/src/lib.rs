@@ -36,6 +36,7 @@ pub mod aabb;
 pub mod aabb_tree;
 pub mod brush;
 pub mod collider;
+pub mod domain;
 pub mod exact;
 pub mod expand;
 pub mod generate;

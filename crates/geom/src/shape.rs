@@ -10,6 +10,7 @@ use glam::DVec3;
 
 use crate::aabb::Aabb;
 use crate::brush::Brush;
+use crate::domain::{OutOfDomain, Quantity, check_point};
 use crate::plane::Plane;
 use crate::tolerance::{HULL_PLANE_MERGE, SAME_TIME};
 
@@ -39,6 +40,9 @@ pub enum ShapeError {
     /// A hull whose points do not span a volume, or too many points.
     #[error("convex hull: {0}")]
     Hull(String),
+    /// A size beyond [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT).
+    #[error(transparent)]
+    OutOfDomain(#[from] OutOfDomain),
 }
 
 /// An axis-aligned box relative to the agent's origin (Quake's `mins`/`maxs`).
@@ -143,11 +147,14 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// A box with the given corners (`mins <= maxs`; equal corners make a point).
+    /// A box with the given corners (`mins <= maxs`; equal corners make a point), each within
+    /// [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT) of the origin.
     pub fn new_box(mins: DVec3, maxs: DVec3) -> Result<Shape, ShapeError> {
         if !mins.is_finite() || !maxs.is_finite() {
             return Err(ShapeError::NonFinite);
         }
+        check_point(Quantity::ShapeExtent, mins)?;
+        check_point(Quantity::ShapeExtent, maxs)?;
         if mins.cmpgt(maxs).any() {
             return Err(ShapeError::InvertedBox { mins, maxs });
         }
@@ -160,13 +167,15 @@ impl Shape {
         maxs: DVec3::ZERO,
     });
 
-    /// A sphere of positive radius.
+    /// A sphere of positive radius, at most
+    /// [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT).
     pub fn new_sphere(radius: f64) -> Result<Shape, ShapeError> {
         positive("radius", radius)?;
         Ok(Shape::Sphere { radius })
     }
 
-    /// A vertical cylinder of positive radius and half-height.
+    /// A vertical cylinder of positive radius and half-height, each at most
+    /// [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT).
     pub fn new_cylinder(radius: f64, half_height: f64) -> Result<Shape, ShapeError> {
         positive("radius", radius)?;
         positive("half height", half_height)?;
@@ -176,8 +185,12 @@ impl Shape {
         })
     }
 
-    /// A convex hull of points (see [`ConvexHull::new`]).
+    /// A convex hull of points (see [`ConvexHull::new`]), each within
+    /// [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT) of the origin.
     pub fn new_hull(points: &[DVec3]) -> Result<Shape, ShapeError> {
+        for p in points.iter().filter(|p| p.is_finite()) {
+            check_point(Quantity::ShapeExtent, *p)?;
+        }
         Ok(Shape::Hull(ConvexHull::new(points)?))
     }
 
@@ -298,6 +311,7 @@ fn positive(what: &'static str, value: f64) -> Result<(), ShapeError> {
     if value <= 0.0 {
         return Err(ShapeError::NotPositive { what, value });
     }
+    crate::domain::check(Quantity::ShapeExtent, value)?;
     Ok(())
 }
 
@@ -332,6 +346,35 @@ mod tests {
         // r * sqrt(nx^2 + ny^2) + h * |nz|
         let n = DVec3::new(0.6, 0.0, 0.8);
         assert!((cylinder.plane_offset(n) - (3.0 * 0.6 + 10.0 * 0.8)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn shapes_beyond_the_numeric_domain_are_refused() {
+        use crate::tolerance::MAX_SHAPE_EXTENT as E;
+        let too_big = |r: Result<Shape, ShapeError>| {
+            matches!(
+                r,
+                Err(ShapeError::OutOfDomain(OutOfDomain {
+                    quantity: Quantity::ShapeExtent,
+                    ..
+                }))
+            )
+        };
+        assert!(Shape::new_sphere(E).is_ok());
+        assert!(too_big(Shape::new_sphere(E.next_up())));
+        assert!(too_big(Shape::new_cylinder(2e6, 2e6)));
+        assert!(too_big(Shape::new_cylinder(16.0, 1e300)));
+        assert!(Shape::new_box(DVec3::splat(-E), DVec3::splat(E)).is_ok());
+        assert!(too_big(Shape::new_box(
+            DVec3::splat(-16.0),
+            DVec3::new(16.0, 16.0, 1e15)
+        )));
+        let far: Vec<DVec3> = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z * 1e6].into();
+        assert!(too_big(Shape::new_hull(&far)));
+        assert_eq!(
+            Shape::new_cylinder(2e6, 1.0).unwrap_err().to_string(),
+            "shape size 2000000 units is beyond cspace's limit of 65536 units (tolerance::MAX_SHAPE_EXTENT)"
+        );
     }
 
     #[test]

@@ -1,15 +1,70 @@
 //! Named tolerances. Every epsilon in cspace lives here, with its unit and its reason.
 //!
-//! Worlds are in Quake units (1 unit ~ 1 inch) and span at most [`WORLD_HALF_EXTENT`] from the
-//! origin; all tolerances below are absolute distances in those units, chosen for `f64`, whose
-//! rounding error on coordinates of that size is below 1e-11 units.
+//! Worlds are in Quake units (1 unit ~ 1 inch) and lie within [`MAX_COORDINATE`] of the origin;
+//! everything computed from them lies within [`WORLD_HALF_EXTENT`]. The tolerances below are
+//! absolute distances in those units, chosen for `f64`, whose spacing at 2^20 is 2.3e-10 units.
+//! The limits of the numeric domain (largest coordinate, shape, speed, acceleration and time
+//! step) are here too; [`crate::domain`] checks them.
 
-/// Half the side of the cube every world must fit in, in units: 2^20.
+/// Half the side of the cube everything cspace computes lies in, in units: 2^20.
 ///
 /// Brush faces are computed by clipping a square of this half size on each plane (Golodetz
 /// Listing 4 uses the same device for leaf cells), so a brush reaching beyond it is reported as
-/// unbounded. Quake's own limit is +-4096 (Q1) or +-65536 (Q3), well inside.
+/// unbounded. The inputs' limits below keep every expanded brush and every trace of a simulated
+/// agent inside it ([`crate::domain`]).
 pub const WORLD_HALF_EXTENT: f64 = 1_048_576.0;
+
+// The numeric domain (DESIGN.md "Numeric domain"): the largest inputs cspace accepts. Every
+// entry point checks them ([`crate::domain`]); inside them every answer is finite.
+
+/// The largest coordinate of the world's geometry (brush vertices, patch control points, spawn
+/// points) and of an agent's position, in units: 2^19.
+///
+/// Quake III's own bound is `MAX_WORLD_COORD`, 2^17 (`qfiles.h`); Quake's maps stay within
+/// +-4096 and most Quake III maps within +-16384. 2^19 leaves four times Quake III's room, and
+/// half of [`WORLD_HALF_EXTENT`] for what is computed from it: a brush expanded by the largest
+/// shape reaches `2^19 + 2^16 < 2^20` on every axis, and an agent moving at [`MAX_SPEED`] for
+/// [`MAX_TIME_STEP`] from `2^19` ends within `2^19 + 2^16`. At 2^20 an `f64` resolves 2.3e-10
+/// units, four times finer than [`CONTACT`].
+pub const MAX_COORDINATE: f64 = 524_288.0;
+
+/// The largest distance of a shape's point from its origin along any axis, in units: 2^16 (box
+/// `mins` and `maxs`, radii, half-heights, hull points). A Quake player is 16 by 56 units;
+/// 2^16 is a shape half the size of Quake III's whole world.
+pub const MAX_SHAPE_EXTENT: f64 = 65_536.0;
+
+/// The largest speed, in units per second: 2^16, 32 times Quake's `sv_maxvelocity` (2000).
+/// Given speeds (a start velocity, a scripted move, a jump) beyond it are refused, and the
+/// simulator holds a mover's speed at it, as Quake clamps to `sv_maxvelocity`: a fall from the
+/// top of the world to its bottom at Quake's gravity reaches about 41,000.
+pub const MAX_SPEED: f64 = 65_536.0;
+
+/// The largest acceleration (gravity), in units per second squared: 2^16, 82 times Quake's 800.
+pub const MAX_ACCELERATION: f64 = 65_536.0;
+
+/// The largest rate of a movement constant (acceleration and friction factors), per second:
+/// 2^16. Quake's are 10 (`sv_accelerate`), 4 (`sv_friction`) and 1 (air acceleration); at
+/// these values a factor only saturates (the whole wished speed is reached, or all speed lost in
+/// one step), so larger ones would mean nothing more.
+pub const MAX_RATE: f64 = 65_536.0;
+
+/// The longest time step (and physics sub-step), in seconds: 1. Quake III runs 8 to 66 ms;
+/// longer steps are split into sub-steps of at most 66 ms, so a longer limit would only mean
+/// more sub-steps.
+pub const MAX_TIME_STEP: f64 = 1.0;
+
+/// The shortest physics sub-step, in seconds: 0.1 ms. With [`MAX_TIME_STEP`] a step is at most
+/// 10,000 sub-steps, so no step runs unbounded (a scenario's `max_substep` may not go below it).
+pub const MIN_SUBSTEP: f64 = 1e-4;
+
+/// The smallest cell of the simulator's agent grid, in units: a cell smaller than a unit only
+/// lists each agent in more cells (Blow's grid, `cspace-contact`).
+pub const MIN_GRID_CELL: f64 = 1.0;
+
+/// How far below the world's lowest point an agent may fall before it has left the world, in
+/// units: 4096, the height of a whole Quake map. Quake kills a player who falls into the void
+/// with a `trigger_hurt`; cspace stops the agent and records the event.
+pub const FALL_MARGIN: f64 = 4096.0;
 
 /// Plane thickness, in units: a point closer than this to a plane is *on* it.
 ///

@@ -228,11 +228,16 @@ impl Collider for MelaxCollider {
         }
     }
 
+    fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
         Ok(Prepared::new(shape.clone(), 0))
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        cspace_geom::domain::debug_check_trace(start, end);
         match prepared.shape() {
             Shape::Box(b) if b.mins == DVec3::ZERO && b.maxs == DVec3::ZERO => {
                 self.trace_with(ctx, &PointOffsets, prepared, start, end)
@@ -265,6 +270,7 @@ impl Collider for MelaxCollider {
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        cspace_geom::domain::debug_check_trace(position, position);
         let (scratch, counters, _) = ctx.parts::<Scratch>();
         counters.point_queries += 1;
         struct Query<'a> {

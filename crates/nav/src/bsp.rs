@@ -41,7 +41,8 @@ impl Node {
     ) -> (f64, DVec3, u32, u32) {
         let ds = self.plane.signed_distance(start);
         let de = self.plane.signed_distance(end);
-        let tm = (ds / (ds - de)).clamp(t0, t1);
+        // max and min, not clamp: a NaN bound would make clamp panic (outside the domain).
+        let tm = (ds / (ds - de)).max(t0).min(t1);
         let [front, back] = self.children;
         let (near, far) = if da > 0.0 {
             (front, back)

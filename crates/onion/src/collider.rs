@@ -273,6 +273,10 @@ impl Collider for OnionCollider {
         "onion"
     }
 
+    fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
         if let Shape::Box(b) = shape
             && let Some(space) = self.tree.space_of(b.mins, b.maxs)
@@ -291,6 +295,7 @@ impl Collider for OnionCollider {
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        cspace_geom::domain::debug_check_trace(start, end);
         let (scratch, counters, _) = ctx.parts::<OnionScratch>();
         counters.traces += 1;
         let space = prepared.slot() as usize;
@@ -349,6 +354,7 @@ impl Collider for OnionCollider {
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        cspace_geom::domain::debug_check_trace(position, position);
         ctx.counters.point_queries += 1;
         self.tree.is_solid(prepared.slot() as usize, position)
     }

@@ -226,7 +226,9 @@ impl OnionTree {
                     // on the whole segment (the same time whatever stretch is being walked).
                     let ds = node.signed_distance(start);
                     let de = node.signed_distance(end);
-                    let tm = (ds / (ds - de)).clamp(t0, t1);
+                    // max and min, not clamp: outside the numeric domain ds / (ds - de) can be NaN, and
+                    // a NaN bound would make clamp panic.
+                    let tm = (ds / (ds - de)).max(t0).min(t1);
                     let m = lerp(start, end, tm);
                     let (near, far, far_entry) = if da > 0.0 {
                         (node.children[0], node.children[1], at)

@@ -191,6 +191,10 @@ impl Collider for UdopCache {
         &self.name
     }
 
+    fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
         self.inner.prepare(shape)
     }

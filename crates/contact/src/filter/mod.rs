@@ -279,6 +279,11 @@ impl FilterStack {
         self.grid.update(id, &body.bounds);
     }
 
+    /// Agent `id` leaves the simulation (it left the world): no later query finds it.
+    pub fn remove(&mut self, id: AgentId) {
+        self.grid.remove(id);
+    }
+
     /// Agent `id` as it is now.
     pub fn body(&self, id: AgentId) -> &Body {
         &self.bodies[id.0 as usize]

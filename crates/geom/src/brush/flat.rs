@@ -39,11 +39,12 @@ impl Brush {
                 error: PlaneError::NonFinite,
             });
         }
-        if points
+        let reach = points
             .iter()
-            .any(|p| p.abs().max_element() > WORLD_HALF_EXTENT)
-        {
+            .fold(0.0, |r: f64, p| r.max(p.abs().max_element()));
+        if reach > WORLD_HALF_EXTENT {
             return Err(BrushError::OutOfWorld {
+                reach,
                 limit: WORLD_HALF_EXTENT,
             });
         }

@@ -39,9 +39,17 @@ pub enum BrushError {
     /// The half-spaces do not enclose a bounded region.
     #[error("brush is open: its planes do not enclose a bounded region")]
     Unbounded,
-    /// A vertex lies beyond the world limit of +-2^20 units.
-    #[error("brush reaches beyond the world limit of +-{limit} units")]
+    /// A vertex lies beyond a limit: [`WORLD_HALF_EXTENT`] for any brush,
+    /// [`MAX_COORDINATE`](crate::tolerance::MAX_COORDINATE) for the world's own brushes
+    /// ([`Brush::check_domain`]).
+    #[error(
+        "brush reaches {} units from the origin, beyond the limit of +-{} units",
+        crate::domain::number(*reach),
+        crate::domain::number(*limit)
+    )]
     OutOfWorld {
+        /// The largest coordinate of its vertices, in magnitude.
+        reach: f64,
         /// The limit, in units.
         limit: f64,
     },
@@ -161,14 +169,15 @@ impl Brush {
                 }
             }
         }
-        for polygon in &polygons {
-            for v in &polygon.vertices {
-                if v.abs().max_element() > WORLD_HALF_EXTENT {
-                    return Err(BrushError::OutOfWorld {
-                        limit: WORLD_HALF_EXTENT,
-                    });
-                }
-            }
+        let reach = polygons
+            .iter()
+            .flat_map(|p| &p.vertices)
+            .fold(0.0, |r: f64, v| r.max(v.abs().max_element()));
+        if reach > WORLD_HALF_EXTENT {
+            return Err(BrushError::OutOfWorld {
+                reach,
+                limit: WORLD_HALF_EXTENT,
+            });
         }
 
         // Weld vertices and turn polygons into index loops.
@@ -299,6 +308,25 @@ impl Brush {
     /// The bounding box of the vertices.
     pub fn bounds(&self) -> Aabb {
         self.bounds
+    }
+
+    /// Checks that the brush lies within [`MAX_COORDINATE`](crate::tolerance::MAX_COORDINATE),
+    /// the limit of the world's own geometry (the numeric domain, [`crate::domain`]); the map and
+    /// world readers call it on every brush they build.
+    pub fn check_domain(&self) -> Result<(), BrushError> {
+        let reach = self
+            .bounds
+            .min
+            .abs()
+            .max(self.bounds.max.abs())
+            .max_element();
+        if reach > crate::tolerance::MAX_COORDINATE {
+            return Err(BrushError::OutOfWorld {
+                reach,
+                limit: crate::tolerance::MAX_COORDINATE,
+            });
+        }
+        Ok(())
     }
 
     /// What was dropped while building the brush.

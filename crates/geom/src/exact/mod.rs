@@ -125,11 +125,16 @@ impl Collider for ExactCollider {
         "exact"
     }
 
+    fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
         Ok(Prepared::new(shape.clone(), 0))
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        crate::domain::debug_check_trace(start, end);
         let (scratch, counters, _) = ctx.parts::<ExactScratch>();
         counters.traces += 1;
         let shape = prepared.shape();
@@ -193,6 +198,7 @@ impl Collider for ExactCollider {
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        crate::domain::debug_check_trace(position, position);
         let (scratch, counters, _) = ctx.parts::<ExactScratch>();
         counters.point_queries += 1;
         self.solid_at(scratch, prepared.shape(), position)

@@ -320,7 +320,9 @@ pub(crate) fn prism(brush: &Brush, half_height: f64) -> Brush {
             }
         }
     }
-    Brush::from_planes(&planes).expect("the prism of a valid brush is a valid brush")
+    // Inside the numeric domain (a brush within MAX_COORDINATE, a half-height within
+    // MAX_SHAPE_EXTENT) the prism lies within WORLD_HALF_EXTENT, so it is a valid brush.
+    Brush::from_planes(&planes).expect("the prism of a brush inside the numeric domain is a brush")
 }
 
 /// The prisms of one brush for `h - CONTACT`, `h` and `h + CONTACT`.

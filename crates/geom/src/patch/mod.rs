@@ -52,7 +52,7 @@ use glam::DVec3;
 
 pub use bezier::{CellBound, cell_bound, eval_curve, eval_piece};
 
-use crate::tolerance::{PATCH_ERROR, WORLD_HALF_EXTENT};
+use crate::tolerance::{MAX_COORDINATE, PATCH_ERROR};
 
 /// The deepest cut of a piece: a piece is cut into at most `2^MAX_LEVEL` cells along each
 /// direction. At the default error bound no piece of the corpus goes past level 6; a smaller bound
@@ -95,9 +95,14 @@ pub enum PatchError {
     },
     /// A control point is beyond the world limit.
     #[error(
-        "control point (row {row}, column {column}) is beyond the world limit of +-{limit} units"
+        "control point (row {row}, column {column}) reaches {} units from the origin, beyond the \
+         limit of +-{} units",
+        crate::domain::number(*reach),
+        crate::domain::number(*limit)
     )]
     OutOfWorld {
+        /// The largest coordinate of the point, in magnitude.
+        reach: f64,
         /// Its row (0-based).
         row: usize,
         /// Its column (0-based).
@@ -124,7 +129,8 @@ pub struct ControlGrid {
 
 impl ControlGrid {
     /// A grid from its points, row after row. Both sides must be odd and at least 3, every
-    /// point finite and within [`WORLD_HALF_EXTENT`] of the origin.
+    /// point finite and within [`MAX_COORDINATE`] of the origin (the world's geometry,
+    /// [`crate::domain`]).
     pub fn new(rows: usize, columns: usize, points: Vec<DVec3>) -> Result<ControlGrid, PatchError> {
         if rows < 3 || columns < 3 || rows.is_multiple_of(2) || columns.is_multiple_of(2) {
             return Err(PatchError::Size { rows, columns });
@@ -141,11 +147,12 @@ impl ControlGrid {
             if !p.is_finite() {
                 return Err(PatchError::NonFinite { row, column });
             }
-            if p.abs().max_element() > WORLD_HALF_EXTENT {
+            if p.abs().max_element() > MAX_COORDINATE {
                 return Err(PatchError::OutOfWorld {
+                    reach: p.abs().max_element(),
                     row,
                     column,
-                    limit: WORLD_HALF_EXTENT,
+                    limit: MAX_COORDINATE,
                 });
             }
         }
