@@ -199,7 +199,7 @@ pub(crate) fn decode(bytes: &[u8]) -> String {
 }
 
 /// Text for an error message: decoded, control characters escaped, shortened.
-fn quote_text(bytes: &[u8]) -> String {
+pub(crate) fn quote_text(bytes: &[u8]) -> String {
     let decoded = decode(bytes);
     let mut out = String::new();
     for (i, c) in decoded.chars().enumerate() {

@@ -371,8 +371,11 @@ impl WorldBuilder {
     /// Builds `brush` and adds it to the world, or reports why it is invalid.
     fn add(&mut self, brush: &MapBrush, contents: Contents, source: &BrushSource) -> BrushFate {
         self.planes.clear();
-        let built =
-            face_planes(brush, &mut self.planes).and_then(|()| Brush::from_planes(&self.planes));
+        let built = face_planes(brush, &mut self.planes).and_then(|()| {
+            let built = Brush::from_planes(&self.planes)?;
+            built.check_domain()?;
+            Ok(built)
+        });
         match built {
             Ok(built) => {
                 let dropped = built.dropped();
@@ -444,7 +447,8 @@ fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushErr
 ///    stopped by a half-textured water brush is a visible oddity, an agent falling through a wall
 ///    is a broken world. Such brushes are flagged [`BrushRecord::mixed_contents`] and counted.
 /// 5. Solid and clip brushes are built from their planes (as [`Brush::from_map_points`] does); one that is
-///    not a valid convex volume (open, empty, degenerate face, out of the world) is reported as
+///    not a valid convex volume (open, empty, degenerate face, beyond
+///    [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE)) is reported as
 ///    [`BrushFate::Invalid`] with its source and skipped, and the rest of the map still loads.
 ///    Brushes that do not enter the world are not built, hence not validated.
 /// 6. Patches follow steps 1 to 4 with their shader for texture (a `*_nonsolid` or other

@@ -1,8 +1,10 @@
 //! Spawn points: where agents may start.
 
+use cspace_geom::domain::{Quantity, check_point};
 use glam::DVec3;
 
 use super::MapWarning;
+use crate::lex::quote_text;
 use crate::map::Entity;
 
 /// An agent start read from a spawn entity (see [`is_spawn_class`](crate::is_spawn_class)).
@@ -23,8 +25,10 @@ pub struct SpawnPoint {
 }
 
 /// The spawn point of a spawn entity, or a warning when its `origin` or facing cannot be read.
-/// An entity without a usable `origin` gives no spawn point (Quake would put the player at the
-/// world origin, which is rarely a place to start); a bad `angle` is read as 0.
+/// An entity without a usable `origin` (three finite numbers within
+/// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE)) gives no spawn point (Quake would
+/// put the player at the world origin, which is rarely a place to start); a bad `angle` is read
+/// as 0.
 pub(super) fn spawn_point(
     entity: &Entity,
     index: u32,
@@ -44,10 +48,17 @@ pub(super) fn spawn_point(
             return None;
         }
         Some(text) => match numbers::<3>(text) {
-            Some([x, y, z]) => DVec3::new(x, y, z),
+            Some([x, y, z]) => match check_point(Quantity::Coordinate, DVec3::new(x, y, z)) {
+                Ok(origin) => origin,
+                Err(e) => {
+                    warn(format!("{classname} origin: {e}; no spawn point made"));
+                    return None;
+                }
+            },
             None => {
                 warn(format!(
-                    "{classname} has origin {text:?}, not three finite numbers; no spawn point made"
+                    "{classname} has origin \"{}\", not three finite numbers; no spawn point made",
+                    quote_text(text.as_bytes())
                 ));
                 return None;
             }
@@ -56,7 +67,8 @@ pub(super) fn spawn_point(
     let yaw = if let Some(text) = entity.get("angle") {
         numbers::<1>(text).map(|[yaw]| yaw).unwrap_or_else(|| {
             warn(format!(
-                "{classname} has angle {text:?}, not a finite number; yaw 0 used"
+                "{classname} has angle \"{}\", not a finite number; yaw 0 used",
+                quote_text(text.as_bytes())
             ));
             0.0
         })
@@ -65,7 +77,8 @@ pub(super) fn spawn_point(
             .map(|[_, yaw, _]| yaw)
             .unwrap_or_else(|| {
                 warn(format!(
-                    "{classname} has angles {text:?}, not three finite numbers; yaw 0 used"
+                    "{classname} has angles \"{}\", not three finite numbers; yaw 0 used",
+                    quote_text(text.as_bytes())
                 ));
                 0.0
             })
@@ -137,6 +150,12 @@ mod tests {
                 .yaw,
             0.0
         );
+        // Beyond the numeric domain, and a megabyte of digits (quoted short).
+        let e = entity(&[("origin", "0 1e15 0")]);
+        assert!(spawn_point(&e, 4, "info_player_start", &mut warnings).is_none());
+        let long = "9".repeat(1 << 20);
+        let e = entity(&[("origin", "1 2 3"), ("angle", long.as_str())]);
+        assert!(spawn_point(&e, 5, "info_player_start", &mut warnings).is_some());
         let messages: Vec<String> = warnings.iter().map(|w| w.to_string()).collect();
         assert_eq!(
             messages,
@@ -144,6 +163,13 @@ mod tests {
                 "entity 1 (line 9): info_player_start has no origin; no spawn point made",
                 "entity 2 (line 9): info_player_start has origin \"1 2\", not three finite numbers; no spawn point made",
                 "entity 3 (line 9): info_player_start has angle \"nan\", not a finite number; yaw 0 used",
+                "entity 4 (line 9): info_player_start origin: coordinate 1e15 units is beyond \
+                 cspace's limit of 524288 units (tolerance::MAX_COORDINATE); no spawn point made",
+                format!(
+                    "entity 5 (line 9): info_player_start has angle \"{}…\", not a finite number; yaw 0 used",
+                    "9".repeat(48)
+                )
+                .as_str(),
             ]
         );
     }

@@ -313,3 +313,25 @@ fn spawn_points_and_per_entity_counts() {
     );
     assert_eq!(world.entities[1].brushes.total, 0);
 }
+
+#[test]
+fn brushes_beyond_the_numeric_domain_are_invalid_and_the_rest_loads() {
+    // One unit past MAX_COORDINATE (2^19), and a brush that reaches to it exactly.
+    let text = entity(
+        &[("classname", "worldspawn")],
+        &[
+            box_brush([524_280, 0, 0], [524_289, 64, 64], "WALL", QUAKE),
+            box_brush([524_280, 0, 0], [524_288, 64, 64], "WALL", QUAKE),
+        ],
+    );
+    let world = build(&text, &BuildOptions::default());
+    let BrushFate::Invalid { error, line } = &world.brushes[0].fate else {
+        panic!("{:?}", world.brushes[0].fate);
+    };
+    assert_eq!(*line, 3, "the line of the brush's opening brace");
+    assert_eq!(
+        error.to_string(),
+        "brush reaches 524289 units from the origin, beyond the limit of +-524288 units"
+    );
+    assert_eq!(world.brushes[1].fate, BrushFate::Solid(BrushId(0)));
+}
