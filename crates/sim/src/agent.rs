@@ -1,6 +1,7 @@
 //! Agents: what a scenario says about each one, and the hecs components that carry its state.
 
 use cspace_contact::{AgentId, ContactTarget};
+use cspace_geom::domain::{self, OutOfDomain, Quantity};
 use cspace_geom::{DVec3, Prepared, Shape};
 
 /// A scripted input, applied from time `at` (seconds) on.
@@ -50,6 +51,23 @@ pub struct AgentSpec {
     pub start_crouched: bool,
     /// Its scripted inputs, in time order.
     pub script: Vec<ScriptEvent>,
+}
+
+impl AgentSpec {
+    /// Checks the numeric domain ([`cspace_geom::domain`]): the start within
+    /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE), the velocity and every
+    /// scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED). The error says
+    /// which (`start`, `velocity`, `script speed`). The shapes are checked when built.
+    pub fn check_domain(&self) -> Result<(), (&'static str, OutOfDomain)> {
+        domain::check_point(Quantity::Coordinate, self.start).map_err(|e| ("start", e))?;
+        domain::check_velocity(self.velocity).map_err(|e| ("velocity", e))?;
+        for event in &self.script {
+            if let Action::Move { speed, .. } = event.action {
+                domain::check(Quantity::Speed, speed).map_err(|e| ("script speed", e))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The pose an agent is in.
@@ -156,6 +174,9 @@ pub struct Rest {
     pub still_steps: u32,
     /// Asleep: skipped by the step until woken by a script event or a touch.
     pub asleep: bool,
+    /// Left the world ([`crate::record::EventKind::LeftWorld`]): skipped by every later step,
+    /// touched by no one.
+    pub left_world: bool,
 }
 
 /// Per-agent totals for run summaries.

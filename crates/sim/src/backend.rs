@@ -93,6 +93,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
             let compiled =
                 cspace_onion::compile(world, &box_poses(shapes), &CompileOptions::default())
                     .map_err(|e| Error::Build {
+                        scenario: None,
                         backend: "onion",
                         message: e.to_string(),
                     })?;
@@ -222,6 +223,7 @@ impl clap::ValueEnum for BackendKind {
 /// Melax's backend for `world` with `bevel`.
 pub fn melax(world: &Arc<World>, bevel: BevelMode) -> Result<MelaxCollider, Error> {
     MelaxCollider::compile(world.clone(), bevel).map_err(|e| Error::Build {
+        scenario: None,
         backend: "melax",
         message: e.to_string(),
     })
@@ -249,6 +251,7 @@ fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> Result<UdopCache,
         ..CacheConfig::default()
     };
     UdopCache::new(world.clone(), inner, config).map_err(|e| Error::Build {
+        scenario: None,
         backend: "udop+exact",
         message: e.to_string(),
     })

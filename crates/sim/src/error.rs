@@ -42,8 +42,13 @@ pub enum Error {
     #[error(transparent)]
     Map(#[from] cspace_mapfile::MapError),
     /// A backend's structure cannot be built for a world (the onion or Melax compiler refused it).
-    #[error("{backend}: cannot build it for this world: {message}")]
+    #[error(
+        "{}{backend}: cannot build it for this world: {message}",
+        scenario.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default()
+    )]
     Build {
+        /// The scenario whose world it is, when there is one.
+        scenario: Option<PathBuf>,
         /// The backend.
         backend: &'static str,
         /// The compiler's refusal.
@@ -82,6 +87,22 @@ pub enum Error {
 }
 
 impl Error {
+    /// This error, naming `scenario` if it is a [`Error::Build`] that names none.
+    pub fn in_scenario(self, path: &std::path::Path) -> Error {
+        match self {
+            Error::Build {
+                scenario: None,
+                backend,
+                message,
+            } => Error::Build {
+                scenario: Some(path.to_path_buf()),
+                backend,
+                message,
+            },
+            other => other,
+        }
+    }
+
     /// An I/O error on `path` while doing `action`.
     pub fn io(path: impl Into<PathBuf>, action: &'static str, error: std::io::Error) -> Error {
         Error::Io {

@@ -17,6 +17,32 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// The text of `file`, read as UTF-8; a byte sequence that is not UTF-8 is an error at its line
+/// and column, naming the byte. An unreadable file is an [`Error::Io`](crate::Error::Io) saying
+/// what was being done (`action`: `read the scenario`).
+pub fn read_text(file: &Path, action: &'static str) -> Result<String, crate::Error> {
+    let bytes = std::fs::read(file).map_err(|e| crate::Error::io(file, action, e))?;
+    text_of(file, bytes).map_err(crate::Error::from)
+}
+
+/// `bytes` as UTF-8 text, or an error located at the first byte that is not UTF-8.
+pub fn text_of(file: &Path, bytes: Vec<u8>) -> Result<String, LocatedError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&bytes[..at]).expect("valid up to here");
+        LocatedError::at(
+            file,
+            valid,
+            at,
+            format!(
+                "byte {:#04x} is not UTF-8; the file must be UTF-8 text",
+                bytes[at]
+            ),
+        )
+    })
+}
+
 /// An error at a place in a file: `file:line:column: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocatedError {
@@ -75,5 +101,14 @@ mod tests {
         assert_eq!(line_column(text, 6), (2, 1));
         assert_eq!(line_column(text, 9), (2, 4));
         assert_eq!(line_column(text, 100), (3, 1));
+    }
+
+    #[test]
+    fn a_byte_that_is_not_utf8_is_located() {
+        let e = text_of(Path::new("s.toml"), b"a = 1\nname = \"x\xff\"\n".to_vec()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "s.toml:2:10: byte 0xff is not UTF-8; the file must be UTF-8 text"
+        );
     }
 }

@@ -463,8 +463,7 @@ fn read_baseline(
     scenario: &Scenario,
     kinds: &[BackendKind],
 ) -> anyhow::Result<cspace_sim::plot::Series> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read the baseline", path.display()))?;
+    let text = cspace_sim::location::read_text(path, "read the baseline")?;
     let mut traces = cspace_sim::trace::parse_all(&text)
         .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
     for t in &traces {
@@ -607,8 +606,14 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .map(|w| summary::count(w.world.len(), "brush"))
                 .map_err(anyhow::Error::from),
             Some("toml") => {
-                let text = std::fs::read_to_string(file)
-                    .with_context(|| format!("{}: cannot read", file.display()))?;
+                let text = match cspace_sim::location::read_text(file, "read it") {
+                    Ok(text) => text,
+                    Err(e) => {
+                        bad += 1;
+                        note!("error: {e}");
+                        continue;
+                    }
+                };
                 // A scenario has agents; anything else is read as a world.
                 if text.lines().any(|l| {
                     l.trim_start().starts_with("[[agent]]")

@@ -80,51 +80,116 @@ impl Default for MoveParams {
     }
 }
 
+/// The most bumps and clip planes a scenario may ask for (Quake III uses 4 and 5): each bump is
+/// a trace, so the limit bounds a sub-step's work.
+pub const MAX_BUMPS: u32 = 64;
+
+/// A movement constant out of its range: the field and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct ParamError {
+    /// The field, as a scenario's `[params]` table spells it.
+    pub field: &'static str,
+    /// What is wrong, with the value and the range.
+    pub message: String,
+}
+
 impl MoveParams {
-    /// Checks every constant: finite, and positive or non-negative as its meaning requires.
-    /// The error names the field.
-    pub fn validate(&self) -> Result<(), String> {
-        let non_negative = [
-            ("gravity", self.gravity),
-            ("walk_speed", self.walk_speed),
-            ("accelerate", self.accelerate),
-            ("air_accelerate", self.air_accelerate),
-            ("friction", self.friction),
-            ("stop_speed", self.stop_speed),
-            ("step_height", self.step_height),
-            ("jump_speed", self.jump_speed),
-            ("skin", self.skin),
-            ("crouch_speed_scale", self.crouch_speed_scale),
+    /// Checks every constant: finite, within the range its meaning allows, and within the
+    /// numeric domain ([`cspace_geom::domain`]: speeds, accelerations, rates, lengths and time
+    /// steps). The error names the field.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        use cspace_geom::domain::{Quantity, check, number};
+        use cspace_geom::tolerance::{MIN_GRID_CELL, MIN_SUBSTEP};
+        let err = |field: &'static str, message: String| Err(ParamError { field, message });
+        // (field, value, smallest allowed, is the smallest allowed itself, quantity)
+        let ranges = [
+            ("gravity", self.gravity, 0.0, true, Quantity::Acceleration),
+            ("walk_speed", self.walk_speed, 0.0, true, Quantity::Speed),
+            ("accelerate", self.accelerate, 0.0, true, Quantity::Rate),
+            (
+                "air_accelerate",
+                self.air_accelerate,
+                0.0,
+                true,
+                Quantity::Rate,
+            ),
+            ("friction", self.friction, 0.0, true, Quantity::Rate),
+            ("stop_speed", self.stop_speed, 0.0, true, Quantity::Speed),
+            (
+                "step_height",
+                self.step_height,
+                0.0,
+                true,
+                Quantity::ShapeExtent,
+            ),
+            ("jump_speed", self.jump_speed, 0.0, true, Quantity::Speed),
+            ("skin", self.skin, 0.0, true, Quantity::ShapeExtent),
+            (
+                "ground_probe",
+                self.ground_probe,
+                0.0,
+                false,
+                Quantity::ShapeExtent,
+            ),
+            (
+                "max_substep",
+                self.max_substep,
+                MIN_SUBSTEP,
+                true,
+                Quantity::TimeStep,
+            ),
+            (
+                "grid_cell",
+                self.grid_cell,
+                MIN_GRID_CELL,
+                true,
+                Quantity::Coordinate,
+            ),
         ];
-        for (name, value) in non_negative {
-            if !value.is_finite() || value < 0.0 {
-                return Err(format!("{name} must be a finite number >= 0, got {value}"));
+        for (field, value, low, inclusive, quantity) in ranges {
+            if !value.is_finite() {
+                return err(field, format!("{} is not a finite number", number(value)));
+            }
+            let below = if inclusive { value < low } else { value <= low };
+            if below {
+                let bound = if inclusive { ">=" } else { ">" };
+                return err(
+                    field,
+                    format!("must be {bound} {low}, got {}", number(value)),
+                );
+            }
+            if let Err(e) = check(quantity, value) {
+                return err(field, e.to_string());
             }
         }
-        let positive = [
-            ("ground_probe", self.ground_probe),
-            ("max_substep", self.max_substep),
-            ("grid_cell", self.grid_cell),
+        let fractions = [
+            ("overclip", self.overclip, 1.0, 2.0),
+            ("min_walk_normal", self.min_walk_normal, 0.0, 1.0),
+            ("crouch_speed_scale", self.crouch_speed_scale, 0.0, 1.0),
         ];
-        for (name, value) in positive {
-            if !value.is_finite() || value <= 0.0 {
-                return Err(format!("{name} must be a finite number > 0, got {value}"));
+        for (field, value, low, high) in fractions {
+            if !(low..=high).contains(&value) {
+                return err(
+                    field,
+                    format!("must be within [{low}, {high}], got {}", number(value)),
+                );
             }
         }
-        if !(self.overclip.is_finite() && self.overclip >= 1.0) {
-            return Err(format!(
-                "overclip must be a finite number >= 1, got {}",
-                self.overclip
-            ));
+        if !(1..=MAX_BUMPS).contains(&self.bumps) {
+            return err(
+                "bumps",
+                format!("must be within 1..={MAX_BUMPS}, got {}", self.bumps),
+            );
         }
-        if !(self.min_walk_normal.is_finite() && (0.0..=1.0).contains(&self.min_walk_normal)) {
-            return Err(format!(
-                "min_walk_normal must be within [0, 1], got {}",
-                self.min_walk_normal
-            ));
-        }
-        if self.bumps == 0 || self.max_clip_planes < 2 {
-            return Err("bumps must be at least 1 and max_clip_planes at least 2".to_string());
+        if !(2..=MAX_BUMPS).contains(&self.max_clip_planes) {
+            return err(
+                "max_clip_planes",
+                format!(
+                    "must be within 2..={MAX_BUMPS}, got {}",
+                    self.max_clip_planes
+                ),
+            );
         }
         Ok(())
     }

@@ -30,6 +30,14 @@ pub enum EventKind {
     },
     /// The agent wants to stand but the standing pose does not fit where it is.
     StandRefused,
+    /// The agent left the world: it fell more than
+    /// [`FALL_MARGIN`](cspace_geom::tolerance::FALL_MARGIN) below the world's lowest point, or
+    /// went beyond [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE). It stops there and
+    /// takes no further part (Quake kills a player who falls out of the world).
+    LeftWorld {
+        /// Where it was when it left.
+        at: DVec3,
+    },
     /// The agent fell asleep.
     Slept,
     /// The agent woke up.

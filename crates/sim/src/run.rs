@@ -55,6 +55,19 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
+    /// The agents that left the world ([`EventKind::LeftWorld`]): id, step and where, in the order
+    /// they left.
+    pub fn left_world(&self) -> Vec<(AgentId, u64, DVec3)> {
+        self.recorder
+            .events
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::LeftWorld { at } => Some((e.agent, e.step, at)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// True when every expectation was met.
     pub fn passed(&self) -> bool {
         self.checks.iter().all(|c| c.failure.is_none())
@@ -103,7 +116,8 @@ pub fn run_scenario(
         mut progress,
     } = options;
     let collider = backend
-        .build_for(&scenario.world.world, &scenario.shapes())?
+        .build_for(&scenario.world.world, &scenario.shapes())
+        .map_err(|e| e.in_scenario(&scenario.path))?
         .ok_or_else(|| Error::Unsupported {
             scenario: scenario.path.clone(),
             backend: backend.name(),
@@ -240,6 +254,23 @@ fn judge(
                         step as f64 * dt
                     )
                 }),
+                Check::LeavesWorld(expected) => {
+                    let left = recorder.events.iter().find_map(|ev| match ev.kind {
+                        EventKind::LeftWorld { at } if ev.agent == agent => Some((ev.step, at)),
+                        _ => None,
+                    });
+                    match (left, expected) {
+                        (Some((step, at)), false) => Some(format!(
+                            "left the world at step {step}, at {}",
+                            crate::trace::compact_vector(at, 3)
+                        )),
+                        (None, true) => Some(format!(
+                            "stayed in the world (ended at {})",
+                            crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
+                        )),
+                        _ => None,
+                    }
+                }
                 Check::NoContactsWith(filter) => recorder
                     .events
                     .iter()

@@ -2,6 +2,7 @@
 
 use std::io::{BufRead, Write};
 
+use cspace_geom::domain::{self, Quantity};
 use cspace_geom::{Collider, DVec3, Hit, Prepared, QueryContext};
 use serde_json::{Value, json};
 
@@ -26,7 +27,9 @@ pub fn hit_json(hit: &Hit) -> Value {
     })
 }
 
-/// Parses one segment line: six finite numbers separated by white space. Blank lines and lines
+/// Parses one segment line: six finite numbers separated by white space, each within
+/// [`WORLD_HALF_EXTENT`](cspace_geom::tolerance::WORLD_HALF_EXTENT) (the numeric domain of a
+/// trace, [`cspace_geom::domain`]). Blank lines and lines
 /// starting with `#` are skipped (`Ok(None)`). An error gives the 1-based column (in characters)
 /// of the field at fault (1 for a wrong count) and what is wrong.
 pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, (usize, String)> {
@@ -63,7 +66,8 @@ pub fn parse_segment(line: &str) -> Result<Option<(DVec3, DVec3)>, (usize, Strin
                 format!("{} is not finite", crate::trace::quoted(field)),
             ));
         }
-        *slot = x;
+        *slot = domain::check(Quantity::TraceCoordinate, x)
+            .map_err(|e| (column(field), e.to_string()))?;
     }
     Ok(Some((
         DVec3::new(v[0], v[1], v[2]),

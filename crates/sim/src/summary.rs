@@ -20,6 +20,9 @@ pub fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{plural}")
 }
 
+/// The most agents a summary names one by one in a list (of agents that left the world).
+const LISTED: usize = 10;
+
 /// The summary table of one run: per agent distance, contacts, time on ground, final position
 /// and pose; then the backend's speed and the expectations.
 pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
@@ -67,6 +70,24 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
         )
         .unwrap();
     }
+    let left = outcome.left_world();
+    for (id, step, at) in left.iter().take(LISTED) {
+        writeln!(
+            out,
+            "agent {} left the world at step {step}, at {}",
+            scenario.agent_names[id.0 as usize],
+            compact_vector(*at, 2)
+        )
+        .unwrap();
+    }
+    if left.len() > LISTED {
+        writeln!(
+            out,
+            "... and {} more left the world",
+            count(left.len() - LISTED, "agent")
+        )
+        .unwrap();
+    }
     for check in &outcome.checks {
         let name = &scenario.agent_names[check.expectation.agent.0 as usize];
         let what = describe(&check.expectation.check);
@@ -99,12 +120,20 @@ pub fn describe(check: &Check) -> String {
         Check::EndsOnGround => "ends on ground".to_string(),
         Check::StaysCrouched { from } => format!("stays crouched from {from} s"),
         Check::NoContactsWith(f) => format!("no contacts with {f:?}"),
+        Check::LeavesWorld(true) => "leaves the world".to_string(),
+        Check::LeavesWorld(false) => "stays in the world".to_string(),
     }
 }
 
 /// One run as JSON.
 pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
     let v = |p: cspace_geom::DVec3| json!([p.x, p.y, p.z]);
+    let left = outcome.left_world();
+    let left_at = |i: usize| {
+        left.iter()
+            .find(|(id, ..)| id.0 as usize == i)
+            .map(|(_, step, _)| *step)
+    };
     json!({
         "scenario": scenario.name,
         "backend": outcome.backend.name(),
@@ -124,6 +153,7 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
             "pose": s.pose.name(),
             "on_ground": s.on_ground,
             "asleep": s.asleep,
+            "left_world_at_step": left_at(i),
         })).collect::<Vec<_>>(),
         "expectations": outcome.checks.iter().map(|c| json!({
             "agent": scenario.agent_names[c.expectation.agent.0 as usize],

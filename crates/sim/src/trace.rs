@@ -35,8 +35,13 @@ pub fn fixed(value: f64, decimals: usize) -> String {
 }
 
 /// A number for people: at most `decimals` decimals, trailing zeros dropped, `-0` folded to `0`
-/// (`-1536.0000000000002` is `-1536`, `24.03125` with 3 decimals `24.031`).
+/// (`-1536.0000000000002` is `-1536`, `24.03125` with 3 decimals `24.031`); in exponent form from
+/// a billion on (`1e308`, not 309 digits).
 pub fn compact(value: f64, decimals: usize) -> String {
+    // not a tolerance: where plain digits stop being readable (as cspace_geom::domain::number)
+    if value.is_finite() && value.abs() >= 1e9 {
+        return cspace_geom::domain::number(value).to_string();
+    }
     let text = fixed(value, decimals);
     if text.contains('.') {
         let trimmed = text.trim_end_matches('0').trim_end_matches('.');
@@ -133,6 +138,7 @@ pub fn write(
                 )
             }
             EventKind::Stuck { at } => format!("stuck at {}", p(at)),
+            EventKind::LeftWorld { at } => format!("left the world at {}", p(at)),
             EventKind::StandRefused => "stand refused".to_string(),
             EventKind::Slept => "slept".to_string(),
             EventKind::Woke => "woke".to_string(),
@@ -209,7 +215,8 @@ pub enum TraceEventKind {
         /// The time of impact.
         time_of_impact: f64,
     },
-    /// Anything else, as written (`unstuck ...`, `stand refused`, `slept`, `woke`, `stuck ...`).
+    /// Anything else, as written (`unstuck ...`, `stand refused`, `slept`, `woke`, `stuck ...`,
+    /// `left the world ...`).
     Other(String),
 }
 

@@ -173,6 +173,9 @@ pub fn inline_brushes(
                 return Err(at(start, format!("brush {index}: needs `box` or `planes`")));
             }
         };
+        brush
+            .check_domain()
+            .map_err(|e| at(start, format!("brush {index}: {e}")))?;
         let (line, _) = crate::location::line_column(text, start);
         brushes.push(WorldBrush {
             brush,
@@ -221,8 +224,7 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
             load_map_bytes(path, &bytes)
         }
         Some("toml") => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| Error::io(path, "read the world", e))?;
+            let text = crate::location::read_text(path, "read the world")?;
             let spec: WorldSpec =
                 toml::from_str(&text).map_err(|e| LocatedError::from_toml(path, &text, &e))?;
             load_spec(&spec, path, &text)

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use cspace_contact::AgentId;
+use cspace_geom::domain::{self, Quantity};
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryContext, Shape};
 use toml::Spanned;
 
@@ -25,6 +26,30 @@ use crate::params::MoveParams;
 use crate::world_file::{LoadedWorld, load_spec};
 
 type Located<T> = Result<T, LocatedError>;
+
+/// The most agents a scenario may hold (its agents and crowds together): a million, each a few
+/// hundred bytes of state and a place in the agent grid.
+pub const MAX_AGENTS: usize = 1_000_000;
+
+/// The offset of `key = ` in the table whose span is `span` in `text` (written inline, or as a
+/// section, whose body runs on to the next line that opens a table), or the span's start when it
+/// is not found.
+fn key_offset(text: &str, span: std::ops::Range<usize>, key: &str) -> usize {
+    let after = span.end.min(text.len());
+    let end = text[after..].find("\n[").map_or(text.len(), |i| after + i);
+    let part = &text[span.start.min(end)..end];
+    let mut from = 0;
+    while let Some(i) = part[from..].find(key) {
+        let at = from + i;
+        let before = part[..at].chars().next_back();
+        let after = part[at + key.len()..].trim_start();
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after.starts_with('=') {
+            return span.start + at;
+        }
+        from = at + key.len();
+    }
+    span.start
+}
 
 /// The header: name, description, time step, steps, sampling, tolerance and movement constants.
 struct Header {
@@ -73,6 +98,24 @@ impl Checker<'_> {
             );
         }
         Ok(v)
+    }
+
+    /// A finite number within `quantity`'s limit ([`cspace_geom::domain`]).
+    fn within(&self, value: &Spanned<f64>, field: &str, quantity: Quantity) -> Located<f64> {
+        let v = self.finite(value, field)?;
+        domain::check(quantity, v).map_err(|e| self.at(value.span().start, format!("{field}: {e}")))
+    }
+
+    /// Finite numbers within `quantity`'s limit ([`cspace_geom::domain`]).
+    fn within3(
+        &self,
+        value: &Spanned<[f64; 3]>,
+        field: &str,
+        quantity: Quantity,
+    ) -> Located<DVec3> {
+        let v = self.finite3(value, field)?;
+        domain::check_point(quantity, v)
+            .map_err(|e| self.at(value.span().start, format!("{field}: {e}")))
     }
 
     fn finite3(&self, value: &Spanned<[f64; 3]>, field: &str) -> Located<DVec3> {
@@ -139,7 +182,7 @@ impl Checker<'_> {
         if name.is_empty() {
             return self.err(raw.name.span().start, "name must not be empty");
         }
-        let dt = self.finite(&raw.time_step, "time_step")?;
+        let dt = self.within(&raw.time_step, "time_step", Quantity::TimeStep)?;
         if dt <= 0.0 {
             return self.err(
                 raw.time_step.span().start,
@@ -179,9 +222,10 @@ impl Checker<'_> {
         let params = match &raw.params {
             Some(p) => {
                 let params = *p.get_ref();
-                params
-                    .validate()
-                    .map_err(|e| self.at(p.span().start, format!("params: {e}")))?;
+                params.validate().map_err(|e| {
+                    let at = key_offset(self.text, p.span(), e.field);
+                    self.at(at, format!("params.{e}"))
+                })?;
                 params
             }
             None => MoveParams::default(),
@@ -274,7 +318,7 @@ impl Checker<'_> {
             .map(|p| self.pose_named(poses, p))
             .transpose()?;
         let start = match (&a.start, &a.spawn) {
-            (Some(s), None) => self.finite3(s, "start")?,
+            (Some(s), None) => self.within3(s, "start", Quantity::Coordinate)?,
             (None, Some(i)) => {
                 let index = *i.get_ref();
                 match usize::try_from(index)
@@ -303,7 +347,11 @@ impl Checker<'_> {
         let velocity = a
             .velocity
             .as_ref()
-            .map(|v| self.finite3(v, "velocity"))
+            .map(|v| {
+                let velocity = self.finite3(v, "velocity")?;
+                domain::check_velocity(velocity)
+                    .map_err(|e| self.at(v.span().start, format!("velocity: {e}")))
+            })
             .transpose()?
             .unwrap_or(DVec3::ZERO);
         let spec = AgentSpec {
@@ -340,7 +388,7 @@ impl Checker<'_> {
             .as_ref()
             .map(|p| self.pose_named(poses, p))
             .transpose()?;
-        let origin = self.finite3(&c.origin, "origin")?;
+        let origin = self.within3(&c.origin, "origin", Quantity::Coordinate)?;
         let spacing = *c.spacing.get_ref();
         if !(spacing[0].is_finite() && spacing[1].is_finite()) {
             return self.err(c.spacing.span().start, "spacing must be finite numbers");
@@ -350,6 +398,31 @@ impl Checker<'_> {
             return self.err(
                 c.rows.span().start,
                 format!("rows and columns must be within 1..=1000, got {rows} x {columns}"),
+            );
+        }
+        if agents.specs.len() + (rows * columns) as usize > MAX_AGENTS {
+            return self.err(
+                c.rows.span().start,
+                format!(
+                    "this crowd makes {} agents in all; a scenario has at most {MAX_AGENTS}",
+                    agents.specs.len() + (rows * columns) as usize
+                ),
+            );
+        }
+        // The farthest corner of the grid, within the numeric domain.
+        let far = origin
+            + DVec3::new(
+                (columns - 1) as f64 * spacing[0],
+                (rows - 1) as f64 * spacing[1],
+                0.0,
+            );
+        if let Err(e) = domain::check_point(Quantity::Coordinate, far) {
+            return self.err(
+                c.spacing.span().start,
+                format!(
+                    "spacing: the crowd's far corner is at {}: {e}",
+                    crate::trace::compact_vector(far, 3)
+                ),
             );
         }
         let script = self.script(&c.script, params)?;
@@ -419,7 +492,7 @@ impl Checker<'_> {
                 }
                 let speed = match &e.speed {
                     Some(s) => {
-                        let v = self.finite(s, "script.speed")?;
+                        let v = self.within(s, "script.speed", Quantity::Speed)?;
                         if v < 0.0 {
                             return self.err(
                                 s.span().start,
@@ -593,11 +666,12 @@ impl Checker<'_> {
             raw.ends_on_ground.is_some(),
             raw.stays_crouched.is_some(),
             raw.no_contacts_with.is_some(),
+            raw.leaves_world.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return self.err(
                 e.span().start,
-                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`",
+                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`",
             );
         }
         if raw.by.is_some() && raw.reaches.is_none() {
@@ -619,6 +693,8 @@ impl Checker<'_> {
             Check::NeverReaches {
                 region: self.region(r, "never_reaches")?,
             }
+        } else if let Some(leaves) = raw.leaves_world {
+            Check::LeavesWorld(leaves)
         } else if raw.ends_on_ground == Some(true) {
             Check::EndsOnGround
         } else if raw.stays_crouched == Some(true) {

@@ -69,6 +69,9 @@ pub enum Check {
     },
     /// The agent records no contact with these.
     NoContactsWith(ContactFilter),
+    /// The agent leaves the world (`true`: it must fall out or go beyond the domain; `false`: it
+    /// must not), as [`EventKind::LeftWorld`](crate::record::EventKind::LeftWorld) records.
+    LeavesWorld(bool),
 }
 
 /// One expectation: an agent and a check, with where it was written (`line:column`).
@@ -124,8 +127,7 @@ pub const DEFAULT_TOLERANCE: f64 = cspace_geom::tolerance::DEFAULT_AGREEMENT;
 impl Scenario {
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Error::io(path, "read the scenario", e))?;
+        let text = crate::location::read_text(path, "read the scenario")?;
         Scenario::parse(path, &text)
     }
 

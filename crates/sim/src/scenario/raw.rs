@@ -166,4 +166,6 @@ pub(super) struct RawExpect {
     pub(super) from: Option<Spanned<f64>>,
     #[serde(default)]
     pub(super) no_contacts_with: Option<Spanned<RawContactTarget>>,
+    #[serde(default)]
+    pub(super) leaves_world: Option<bool>,
 }

@@ -20,9 +20,10 @@ use crate::agent::{
     Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, TouchKey,
     Touching, Velocity,
 };
-use crate::params::MoveParams;
+use crate::params::{MoveParams, ParamError};
 use crate::record::{AgentState, EventKind, Recorder, Sample};
-use cspace_geom::tolerance::TIME_SLACK;
+use cspace_geom::Aabb;
+use cspace_geom::tolerance::{FALL_MARGIN, MAX_COORDINATE, TIME_SLACK};
 use movement::{MoveLog, MoverState};
 use tracer::Tracer;
 
@@ -32,10 +33,25 @@ use tracer::Tracer;
 pub enum SimError {
     /// A movement constant is out of range.
     #[error("movement parameters: {0}")]
-    Params(String),
-    /// The time step is not a positive finite number.
-    #[error("time step must be a positive number of seconds, got {0}")]
+    Params(#[from] ParamError),
+    /// The time step is not a positive number of seconds within
+    /// [`MAX_TIME_STEP`](cspace_geom::tolerance::MAX_TIME_STEP).
+    #[error(
+        "time step must be a positive number of seconds, at most {}, got {}",
+        cspace_geom::tolerance::MAX_TIME_STEP,
+        cspace_geom::domain::number(*.0)
+    )]
     TimeStep(f64),
+    /// An agent's start, velocity or scripted speed is outside the numeric domain.
+    #[error("agent {agent} {what}: {error}")]
+    OutOfDomain {
+        /// The agent.
+        agent: AgentId,
+        /// What of it (`start`, `velocity`, `script speed`).
+        what: &'static str,
+        /// The value and the limit.
+        error: cspace_geom::domain::OutOfDomain,
+    },
     /// Agent ids must be 0, 1, 2, ... in order.
     #[error("agent ids must be 0, 1, 2, ... in order; agent {index} has id {id}")]
     AgentIds {
@@ -120,6 +136,8 @@ pub struct Sim {
     params: MoveParams,
     dt: f64,
     step: u64,
+    /// Below this height an agent has fallen out of the world.
+    floor: f64,
     /// Entities in agent id order (id == index).
     agents: Vec<hecs::Entity>,
     filters: FilterStack,
@@ -154,8 +172,8 @@ impl Sim {
         agents: Vec<AgentSpec>,
         options: SimOptions,
     ) -> Result<Sim, SimError> {
-        params.validate().map_err(SimError::Params)?;
-        if !(dt.is_finite() && dt > 0.0) {
+        params.validate()?;
+        if !(dt > 0.0 && dt <= cspace_geom::tolerance::MAX_TIME_STEP) {
             return Err(SimError::TimeStep(dt));
         }
         let mut world = hecs::World::new();
@@ -165,6 +183,12 @@ impl Sim {
             if spec.id.0 as usize != index {
                 return Err(SimError::AgentIds { index, id: spec.id });
             }
+            spec.check_domain()
+                .map_err(|(what, error)| SimError::OutOfDomain {
+                    agent: spec.id,
+                    what,
+                    error,
+                })?;
             for shape in std::iter::once(&spec.standing).chain(spec.crouching.as_ref()) {
                 if !is_agent_shape(shape) {
                     return Err(SimError::AgentShape {
@@ -215,8 +239,10 @@ impl Sim {
                 MoverCache::default(),
             )));
         }
+        let floor = fall_floor(&collider.world().bounds());
         let mut sim = Sim {
             world,
+            floor,
             collider,
             queries: QueryContext::new(),
             params,
@@ -400,12 +426,11 @@ impl Sim {
     fn move_agents(&mut self, dt: f64) {
         let (mut view, mut ctx) = self.split();
         for index in 0..ctx.agents.len() {
-            let asleep = view
+            let rest = *view
                 .get_mut(ctx.agents[index])
                 .expect("agents have every component")
-                .rest
-                .asleep;
-            if asleep {
+                .rest;
+            if rest.asleep || rest.left_world {
                 continue;
             }
             ctx.counters.agent_steps += 1;
@@ -427,6 +452,7 @@ impl Sim {
                 queries: &mut self.queries,
                 params: &self.params,
                 step: self.step,
+                floor: self.floor,
                 agents: &self.agents,
                 filters: &mut self.filters,
                 recorder: &mut self.recorder,
@@ -460,6 +486,7 @@ struct StepContext<'a> {
     queries: &'a mut QueryContext,
     params: &'a MoveParams,
     step: u64,
+    floor: f64,
     agents: &'a [hecs::Entity],
     filters: &'a mut FilterStack,
     recorder: &'a mut Recorder,
@@ -507,11 +534,19 @@ fn update_agent(
         };
         update(&mut after, &mut tracer, ctx.params, &mut log);
         ctx.queries.swap_mover(mover.cache);
+        let left = left_world(after.position, ctx.floor);
+        if left {
+            after.velocity = DVec3::ZERO;
+        }
         track_in_filters(ctx, id, mover.poses, &before, &after);
         write_back(&mut mover, &before, &after);
         let woken = record_contacts(ctx, id, &mut mover, &log);
         record_events(ctx, id, &log);
-        rest_or_sleep(ctx, id, mover.rest, &after, &log);
+        if left {
+            leave_world(ctx, id, mover.rest, after.position);
+        } else {
+            rest_or_sleep(ctx, id, mover.rest, &after, &log);
+        }
         woken
     };
     for other in woken {
@@ -586,6 +621,32 @@ fn record_events(ctx: &mut StepContext, id: AgentId, log: &MoveLog) {
     }
 }
 
+/// The height below which an agent has fallen out of a world with these bounds:
+/// [`FALL_MARGIN`] below its lowest point (the domain's bottom for an empty world).
+fn fall_floor(bounds: &Aabb) -> f64 {
+    if bounds.is_empty() {
+        -MAX_COORDINATE
+    } else {
+        (bounds.min.z - FALL_MARGIN).max(-MAX_COORDINATE)
+    }
+}
+
+/// True when an agent at `position` has left the world: below `floor`, or beyond
+/// [`MAX_COORDINATE`] on any axis (the numeric domain, [`cspace_geom::domain`]).
+fn left_world(position: DVec3, floor: f64) -> bool {
+    let inside = position.abs().max_element() <= MAX_COORDINATE; // false for NaN too
+    position.z < floor || !inside
+}
+
+/// Takes agent `id` out of the simulation where it left the world, and records it.
+fn leave_world(ctx: &mut StepContext, id: AgentId, rest: &mut Rest, at: DVec3) {
+    rest.left_world = true;
+    rest.asleep = false;
+    ctx.filters.remove(id);
+    ctx.recorder
+        .record(ctx.step, id, EventKind::LeftWorld { at });
+}
+
 /// Counts the steps an agent rests (on walkable ground, still, wishing nothing, nothing hit) and
 /// puts it to sleep after `sleep_after_steps` of them (Blow's sleeping objects).
 fn rest_or_sleep(
@@ -637,6 +698,9 @@ fn apply_scripts(
     let mut view = world.view_mut::<(&mut Script, &mut Intent, &mut Rest)>();
     for (index, &entity) in agents.iter().enumerate() {
         let (script, intent, rest) = view.get_mut(entity).expect("agents have scripts");
+        if rest.left_world {
+            continue;
+        }
         let mut fired = false;
         while let Some(event) = script.events.get(script.next).filter(|e| e.at <= due) {
             fired = true;

@@ -8,7 +8,7 @@ use super::tracer::{MoveHit, Tracer};
 use crate::agent::{Ground, Intent, Pose};
 use crate::params::MoveParams;
 use crate::record::EventKind;
-use cspace_geom::tolerance::LAUNCH_SPEED;
+use cspace_geom::tolerance::{LAUNCH_SPEED, MAX_SPEED};
 
 /// The state of the agent being moved (copied out of its components and written back).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -107,8 +107,9 @@ pub(crate) fn ground_check(
 
 /// Quake III's `PM_CorrectAllSolid`, then Blow's emergency routine, recorded as an event: the
 /// start itself, then its 26 neighbours of `{-1, 0, 1}^3` (Quake III tries these 27 positions),
-/// then the same 26 directions at 2, 4, 8, ..., 256 units: the first free position found in that
-/// order, which is near but not always the nearest free position.
+/// then the same 26 directions at 2, 4, 8, ..., 256 units, then the floor around it one shape
+/// apart ([`floor_lattice`]): the first free position found in that order, which is near but not
+/// always the nearest free position.
 pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
     let from = st.position;
     if tr.is_free(st.pose, from) {
@@ -145,8 +146,43 @@ pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
         }
         radius *= 2.0;
     }
+    // A pile of agents started on one point fills the rings; the rest spread over the floor.
+    let size = tr.poses.get(st.pose).shape().bounds().size() + 2.0 * tr.poses.get(st.pose).skin();
+    for (i, j) in floor_lattice() {
+        let to = from + DVec3::new(i as f64 * size.x, j as f64 * size.y, 0.0);
+        if tr.is_free(st.pose, to) {
+            st.position = to;
+            st.velocity = DVec3::ZERO;
+            log.events.push(EventKind::Unstuck {
+                from,
+                to,
+                nudged: false,
+            });
+            return;
+        }
+    }
     st.velocity = DVec3::ZERO;
     log.events.push(EventKind::Stuck { at: from });
+}
+
+/// How many rings of [`floor_lattice`] the emergency search tries: 1,088 positions, a square
+/// 33 shapes wide (a thousand agents started on one point all find a place).
+const LATTICE_RINGS: i32 = 16;
+
+/// The last stage of [`unstick`]: the lattice one shape (and skin) apart at the mover's height,
+/// ring by ring (the square ring at Chebyshev distance 1, 2, ...), nearest first in each ring,
+/// then in `(i, j)` order. Agents started on one point spread out here instead of staying stacked,
+/// where every move of one was blocked by the others and every step cost the square of their
+/// number (issue 17, failure 9).
+fn floor_lattice() -> impl Iterator<Item = (i32, i32)> {
+    (1..=LATTICE_RINGS).flat_map(|ring| {
+        let mut cells: Vec<(i32, i32)> = (-ring..=ring)
+            .flat_map(|i| (-ring..=ring).map(move |j| (i, j)))
+            .filter(|&(i, j)| i.abs().max(j.abs()) == ring)
+            .collect();
+        cells.sort_by_key(|&(i, j)| (i * i + j * j, i, j));
+        cells
+    })
 }
 
 /// The 26 offsets of `{-1, 0, 1}^3` but the origin, by length, then up before down, then in
@@ -220,6 +256,9 @@ pub(crate) fn walk_or_fall(
     dt: f64,
     log: &mut MoveLog,
 ) {
+    // Quake's SV_CheckVelocity: no mover goes faster than MAX_SPEED (clamped by length, so the
+    // direction is kept), which keeps every move inside the numeric domain.
+    st.velocity = st.velocity.clamp_length_max(MAX_SPEED);
     if let Some(normal) = st.ground.walkable() {
         if st.intent.jump {
             st.intent.jump = false;

@@ -2,6 +2,8 @@
 
 mod cli;
 mod docs;
+mod domain;
+mod hostile;
 mod movement;
 mod report;
 mod scenario_errors;

@@ -87,7 +87,13 @@ fn malformed_scenarios_name_file_line_column_and_field() {
         ("start and spawn", BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 24.03125]\nspawn = 0"), ":12:1:", "give either `start` or `spawn`"),
         ("spawn out of range", BASE.replace("start = [0, 0, 24.03125]", "spawn = 3"), ":14:9:", "spawn 3: the world has 0 spawn points"),
         ("no agents", BASE[..BASE.find("[[agent]]").unwrap()].to_string(), ":1:1:", "no agents"),
-        ("params out of range", BASE.replace("[world]", "[params]\ngravity = -800\n\n[world]"), ":8:1:", "params: gravity must be a finite number >= 0"),
+        ("params out of range", BASE.replace("[world]", "[params]\ngravity = -800\n\n[world]"), ":9:1:", "params.gravity: must be >= 0, got -800"),
+        (
+            "inline params out of range",
+            BASE.replace("steps = 10", "steps = 10\nparams = { walk_speed = 320, friction = nan }"),
+            ":4:30:",
+            "params.friction: NaN is not a finite number",
+        ),
         ("params unknown field", BASE.replace("[world]", "[params]\ngravty = 800\n\n[world]"), ":9:1:", "unknown field `gravty`"),
         (
             "expectation without a check",
@@ -118,6 +124,115 @@ fn malformed_scenarios_name_file_line_column_and_field() {
         ),
     ];
     assert!(cases.len() >= 20);
+    check_cases(cases);
+}
+
+/// Issue 17's numeric domain: every number beyond its limit is refused where it is written,
+/// naming the value and the limit (failures 1, 2, 3, 5 and 7 of the issue, as scenarios).
+#[test]
+fn numbers_beyond_the_numeric_domain_are_refused_where_they_are_written() {
+    let crowd = |spacing: &str| {
+        format!(
+            "{}\n[[crowd]]\npose = \"stand\"\norigin = [0, 0, 24.03125]\nrows = 2\ncolumns = 2\nspacing = {spacing}\n",
+            BASE
+        )
+    };
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        // Failure 3: a time step of 1e300 hung the sub-stepping.
+        (
+            "huge time step",
+            BASE.replace("time_step = 0.015625", "time_step = 1e300"),
+            ":2:13:",
+            "time_step: time step 1e300 s is beyond cspace's limit of 1 s (tolerance::MAX_TIME_STEP)",
+        ),
+        (
+            "tiny sub-step",
+            BASE.replace("[world]", "[params]\nmax_substep = 1e-300\n\n[world]"),
+            ":9:1:",
+            "params.max_substep: must be >= 0.0001, got 1e-300",
+        ),
+        (
+            "many bumps",
+            BASE.replace("[world]", "[params]\nbumps = 4000000000\n\n[world]"),
+            ":9:1:",
+            "params.bumps: must be within 1..=64, got 4000000000",
+        ),
+        (
+            "huge gravity",
+            BASE.replace("[world]", "[params]\ngravity = 1e300\n\n[world]"),
+            ":9:1:",
+            "params.gravity: acceleration 1e300 units/s^2 is beyond cspace's limit of 65536 units/s^2",
+        ),
+        (
+            "huge overclip",
+            BASE.replace("[world]", "[params]\noverclip = 1e308\n\n[world]"),
+            ":9:1:",
+            "params.overclip: must be within [1, 2], got 1e308",
+        ),
+        // Failure 2: huge cylinders panicked the exact backend; failure 7: 1e15 poses failed late.
+        (
+            "huge cylinder pose",
+            BASE.replace(
+                "stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }",
+                "stand = { cylinder = { radius = 1e300, half_height = 1e300 } }",
+            ),
+            ":6:9:",
+            "pose \"stand\": shape size 1e300 units is beyond cspace's limit of 65536 units (tolerance::MAX_SHAPE_EXTENT)",
+        ),
+        (
+            "huge box pose",
+            BASE.replace("maxs = [16, 16, 32]", "maxs = [16, 16, 1e15]"),
+            ":6:9:",
+            "pose \"stand\": shape size 1e15 units is beyond",
+        ),
+        // Failure 6: an agent starting at x = 1e12 ran silently.
+        (
+            "far start",
+            BASE.replace("start = [0, 0, 24.03125]", "start = [1e12, 0, 24.03125]"),
+            ":14:9:",
+            "start: coordinate 1e12 units is beyond cspace's limit of 524288 units (tolerance::MAX_COORDINATE)",
+        ),
+        // Failure 5: speeds of 1e300 gave non-finite states.
+        (
+            "huge velocity",
+            BASE.replace(
+                "start = [0, 0, 24.03125]",
+                "start = [0, 0, 24.03125]\nvelocity = [0, 0, -1e300]",
+            ),
+            ":15:12:",
+            "velocity: speed -1e300 units/s is beyond cspace's limit of 65536 units/s (tolerance::MAX_SPEED)",
+        ),
+        (
+            "huge script speed",
+            BASE.replace("move = [1, 0] }", "move = [1, 0], speed = 1e300 }"),
+            ":15:44:",
+            "script.speed: speed 1e300 units/s is beyond",
+        ),
+        // Failure 1: a crowd spacing of 1e308 overflowed the start positions.
+        (
+            "crowd spacing",
+            crowd("[1e308, 1e308]"),
+            ":22:11:",
+            "spacing: the crowd's far corner is at (1e308, 1e308, 24.031): coordinate 1e308 units is beyond",
+        ),
+        (
+            "crowd origin",
+            crowd("[64, 64]").replace("origin = [0, 0, 24.03125]", "origin = [0, -6e5, 24.03125]"),
+            ":19:10:",
+            "origin: coordinate -600000 units is beyond",
+        ),
+        (
+            "a world brush beyond the domain",
+            BASE.replace("max = [512, 512, 0]", "max = [600000, 512, 0]"),
+            ":9:1:",
+            "brush 0: brush reaches 600000 units from the origin, beyond the limit of +-524288 units",
+        ),
+    ];
+    check_cases(cases);
+}
+
+/// Each case's error starts with `file:line:column:` and contains its message.
+fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
     let mut wrong = Vec::new();
     for (what, text, location, message) in cases {
         let error = error_of(&text);

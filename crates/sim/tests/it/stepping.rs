@@ -264,3 +264,62 @@ fn the_onion_walks_an_e1m1_crowd_onto_the_exact_references_bits() {
     // More than a slide and a ground probe per agent step: steps up, creases, agents in the way.
     assert!(exact.1 > 200 * 90 * 2, "{} traces", exact.1);
 }
+
+/// Issue 17, failure 9: 300 agents started on one point. The emergency search spreads them over
+/// the floor (none left stuck, none overlapping another), so the steps after cost what a crowd
+/// costs: counted in exact agent-agent tests per agent step, not timed. Stacked, every agent's
+/// every trace met the whole pile (hundreds of exact tests per agent step, ~2,000 agent steps/s).
+#[test]
+fn agents_started_on_one_point_spread_out_and_step_at_a_crowds_cost() {
+    let count = 300;
+    let agents = (0..count)
+        .map(|i| {
+            let angle = i as f64 * 2.399963; // the golden angle: every agent a different heading
+            let direction = DVec3::new(angle.cos(), angle.sin(), 0.0);
+            player(
+                i,
+                [0.0, 0.0, 24.5],
+                vec![(
+                    0.0,
+                    Action::Move {
+                        direction,
+                        speed: 320.0,
+                    },
+                )],
+            )
+        })
+        .collect();
+    let mut s = sim(agents, 1.0 / 64.0);
+    s.run(32);
+    let exact = s.filter_stats().tests[cspace_contact::filter::Filter::Exact as usize];
+    let per_agent_step = exact as f64 / s.counters().agent_steps as f64;
+    eprintln!("{exact} exact agent-agent tests, {per_agent_step:.2} per agent step");
+    let events = &s.recorder().events;
+    let stuck = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Stuck { .. }))
+        .count();
+    let unstuck = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Unstuck { .. }))
+        .count();
+    assert_eq!((stuck, unstuck), (0, count as usize - 1), "stuck, unstuck");
+    let states = s.states();
+    let size = DVec3::new(32.0, 32.0, 56.0) - cspace_geom::tolerance::CONTACT;
+    for (i, a) in states.iter().enumerate() {
+        for b in &states[i + 1..] {
+            let gap = (a.position - b.position).abs();
+            assert!(
+                gap.x >= size.x || gap.y >= size.y || gap.z >= size.z,
+                "{:?} and {:?} overlap",
+                a.position,
+                b.position
+            );
+        }
+    }
+    // Measured 4.5 (neighbours touching in the packed square); stacked, over a hundred.
+    assert!(
+        per_agent_step < 16.0,
+        "{per_agent_step:.2} exact tests per agent step"
+    );
+}
