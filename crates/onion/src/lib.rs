@@ -63,4 +63,4 @@ pub use pose::{Pose, PoseParseError};
 pub use stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};
 pub use trace::{Crossing, MAX_DEPTH, Transition};
 pub use tree::{MAX_SPACES, NodeRef, OnionTree};
-pub use validate::InvalidTree;
+pub use validate::{InvalidTree, MAX_PLANE_DISTANCE};

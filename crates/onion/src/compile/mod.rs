@@ -18,7 +18,7 @@ use crate::tree::{MAX_SPACES, OnionTree};
 use build::{BuildPolygon, Builder};
 pub(crate) use build::{LeafInfo as LeafInfoView, all_spaces};
 use cell::Cell;
-use planes::PlaneTable;
+pub(crate) use planes::PlaneTable;
 pub(crate) use space::Space;
 
 /// Splitter scoring weights and compiler switches.

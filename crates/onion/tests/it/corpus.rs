@@ -13,20 +13,11 @@ use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, OnionTree, compil
 
 use crate::common::{assert_agrees, compare_with, contact_scale, differ, quake_poses, shape};
 
-/// The nesting invariant on every leaf: the crouching box lies inside the standing box, which
-/// lies inside the large one, so solid for a smaller box implies solid for a larger one.
+/// The validator's invariants on a compiled tree, among them the nesting invariant on every leaf
+/// (solid for a smaller box implies solid for a larger one: crouching, standing, large).
 fn nested(name: &str, tree: &OnionTree) {
-    let (stand, crouch, large) = (0, 1, 2);
-    for leaf in 0..tree.leaf_count() as u32 {
-        let s = |space| tree.leaf_is_solid(leaf, space);
-        assert!(
-            !s(crouch) || s(stand),
-            "{name}: leaf {leaf} solid crouching, empty standing"
-        );
-        assert!(
-            !s(stand) || s(large),
-            "{name}: leaf {leaf} solid standing, empty large"
-        );
+    if let Err(e) = tree.validate() {
+        panic!("{name}: {e}");
     }
 }
 
