@@ -77,7 +77,7 @@ impl Pose {
     }
 }
 
-/// The pose's box as an agent shape (what [`crate::OnionCollider::prepare`] takes for this pose).
+/// The pose's box as an agent shape (what [`cspace_geom::Collider::prepare`] takes for this pose).
 /// The compiler refuses poses whose box is not a valid shape ([`crate::CompileError`]).
 impl From<&Pose> for cspace_geom::Shape {
     fn from(pose: &Pose) -> cspace_geom::Shape {
