@@ -63,7 +63,11 @@ impl OnionTree {
             }
             let (entry, flipped) = table.insert(*p);
             if entry as usize != i {
-                let how = if flipped { ", facing the other way" } else { "" };
+                let how = if flipped {
+                    ", facing the other way"
+                } else {
+                    ""
+                };
                 return bad(format!(
                     "planes {entry} and {i} are one plane (within PLANE_MERGE{how})"
                 ));

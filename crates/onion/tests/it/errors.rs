@@ -211,28 +211,48 @@ fn broken_meaningful_invariants_are_named() {
     let at = Layout::of(&tree);
     // Two poses of one name ("large" renamed "stand").
     let mut b = bytes.clone();
-    let large = at.poses + tree.poses()[..2].iter().map(|p| 4 + p.name.len() + 48).sum::<usize>();
+    let large = at.poses
+        + tree.poses()[..2]
+            .iter()
+            .map(|p| 4 + p.name.len() + 48)
+            .sum::<usize>();
     assert_eq!(&b[large + 4..large + 9], b"large");
     put(&mut b, large + 4, b"stand");
     let e = invalid(b);
     assert!(e.contains("poses 0 and 2 are both named 'stand'"), "{e}");
     // A plane beyond any configuration space's.
     let mut b = bytes.clone();
-    put(&mut b, at.plane(3) + 24, &(MAX_PLANE_DISTANCE * 1.5).to_le_bytes());
+    put(
+        &mut b,
+        at.plane(3) + 24,
+        &(MAX_PLANE_DISTANCE * 1.5).to_le_bytes(),
+    );
     let e = invalid(b);
-    assert!(e.contains("plane 3 lies 3.145728e6 units from the origin"), "{e}");
+    assert!(
+        e.contains("plane 3 lies 3.145728e6 units from the origin"),
+        "{e}"
+    );
     // Two planes that are one, the same way round and facing each other.
     let mut b = bytes.clone();
     b.copy_within(at.plane(2)..at.plane(3), at.plane(5));
     let e = invalid(b);
-    assert!(e.contains("planes 2 and 5 are one plane (within PLANE_MERGE)"), "{e}");
+    assert!(
+        e.contains("planes 2 and 5 are one plane (within PLANE_MERGE)"),
+        "{e}"
+    );
     let mut b = bytes.clone();
     let p = tree.planes()[2].flipped();
-    for (k, x) in [p.normal().x, p.normal().y, p.normal().z, p.dist()].iter().enumerate() {
+    for (k, x) in [p.normal().x, p.normal().y, p.normal().z, p.dist()]
+        .iter()
+        .enumerate()
+    {
         put(&mut b, at.plane(5) + 8 * k, &x.to_le_bytes());
     }
     let e = invalid(b);
-    assert!(e.contains("planes 2 and 5 are one plane (within PLANE_MERGE, facing"), "{e}");
+    assert!(
+        e.contains("planes 2 and 5 are one plane (within PLANE_MERGE, facing"),
+        "{e}"
+    );
     // A leaf solid crouching and empty standing (the crouching box lies inside the standing one).
     let empty = (0..tree.leaf_count() as u32)
         .find(|&l| tree.leaf_mask(l) == 0)
@@ -253,7 +273,9 @@ fn broken_meaningful_invariants_are_named() {
     let e = invalid(b);
     let plane = u32::from_le_bytes(bytes[at.node(0)..at.node(0) + 4].try_into().unwrap());
     assert!(
-        e.contains(&format!("node 1 splits by plane {plane}, as its ancestor node 0 does")),
+        e.contains(&format!(
+            "node 1 splits by plane {plane}, as its ancestor node 0 does"
+        )),
         "{e}"
     );
 }
