@@ -102,7 +102,7 @@ pub(super) fn fill_outside(
 }
 
 /// True when the face lies on a plane of the box.
-fn on_box(face: &Polygon, bounds: &Aabb) -> bool {
+pub(crate) fn on_box(face: &Polygon, bounds: &Aabb) -> bool {
     let n = face.plane.normal();
     let d = face.plane.dist();
     bounds

@@ -10,3 +10,4 @@ mod examples;
 mod fill;
 mod io;
 mod seams;
+mod verify;
