@@ -5,6 +5,7 @@
 mod agreement;
 mod common;
 mod corpus;
+mod edits;
 mod errors;
 mod examples;
 mod fill;
