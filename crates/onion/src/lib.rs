@@ -17,7 +17,9 @@
 //!   every thread.
 //! - [`CompileOptions::fill_outside`] fills the outside of sealed maps from their spawn points;
 //!   [`OnionTree::to_bytes`] / [`OnionTree::from_bytes`] save and load a tree (versioned,
-//!   checksummed, validated); [`OnionTree::validate`] checks a tree's invariants.
+//!   checksummed, validated); [`OnionTree::validate`] checks a tree's structure (on every load),
+//!   and [`OnionTree::verify`] what it means against its world (planes, faces, each leaf's
+//!   solidity against the exact point query; about the cost of a compile).
 //!
 //! `docs/onion.md` records the decisions, the deviations from Listing 5, the tests and the
 //! benchmarks.
@@ -54,6 +56,7 @@ mod stats;
 mod trace;
 mod tree;
 mod validate;
+mod verify;
 
 pub use collider::OnionCollider;
 pub use compile::{CompileError, CompileOptions, Compiled, compile};
@@ -63,4 +66,5 @@ pub use pose::{Pose, PoseParseError};
 pub use stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};
 pub use trace::{Crossing, MAX_DEPTH, Transition};
 pub use tree::{MAX_SPACES, NodeRef, OnionTree};
-pub use validate::InvalidTree;
+pub use validate::{InvalidTree, MAX_PLANE_DISTANCE};
+pub use verify::{VerifyError, VerifyOptions, VerifyReport};

@@ -56,6 +56,12 @@ impl Pose {
         )
     }
 
+    /// True when this pose's box contains `other`'s (`mins <=` and `maxs >=` on every axis): a
+    /// position solid for `other` is then solid for this pose (the nesting invariant).
+    pub fn contains(&self, other: &Pose) -> bool {
+        self.mins.cmple(other.mins).all() && self.maxs.cmpge(other.maxs).all()
+    }
+
     /// True when the pose's box is `mins..maxs` exactly.
     pub fn is_box(&self, mins: DVec3, maxs: DVec3) -> bool {
         self.mins == mins && self.maxs == maxs

@@ -240,6 +240,11 @@ struct TraceArgs {
     /// Onion only: answer from this saved tree (`sim compile -o`) instead of compiling the pose.
     #[arg(long)]
     tree: Option<PathBuf>,
+    /// With --tree: first verify the tree against the world (its planes, the faces of every
+    /// configuration space, each leaf's solidity against the exact point query); a disagreement
+    /// is an error. Verify a tree from an untrusted source, or recompile it.
+    #[arg(long, requires = "tree")]
+    verify: bool,
     /// Melax only: the bevels, `paper` (Melax's rule, the `melax` backend's) or `exact` (complete
     /// box bevels, the `melax-exact` backend's).
     #[arg(long, value_enum)]
@@ -804,6 +809,22 @@ fn trace_backend(
             .with_context(|| format!("{}: not a usable onion tree", path.display()))?;
         let onion = cspace_onion::OnionCollider::new(world.clone(), tree)
             .with_context(|| format!("{} and {}", path.display(), args.world.display()))?;
+        if args.verify {
+            let report = onion
+                .tree()
+                .verify(world, &cspace_onion::VerifyOptions::default())
+                .with_context(|| {
+                    let (tree, world) = (path.display(), args.world.display());
+                    format!("{tree} does not verify against {world}")
+                })?;
+            note!(
+                "{}: verified: {} leaves, {} points, {:.2} s",
+                path.display(),
+                report.leaves,
+                report.points,
+                report.seconds
+            );
+        }
         return Ok(std::sync::Arc::new(onion));
     }
     if melax {

@@ -4,6 +4,7 @@
 use cspace_geom::polygon::PolygonSide;
 use cspace_geom::tolerance::{CONTACT, ONION_CUT, PLANE_MERGE, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, Plane, Polygon};
+use glam::DVec3;
 
 use super::CompileOptions;
 use super::cell::Cell;
@@ -94,7 +95,7 @@ impl<'a> Builder<'a> {
             leaf_info: Vec::new(),
             cells: options.fill_outside.then(Vec::new),
             polygons_after: vec![0; spaces.len()],
-            half: bounds.size().max_element() * 4.0 + 1024.0,
+            half: cut_half(bounds),
             seen: vec![u32::MAX; planes.len()],
             visits: 0,
             ancestors: Vec::new(),
@@ -110,34 +111,7 @@ impl<'a> Builder<'a> {
             return self.leaf(&cell);
         };
         let plane = self.planes[splitter as usize];
-        let mut front = Vec::new();
-        let mut back = Vec::new();
-        for p in polygons {
-            match classify(&p, splitter, &plane) {
-                PolygonSide::Front => front.push(p),
-                PolygonSide::Back => back.push(p),
-                PolygonSide::Coplanar => {
-                    let p = BuildPolygon {
-                        candidate: false,
-                        ..p
-                    };
-                    if p.polygon.plane.normal().dot(plane.normal()) > 0.0 {
-                        front.push(p);
-                    } else {
-                        back.push(p);
-                    }
-                }
-                PolygonSide::Straddle => {
-                    let (b, f) = p.polygon.split_with(&plane, ONION_CUT);
-                    if let Some(f) = f {
-                        front.push(BuildPolygon::new(f, p.plane, p.space, p.candidate));
-                    }
-                    if let Some(b) = b {
-                        back.push(BuildPolygon::new(b, p.plane, p.space, p.candidate));
-                    }
-                }
-            }
-        }
+        let (front, back) = partition(polygons, &plane, |p| p.plane == splitter);
         let (front_cell, back_cell) = cell.split(&plane, self.half);
         drop(cell);
         let index = self.nodes.len();
@@ -156,40 +130,14 @@ impl<'a> Builder<'a> {
     }
 
     /// A leaf: solidity from an interior point of its cell classified against each space
-    /// (Listing 3). A cell without volume in the world box is recomputed from the ancestor planes
-    /// inside a box beyond the world limit (Listing 4); still without volume, it is solid in every
-    /// space.
+    /// (Listing 3; [`leaf_point`]), solid in every space for a cell without volume.
     fn leaf(&mut self, cell: &Cell) -> NodeRef {
-        let (mut point, mut depth_inside) = cell.interior_point();
-        if depth_inside <= LEAF_MIN_DEPTH {
-            let limit = 2.0 * WORLD_HALF_EXTENT;
-            let mut planes: Vec<Plane> = self.ancestors.iter().map(|p| p.flipped()).collect();
-            for (n, d) in [
-                (glam::DVec3::X, limit),
-                (glam::DVec3::NEG_X, limit),
-                (glam::DVec3::Y, limit),
-                (glam::DVec3::NEG_Y, limit),
-                (glam::DVec3::Z, limit),
-                (glam::DVec3::NEG_Z, limit),
-            ] {
-                planes.push(Plane::new(n, d).expect("axial normals are unit"));
-            }
-            (point, depth_inside) = Cell::from_planes(&planes, 8.0 * limit).interior_point();
-        }
+        let (point, depth_inside) = leaf_point(cell, &self.ancestors).point();
         let zero_volume = depth_inside <= LEAF_MIN_DEPTH;
         let mask = if zero_volume {
             all_spaces(self.spaces.len())
         } else {
-            let mut mask = 0u64;
-            for (s, space) in self.spaces.iter().enumerate() {
-                // A leaf thinner than the contact tolerance (a gap of 1e-9 between two brushes)
-                // is classified within half its depth, so that its point is not taken for the
-                // brushes' surface.
-                if space.contains(point, CONTACT.min(0.5 * depth_inside)) {
-                    mask |= 1 << s;
-                }
-            }
-            mask
+            solid_spaces(self.spaces, point, depth_inside)
         };
         let index = self.leaves.len() as u32;
         self.leaves.push(mask);
@@ -247,7 +195,7 @@ impl<'a> Builder<'a> {
             let plane = self.planes[c as usize];
             let (mut front, mut back, mut splits, mut coplanar) = (0usize, 0usize, 0usize, 0usize);
             for p in polygons {
-                match classify(p, c, &plane) {
+                match classify(p, p.plane == c, &plane) {
                     PolygonSide::Front => front += 1,
                     PolygonSide::Back => back += 1,
                     PolygonSide::Coplanar => coplanar += 1,
@@ -268,10 +216,127 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Listing 2's `classify_against_plane`: polygons on the splitter's plane-table entry are coplanar
-/// by construction; others by their vertices with [`ONION_CUT`].
-fn classify(p: &BuildPolygon, splitter: u32, plane: &Plane) -> PolygonSide {
-    if p.plane == splitter {
+/// The leaf cell a leaf's solidity is taken from, with its interior point and depth
+/// ([`LeafCell::point`]).
+pub(crate) enum LeafCell<'a> {
+    /// The cell cut down the tree from the world box, with volume.
+    InBox(&'a Cell, DVec3, f64),
+    /// The cell recomputed from the ancestor planes inside a box beyond the world limit (Listing
+    /// 4), for a cell without volume in the world box; it may have none there either.
+    Beyond(Cell, DVec3, f64),
+}
+
+impl LeafCell<'_> {
+    /// The cell's interior point and its depth inside the cell (at most [`LEAF_MIN_DEPTH`]: no
+    /// volume).
+    pub fn point(&self) -> (DVec3, f64) {
+        match self {
+            LeafCell::InBox(_, p, d) | LeafCell::Beyond(_, p, d) => (*p, *d),
+        }
+    }
+
+    /// The cell.
+    pub fn cell(&self) -> &Cell {
+        match self {
+            LeafCell::InBox(c, ..) => c,
+            LeafCell::Beyond(c, ..) => c,
+        }
+    }
+
+    /// True when the cell has no volume (the compiler makes such a leaf solid in every space).
+    pub fn zero_volume(&self) -> bool {
+        self.point().1 <= LEAF_MIN_DEPTH
+    }
+}
+
+/// A leaf's cell and interior point (Listings 3-4): `cell` cut from the world box, or, when it has
+/// no volume there, the cell of the `ancestors` (the planes down to the leaf, each facing the
+/// leaf's side) inside a box beyond the world limit.
+pub(crate) fn leaf_point<'a>(cell: &'a Cell, ancestors: &[Plane]) -> LeafCell<'a> {
+    let (point, depth) = cell.interior_point();
+    if depth > LEAF_MIN_DEPTH {
+        return LeafCell::InBox(cell, point, depth);
+    }
+    let limit = 2.0 * WORLD_HALF_EXTENT;
+    let mut planes: Vec<Plane> = ancestors.iter().map(|p| p.flipped()).collect();
+    for n in [
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ] {
+        planes.push(Plane::new(n, limit).expect("axial normals are unit"));
+    }
+    let beyond = Cell::from_planes(&planes, 8.0 * limit);
+    let (point, depth) = beyond.interior_point();
+    LeafCell::Beyond(beyond, point, depth)
+}
+
+/// The spaces a leaf's interior `point`, `depth` inside its cell, is solid in (Listing 3): inside
+/// or on an expanded brush.
+pub(crate) fn solid_spaces(spaces: &[Space], point: DVec3, depth: f64) -> u64 {
+    let mut mask = 0u64;
+    for (s, space) in spaces.iter().enumerate() {
+        // A leaf thinner than the contact tolerance (a gap of 1e-9 between two brushes) is
+        // classified within half its depth, so that its point is not taken for the brushes'
+        // surface.
+        if space.contains(point, CONTACT.min(0.5 * depth)) {
+            mask |= 1 << s;
+        }
+    }
+    mask
+}
+
+/// The half side of the squares that cut the cells of a tree over `bounds` (beyond any cell).
+pub(crate) fn cut_half(bounds: Aabb) -> f64 {
+    bounds.size().max_element() * 4.0 + 1024.0
+}
+
+/// Listing 2's polygon distribution at a node splitting by `plane`: the polygons in front and
+/// behind, straddling ones split with [`ONION_CUT`]; those `on_plane` or coplanar with it are
+/// no longer candidates and go to the side they face.
+pub(crate) fn partition(
+    polygons: Vec<BuildPolygon>,
+    plane: &Plane,
+    on_plane: impl Fn(&BuildPolygon) -> bool,
+) -> (Vec<BuildPolygon>, Vec<BuildPolygon>) {
+    let mut front = Vec::new();
+    let mut back = Vec::new();
+    for p in polygons {
+        match classify(&p, on_plane(&p), plane) {
+            PolygonSide::Front => front.push(p),
+            PolygonSide::Back => back.push(p),
+            PolygonSide::Coplanar => {
+                let p = BuildPolygon {
+                    candidate: false,
+                    ..p
+                };
+                if p.polygon.plane.normal().dot(plane.normal()) > 0.0 {
+                    front.push(p);
+                } else {
+                    back.push(p);
+                }
+            }
+            PolygonSide::Straddle => {
+                let (b, f) = p.polygon.split_with(plane, ONION_CUT);
+                if let Some(f) = f {
+                    front.push(BuildPolygon::new(f, p.plane, p.space, p.candidate));
+                }
+                if let Some(b) = b {
+                    back.push(BuildPolygon::new(b, p.plane, p.space, p.candidate));
+                }
+            }
+        }
+    }
+    (front, back)
+}
+
+/// Listing 2's `classify_against_plane`: polygons on the splitter's plane-table entry
+/// (`on_plane`) are coplanar by construction; others by their vertices with [`ONION_CUT`].
+fn classify(p: &BuildPolygon, on_plane: bool, plane: &Plane) -> PolygonSide {
+    if on_plane {
         return PolygonSide::Coplanar;
     }
     // The bounding sphere settles most polygons without looking at their vertices (the margin

@@ -71,10 +71,7 @@ pub(super) fn fill_outside(
         }
     }
     // A space is filled only if every space of a larger pose containing its pose is.
-    let contains = |q: usize, p: usize| {
-        let (a, b) = (&tree.poses[q], &tree.poses[p]);
-        q != p && a.mins.cmple(b.mins).all() && a.maxs.cmpge(b.maxs).all()
-    };
+    let contains = |q: usize, p: usize| q != p && tree.poses[q].contains(&tree.poses[p]);
     loop {
         let mut changed = false;
         for p in 0..spaces {
@@ -105,7 +102,7 @@ pub(super) fn fill_outside(
 }
 
 /// True when the face lies on a plane of the box.
-fn on_box(face: &Polygon, bounds: &Aabb) -> bool {
+pub(crate) fn on_box(face: &Polygon, bounds: &Aabb) -> bool {
     let n = face.plane.normal();
     let d = face.plane.dist();
     bounds

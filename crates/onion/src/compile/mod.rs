@@ -3,7 +3,7 @@
 
 mod build;
 mod cell;
-mod fill;
+pub(crate) mod fill;
 mod planes;
 pub(crate) mod space;
 
@@ -15,10 +15,11 @@ use glam::DVec3;
 use crate::pose::Pose;
 use crate::stats::{FillOutcome, StageSeconds, TreeStats};
 use crate::tree::{MAX_SPACES, OnionTree};
-use build::{BuildPolygon, Builder};
+use build::Builder;
+pub(crate) use build::{BuildPolygon, LeafCell, cut_half, leaf_point, partition, solid_spaces};
 pub(crate) use build::{LeafInfo as LeafInfoView, all_spaces};
-use cell::Cell;
-use planes::PlaneTable;
+pub(crate) use cell::Cell;
+pub(crate) use planes::PlaneTable;
 pub(crate) use space::Space;
 
 /// Splitter scoring weights and compiler switches.
@@ -143,27 +144,18 @@ pub fn compile(
     seconds.expand = started.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    let mut table = PlaneTable::default();
-    let mut polygons = Vec::new();
+    let Union {
+        table,
+        polygons,
+        bounds,
+    } = Union::of(&spaces);
     let mut polygons_before = vec![0usize; spaces.len()];
-    let mut bounds = cspace_geom::Aabb::EMPTY;
-    for (s, space) in spaces.iter().enumerate() {
-        for polygon in space.union_faces() {
-            let (plane, _) = table.insert(polygon.plane);
-            for v in &polygon.vertices {
-                bounds = bounds.including(*v);
-            }
-            polygons_before[s] += 1;
-            polygons.push(BuildPolygon::new(polygon, plane, s as u16, true));
-        }
+    for p in &polygons {
+        polygons_before[p.space as usize] += 1;
     }
     seconds.union = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    if bounds.is_empty() {
-        bounds = cspace_geom::Aabb::new(DVec3::splat(-1.0), DVec3::splat(1.0));
-    }
-    let bounds = bounds.loosened(64.0);
     let planes = table.planes;
     let polygons = std::sync::Mutex::new(Some(polygons));
     let run = || {
@@ -224,6 +216,42 @@ pub fn compile(
         stats,
         leaf_points,
     })
+}
+
+/// The faces of every configuration space's union, the tree is built over.
+pub(crate) struct Union {
+    /// Their planes, deduplicated: the tree's plane table.
+    pub table: PlaneTable,
+    /// The faces, space by space, each a candidate splitter on its table entry.
+    pub polygons: Vec<BuildPolygon>,
+    /// The box the cells are cut from: the faces' bounds loosened by 64 units.
+    pub bounds: cspace_geom::Aabb,
+}
+
+impl Union {
+    /// The union faces of `spaces`.
+    pub fn of(spaces: &[Space]) -> Union {
+        let mut table = PlaneTable::default();
+        let mut polygons = Vec::new();
+        let mut bounds = cspace_geom::Aabb::EMPTY;
+        for (s, space) in spaces.iter().enumerate() {
+            for polygon in space.union_faces() {
+                let (plane, _) = table.insert(polygon.plane);
+                for v in &polygon.vertices {
+                    bounds = bounds.including(*v);
+                }
+                polygons.push(BuildPolygon::new(polygon, plane, s as u16, true));
+            }
+        }
+        if bounds.is_empty() {
+            bounds = cspace_geom::Aabb::new(DVec3::splat(-1.0), DVec3::splat(1.0));
+        }
+        Union {
+            table,
+            polygons,
+            bounds: bounds.loosened(64.0),
+        }
+    }
 }
 
 fn check_poses(poses: &[Pose]) -> Result<(), CompileError> {

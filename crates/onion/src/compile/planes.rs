@@ -23,11 +23,8 @@ fn key_values(plane: &Plane) -> [f64; 4] {
 impl PlaneTable {
     /// The entry of `plane`: its index and whether it faces the other way.
     pub fn insert(&mut self, plane: Plane) -> (u32, bool) {
-        if let Some(id) = self.find(&plane) {
-            return (id, false);
-        }
-        if let Some(id) = self.find(&plane.flipped()) {
-            return (id, true);
+        if let Some(entry) = self.get(&plane) {
+            return entry;
         }
         let id = self.planes.len() as u32;
         self.planes.push(plane);
@@ -35,6 +32,14 @@ impl PlaneTable {
         let key = v.map(|x| (x / STEP).floor() as i64);
         self.lookup.entry(key).or_default().push(id);
         (id, false)
+    }
+
+    /// The entry `plane` merges into, if any: its index and whether it faces the other way.
+    pub fn get(&self, plane: &Plane) -> Option<(u32, bool)> {
+        if let Some(id) = self.find(plane) {
+            return Some((id, false));
+        }
+        self.find(&plane.flipped()).map(|id| (id, true))
     }
 
     fn find(&self, plane: &Plane) -> Option<u32> {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use cspace_geom::generate::{RandomBoxes, Rng, random_convex_brushes};
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Hit, Shape, WithContext, World};
-use cspace_onion::{CompileOptions, Compiled, OnionCollider, Pose, compile};
+use cspace_onion::{CompileOptions, Compiled, OnionCollider, OnionTree, Pose, compile};
 
 /// An axis-aligned box brush.
 pub fn axial(min: [f64; 3], max: [f64; 3]) -> Brush {
@@ -326,4 +326,66 @@ pub fn assert_agrees(name: &str, tally: &Tally) {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// Where the parts of a saved tree lie (the layout of `io.rs`), for editing files.
+pub struct Layout {
+    /// The first pose.
+    pub poses: usize,
+    /// The first plane (normal x, y, z, distance: 32 bytes each).
+    pub planes: usize,
+    /// The first node (plane, front, back: 12 bytes each).
+    pub nodes: usize,
+    /// The first leaf (8 bytes each).
+    pub leaves: usize,
+}
+
+impl Layout {
+    /// The layout of `tree`'s bytes.
+    pub fn of(tree: &OnionTree) -> Layout {
+        // The header: magic 8, version 4, world fingerprint 8, four counts 16.
+        let poses = 8 + 4 + 8 + 16;
+        let planes = poses
+            + tree
+                .poses()
+                .iter()
+                .map(|p| 4 + p.name.len() + 48)
+                .sum::<usize>();
+        let nodes = planes + tree.planes().len() * 32;
+        let leaves = nodes + tree.node_count() * 12;
+        Layout {
+            poses,
+            planes,
+            nodes,
+            leaves,
+        }
+    }
+
+    /// Plane `i`'s normal (its distance follows at `+ 24`).
+    pub fn plane(&self, i: usize) -> usize {
+        self.planes + i * 32
+    }
+
+    /// Node `i`'s plane index (its front child at `+ 4`, its back child at `+ 8`).
+    pub fn node(&self, i: usize) -> usize {
+        self.nodes + i * 12
+    }
+
+    /// Leaf `i`'s solidity.
+    pub fn leaf(&self, i: usize) -> usize {
+        self.leaves + i * 8
+    }
+}
+
+/// The bytes with their checksum recomputed (an edit a checksum cannot catch).
+pub fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len();
+    let sum = cspace_onion::fnv1a64(&bytes[..n - 8]);
+    bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// Writes `value` at `at`.
+pub fn put(bytes: &mut [u8], at: usize, value: &[u8]) {
+    bytes[at..at + value.len()].copy_from_slice(value);
 }

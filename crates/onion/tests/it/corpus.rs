@@ -9,24 +9,20 @@ use std::sync::Arc;
 use cspace_geom::generate::Rng;
 use cspace_geom::{Collider, DVec3, ExactCollider, WithContext, World};
 
-use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, OnionTree, compile};
+use cspace_onion::{CompileOptions, FillOutcome, OnionCollider, OnionTree, VerifyOptions, compile};
 
 use crate::common::{assert_agrees, compare_with, contact_scale, differ, quake_poses, shape};
 
-/// The nesting invariant on every leaf: the crouching box lies inside the standing box, which
-/// lies inside the large one, so solid for a smaller box implies solid for a larger one.
-fn nested(name: &str, tree: &OnionTree) {
-    let (stand, crouch, large) = (0, 1, 2);
-    for leaf in 0..tree.leaf_count() as u32 {
-        let s = |space| tree.leaf_is_solid(leaf, space);
-        assert!(
-            !s(crouch) || s(stand),
-            "{name}: leaf {leaf} solid crouching, empty standing"
-        );
-        assert!(
-            !s(stand) || s(large),
-            "{name}: leaf {leaf} solid standing, empty large"
-        );
+/// The validator's invariants on a compiled tree, among them the nesting invariant on every leaf
+/// (solid for a smaller box implies solid for a larger one: crouching, standing, large), and the
+/// tree verified against its world.
+fn valid_and_verified(name: &str, world: &Arc<World>, tree: &OnionTree) {
+    if let Err(e) = tree.validate() {
+        panic!("{name}: {e}");
+    }
+    match tree.verify(world, &VerifyOptions::default()) {
+        Ok(report) => eprintln!("{name}: verified {report:?}"),
+        Err(e) => panic!("{name}: {e}"),
     }
 }
 
@@ -63,7 +59,7 @@ fn corpus_maps_agree_with_exact() {
         let compiled = compile(world, &poses, &CompileOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         eprintln!("{name}: {}", compiled.stats);
-        nested(name, &compiled.tree);
+        valid_and_verified(name, world, &compiled.tree);
         let tally = compare_with(world, compiled, &poses, count, 100 + i as u64);
         eprintln!("{name}: {:.2} s", t.elapsed().as_secs_f64());
         if std::panic::catch_unwind(|| assert_agrees(name, &tally)).is_err() {
@@ -96,7 +92,10 @@ fn chasm_patches_agree_with_exact() {
     let compiled = compile(world, &poses, &CompileOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     eprintln!("{name}: {}", compiled.stats);
-    nested(name, &compiled.tree);
+    // The same tree is verified by `corpus_maps_agree_with_exact` (25 s in the dev profile).
+    if let Err(e) = compiled.tree.validate() {
+        panic!("{name}: {e}");
+    }
     let tally = compare_with(world, compiled, &poses, count, 7);
     assert_agrees(name, &tally);
     assert!(tally.hits * 50 > tally.traces, "{} hits", tally.hits);
@@ -138,7 +137,7 @@ fn filled_corpus_maps_answer_moves_from_spawn_points_as_exact() {
             "{name}: {} fill {:?}",
             compiled.stats, compiled.stats.outside_fill
         );
-        nested(name, &compiled.tree);
+        valid_and_verified(name, world, &compiled.tree);
         filled_maps += usize::from(
             compiled
                 .stats

@@ -4,11 +4,11 @@ use std::sync::Arc;
 
 use cspace_geom::{Collider, DVec3, Shape, WithContext, World};
 use cspace_onion::{
-    CompileError, CompileOptions, FORMAT_VERSION, LoadError, OnionCollider, OnionTree, Pose,
-    compile, fnv1a64,
+    CompileError, CompileOptions, FORMAT_VERSION, LoadError, MAX_PLANE_DISTANCE, NodeRef,
+    OnionCollider, OnionTree, Pose, compile,
 };
 
-use crate::common::{axial, quake_poses, random_boxes, shape};
+use crate::common::{Layout, axial, put, quake_poses, random_boxes, resealed, shape};
 
 fn small_world() -> World {
     World::from_brushes([
@@ -92,7 +92,7 @@ fn shapes_other_than_a_compiled_pose_are_refused_with_the_poses_listed() {
     assert!(onion.prepare(&shape(&Pose::quake_crouching())).is_ok());
 }
 
-fn saved() -> (OnionTree, Vec<u8>) {
+pub fn saved() -> (OnionTree, Vec<u8>) {
     let world = random_boxes(30, 4);
     let tree = compile(&world, &quake_poses(), &CompileOptions::default())
         .unwrap()
@@ -159,51 +159,123 @@ fn wrong_magic_version_and_checksum_are_named() {
     ));
     // Contents that break the tree's invariants, with a correct checksum: a leaf with bits
     // beyond its spaces; a node pointing back at the root.
-    // The header: magic 8, version 4, world fingerprint 8, four counts 16.
-    const HEADER: usize = 8 + 4 + 8 + 16;
-    let resealed = |mut b: Vec<u8>| {
-        let n = b.len();
-        let sum = fnv1a64(&b[..n - 8]);
-        b[n - 8..].copy_from_slice(&sum.to_le_bytes());
-        b
-    };
+    let (tree, _) = saved();
+    let at = Layout::of(&tree);
     let mut b = bytes.clone();
     b[n - 16] |= 0x80;
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
         LoadError::Invalid(_)
     ));
-    // The first node's front child (after the header, poses and planes) set to 0.
-    let (_, tree_bytes) = saved();
-    let tree = OnionTree::from_bytes(&tree_bytes).unwrap();
-    let poses_len: usize = tree.poses().iter().map(|p| 4 + p.name.len() + 48).sum();
-    let first_node = HEADER + poses_len + tree.planes().len() * 32;
+    // The first node's front child set to 0.
     let mut b = bytes.clone();
-    b[first_node + 4..first_node + 8].copy_from_slice(&0u32.to_le_bytes());
+    put(&mut b, at.node(0) + 4, &0u32.to_le_bytes());
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
         LoadError::Invalid(_)
     ));
     // A plane whose normal is not unit.
     let mut b = bytes.clone();
-    let first_plane = HEADER + poses_len;
-    b[first_plane..first_plane + 8].copy_from_slice(&2.0f64.to_le_bytes());
+    put(&mut b, at.plane(0), &2.0f64.to_le_bytes());
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
         LoadError::BadPlane { index: 0 }
     ));
     // A pose name that is not UTF-8, and an inverted pose box.
     let mut b = bytes.clone();
-    b[HEADER + 4] = 0xff;
+    b[at.poses + 4] = 0xff;
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
         LoadError::BadPose { index: 0, .. }
     ));
     let mut b = bytes.clone();
-    let mins_x = HEADER + 4 + tree.poses()[0].name.len();
-    b[mins_x..mins_x + 8].copy_from_slice(&1e9f64.to_le_bytes());
+    let mins_x = at.poses + 4 + tree.poses()[0].name.len();
+    put(&mut b, mins_x, &1e9f64.to_le_bytes());
     assert!(matches!(
         OnionTree::from_bytes(&resealed(b)).unwrap_err(),
         LoadError::BadPose { index: 0, .. }
     ));
+}
+
+/// The load error of `bytes` resealed, which must break an invariant of the validator.
+fn invalid(bytes: Vec<u8>) -> String {
+    match OnionTree::from_bytes(&resealed(bytes)) {
+        Err(LoadError::Invalid(e)) => e.to_string(),
+        other => panic!("not an invalid tree: {other:?}"),
+    }
+}
+
+#[test]
+fn broken_meaningful_invariants_are_named() {
+    let (tree, bytes) = saved();
+    let at = Layout::of(&tree);
+    // Two poses of one name ("large" renamed "stand").
+    let mut b = bytes.clone();
+    let large = at.poses
+        + tree.poses()[..2]
+            .iter()
+            .map(|p| 4 + p.name.len() + 48)
+            .sum::<usize>();
+    assert_eq!(&b[large + 4..large + 9], b"large");
+    put(&mut b, large + 4, b"stand");
+    let e = invalid(b);
+    assert!(e.contains("poses 0 and 2 are both named 'stand'"), "{e}");
+    // A plane beyond any configuration space's.
+    let mut b = bytes.clone();
+    put(
+        &mut b,
+        at.plane(3) + 24,
+        &(MAX_PLANE_DISTANCE * 1.5).to_le_bytes(),
+    );
+    let e = invalid(b);
+    assert!(
+        e.contains("plane 3 lies 3.145728e6 units from the origin"),
+        "{e}"
+    );
+    // Two planes that are one, the same way round and facing each other.
+    let mut b = bytes.clone();
+    b.copy_within(at.plane(2)..at.plane(3), at.plane(5));
+    let e = invalid(b);
+    assert!(
+        e.contains("planes 2 and 5 are one plane (within PLANE_MERGE)"),
+        "{e}"
+    );
+    let mut b = bytes.clone();
+    let p = tree.planes()[2].flipped();
+    for (k, x) in [p.normal().x, p.normal().y, p.normal().z, p.dist()]
+        .iter()
+        .enumerate()
+    {
+        put(&mut b, at.plane(5) + 8 * k, &x.to_le_bytes());
+    }
+    let e = invalid(b);
+    assert!(
+        e.contains("planes 2 and 5 are one plane (within PLANE_MERGE, facing"),
+        "{e}"
+    );
+    // A leaf solid crouching and empty standing (the crouching box lies inside the standing one).
+    let empty = (0..tree.leaf_count() as u32)
+        .find(|&l| tree.leaf_mask(l) == 0)
+        .unwrap();
+    let mut b = bytes.clone();
+    put(&mut b, at.leaf(empty as usize), &0b010u64.to_le_bytes());
+    let e = invalid(b);
+    assert!(
+        e.contains(&format!(
+            "leaf {empty} is solid for pose 1 (crouch) and empty for pose 0 (stand), whose box contains it"
+        )),
+        "{e}"
+    );
+    // A node splitting by its parent's plane (node 1 is node 0's front child).
+    assert_eq!(tree.node_children(0)[0], NodeRef::Node(1));
+    let mut b = bytes.clone();
+    b.copy_within(at.node(0)..at.node(0) + 4, at.node(1));
+    let e = invalid(b);
+    let plane = u32::from_le_bytes(bytes[at.node(0)..at.node(0) + 4].try_into().unwrap());
+    assert!(
+        e.contains(&format!(
+            "node 1 splits by plane {plane}, as its ancestor node 0 does"
+        )),
+        "{e}"
+    );
 }

@@ -1,12 +1,14 @@
 //! Integration tests of cspace-onion: agreement with the exact backend on generated worlds and the
 //! corpus maps, Golodetz's examples (Figure 1, the low tunnel, Figure 4), seams, save/load,
-//! errors.
+//! errors, verification against the world, and the edit fuzz of saved trees.
 
 mod agreement;
 mod common;
 mod corpus;
+mod edits;
 mod errors;
 mod examples;
 mod fill;
 mod io;
 mod seams;
+mod verify;

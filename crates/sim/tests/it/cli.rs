@@ -181,6 +181,11 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
             "--agents, --steps and --runs must be positive",
         ),
         (
+            vec!["trace", w, "--shape", "point", "--verify"],
+            "",
+            "--tree <TREE>",
+        ),
+        (
             vec!["compile", w, "--fill-outside"],
             "",
             "--fill-outside needs spawn points",
@@ -218,6 +223,65 @@ fn trace_json(args: &[&str], segments: &str) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+#[test]
+fn trace_verifies_a_saved_tree_and_refuses_an_edited_one() {
+    let world = scratch("wall-verify.toml", WALL);
+    let w = world.to_str().unwrap();
+    let saved = world.with_file_name("wall-verify.onion");
+    let out = sim(&["compile", w, "-o", saved.to_str().unwrap()], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let box_stand = "box:-16,-16,-24,16,16,32";
+    let segments = "0 0 0 100 0 0\n72 0 0 72 50 0\n";
+    let trace = |tree: &PathBuf, verify: bool| {
+        let mut args = vec!["trace", w, "--backend", "onion", "--shape", box_stand];
+        args.extend(["--tree", tree.to_str().unwrap()]);
+        if verify {
+            args.push("--verify");
+        }
+        sim(&args, segments)
+    };
+    // A good tree: verified, one note, the same answers.
+    let out = trace(&saved, true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("wall-verify.onion: verified: "), "{stderr}");
+    assert!(
+        stderr.contains(" leaves, ") && stderr.contains(" points, "),
+        "{stderr}"
+    );
+    assert_eq!(out.stdout, trace(&saved, false).stdout);
+    // A solid leaf made empty, the checksum recomputed: it loads, and --verify refuses it.
+    let mut bytes = std::fs::read(&saved).unwrap();
+    let tree = cspace_onion::OnionTree::from_bytes(&bytes).unwrap();
+    let solid = (0..tree.leaf_count() as u32)
+        .find(|&l| tree.leaf_mask(l) == 0b11)
+        .unwrap();
+    let n = bytes.len();
+    let at = n - 8 - 8 * (tree.leaf_count() - solid as usize);
+    bytes[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
+    let sum = cspace_onion::fnv1a64(&bytes[..n - 8]);
+    bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+    let edited = saved.with_file_name("wall-edited.onion");
+    std::fs::write(&edited, &bytes).unwrap();
+    assert!(trace(&edited, false).status.success());
+    let out = trace(&edited, true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    for part in [
+        "wall-edited.onion does not verify against ",
+        &format!("leaf {solid}: pose stand (space 0) at ["),
+        "the tree says empty, the world says solid",
+    ] {
+        assert!(stderr.contains(part), "{part:?} in {stderr}");
+    }
 }
 
 #[test]
