@@ -75,42 +75,47 @@ fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
 }
 
 /// Agents placed at free spots near `anchors` (within `spread` units horizontally, at the
-/// anchor's height), each with a random walk of `seconds`.
-fn place(
+/// anchor's height), each with a random walk of `seconds`; agent `k` takes `kinds[k % len]` (a
+/// standing shape and maybe a crouching one). A spot is free when the exact reference finds the
+/// standing shape out of solid and its box keeps a unit from every agent placed before.
+pub fn place(
     world: &Arc<World>,
     anchors: &[DVec3],
+    kinds: &[(Shape, Option<Shape>)],
     count: usize,
     spread: f64,
     seconds: f64,
     seed: u64,
 ) -> Vec<AgentSpec> {
-    let exact = WithContext::new(ExactCollider::new(world.clone()));
-    let mut exact = exact;
-    let shape = player();
-    let prepared = exact
-        .prepare(&shape)
-        .expect("the exact backend takes boxes");
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
+    let prepared: Vec<_> = kinds
+        .iter()
+        .map(|(standing, _)| {
+            exact
+                .prepare(standing)
+                .expect("the exact backend takes every agent shape")
+        })
+        .collect();
     let mut rng = Rng::new(seed);
-    let mut taken: Vec<DVec3> = Vec::new();
+    let mut taken: Vec<Aabb> = Vec::new();
     let mut agents = Vec::with_capacity(count);
     let mut attempts = 0;
     while agents.len() < count && attempts < 200 * count {
         attempts += 1;
         let anchor = anchors[attempts % anchors.len()];
         let at = anchor + DVec3::new(rng.range(-spread, spread), rng.range(-spread, spread), 0.0);
-        // Free of the world and of the agents placed so far (boxes 32 wide).
-        if exact.is_solid(&prepared, at)
-            || taken.iter().any(|p| {
-                (p.x - at.x).abs() < 33.0 && (p.y - at.y).abs() < 33.0 && (p.z - at.z).abs() < 57.0
-            })
-        {
+        let kind = agents.len() % kinds.len();
+        let (standing, crouching) = &kinds[kind];
+        // Half a unit around each box: placed agents keep a unit apart.
+        let bounds = standing.bounds().translated(at).loosened(0.5);
+        if exact.is_solid(&prepared[kind], at) || taken.iter().any(|b| b.intersects(&bounds)) {
             continue;
         }
-        taken.push(at);
+        taken.push(bounds);
         agents.push(AgentSpec {
             id: AgentId(agents.len() as u32),
-            standing: shape.clone(),
-            crouching: None,
+            standing: standing.clone(),
+            crouching: crouching.clone(),
             start: at,
             velocity: DVec3::ZERO,
             start_crouched: false,
@@ -145,6 +150,7 @@ pub fn open_world(count: usize, seconds: f64) -> Crowd {
     let agents = place(
         &world,
         &[DVec3::new(0.0, 0.0, 24.5)],
+        &[(player(), None)],
         count,
         1900.0,
         seconds,
@@ -171,7 +177,15 @@ pub fn map_world(
             world: name.to_string(),
         });
     }
-    let agents = place(&world, spawns, count, 384.0, seconds, 11);
+    let agents = place(
+        &world,
+        spawns,
+        &[(player(), None)],
+        count,
+        384.0,
+        seconds,
+        11,
+    );
     Ok(Crowd {
         name: name.to_string(),
         world,
@@ -257,6 +271,7 @@ pub fn time_crowd_on(
     let options = SimOptions {
         sample_every: steps.max(1),
         time_filters,
+        verify: false,
     };
     let mut sim = crowd.sim(collider, options)?;
     sim.step();

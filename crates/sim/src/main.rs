@@ -187,6 +187,10 @@ struct RunArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Check every agent's position after every step with the exact reference's point query;
+    /// an agent found in solid fails the run (exit 1) with the step, agent and position.
+    #[arg(long)]
+    verify: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -346,7 +350,11 @@ fn spinner(message: String) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Result<RunOutcome> {
+fn run_with_progress(
+    scenario: &Scenario,
+    backend: BackendKind,
+    verify: bool,
+) -> anyhow::Result<RunOutcome> {
     let started = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
     let mut progress = |step| {
@@ -364,6 +372,7 @@ fn run_with_progress(scenario: &Scenario, backend: BackendKind) -> anyhow::Resul
     };
     let options = RunOptions {
         progress: Some(&mut progress),
+        verify,
         ..RunOptions::default()
     };
     let outcome = run_scenario(scenario, backend, options)?;
@@ -378,7 +387,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     let kinds = backends(&scenario, args.backend.as_slice())?;
     let mut outcomes = Vec::with_capacity(kinds.len());
     for &kind in &kinds {
-        let outcome = run_with_progress(&scenario, kind)?;
+        let outcome = run_with_progress(&scenario, kind, args.verify)?;
         if !args.json {
             outln!("{}", summary::run_text(&scenario, &outcome));
         }
@@ -443,7 +452,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     let outcomes = kinds
         .iter()
-        .map(|&k| run_with_progress(&scenario, k))
+        .map(|&k| run_with_progress(&scenario, k, false))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let reports = summary::pairs(&scenario, &outcomes);
     if args.json {
@@ -526,7 +535,7 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         .transpose()?;
     let mut series = Vec::new();
     for &kind in &kinds {
-        let outcome = run_with_progress(&scenario, kind)?;
+        let outcome = run_with_progress(&scenario, kind, false)?;
         series.push(cspace_sim::plot::Series {
             label: kind.name().to_string(),
             trace: cspace_sim::trace::parse(&outcome.trace)

@@ -10,7 +10,7 @@ use crate::backend::BackendKind;
 use crate::error::Error;
 use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
-use crate::simulation::{Sim, SimCounters, SimOptions};
+use crate::simulation::{Sim, SimCounters, SimOptions, Verification};
 use crate::trace;
 use cspace_geom::tolerance::TIME_SLACK;
 
@@ -52,6 +52,8 @@ pub struct RunOutcome {
     pub seconds: f64,
     /// The trace text.
     pub trace: String,
+    /// What the exactness guard found, when the run was verified ([`RunOptions::verify`]).
+    pub verification: Option<Verification>,
 }
 
 impl RunOutcome {
@@ -68,9 +70,10 @@ impl RunOutcome {
             .collect()
     }
 
-    /// True when every expectation was met.
+    /// True when every expectation was met (and, verified, no agent was found in solid).
     pub fn passed(&self) -> bool {
         self.checks.iter().all(|c| c.failure.is_none())
+            && self.verification.as_ref().is_none_or(|v| v.in_solid == 0)
     }
 }
 
@@ -89,6 +92,9 @@ pub struct RunOptions<'a> {
     pub sample_every: Option<u64>,
     /// Time each filter of Blow's stack (a clock read per filter and pair).
     pub time_filters: bool,
+    /// Check every agent's position after every step with the exact reference
+    /// ([`RunOutcome::verification`]; a position in solid fails the run).
+    pub verify: bool,
     /// Called with the step index after every step.
     pub progress: Option<&'a mut dyn FnMut(u64)>,
 }
@@ -98,6 +104,7 @@ impl std::fmt::Debug for RunOptions<'_> {
         f.debug_struct("RunOptions")
             .field("sample_every", &self.sample_every)
             .field("time_filters", &self.time_filters)
+            .field("verify", &self.verify)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -113,6 +120,7 @@ pub fn run_scenario(
     let RunOptions {
         sample_every,
         time_filters,
+        verify,
         mut progress,
     } = options;
     let collider = backend
@@ -134,6 +142,7 @@ pub fn run_scenario(
         SimOptions {
             sample_every,
             time_filters,
+            verify,
         },
     )?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
@@ -185,6 +194,7 @@ pub fn run_scenario(
         positions,
         seconds,
         trace: text,
+        verification: sim.verification().cloned(),
     })
 }
 

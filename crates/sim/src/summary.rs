@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::run::{Divergence, RunOutcome};
 use crate::scenario::{Check, Scenario};
+use crate::simulation::Verification;
 use crate::trace::{compact_vector, fixed};
 
 /// `1 agent`, `3 agents`, `1 brush`, `2 brushes`: a count with its noun, singular or plural.
@@ -88,6 +89,12 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
         )
         .unwrap();
     }
+    if let Some(v) = &outcome.verification {
+        writeln!(out, "{}", verification_text(v)).unwrap();
+        for found in &v.first {
+            writeln!(out, "IN SOLID {found}").unwrap();
+        }
+    }
     for check in &outcome.checks {
         let name = &scenario.agent_names[check.expectation.agent.0 as usize];
         let what = describe(&check.expectation.check);
@@ -102,6 +109,20 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
         }
     }
     out
+}
+
+/// The exactness guard's line: how many positions it checked, how many it found in solid.
+pub fn verification_text(v: &Verification) -> String {
+    format!(
+        "verify: {} checked with the exact reference's point query, {} in solid{}",
+        count(v.checked as usize, "agent position"),
+        v.in_solid,
+        if v.in_solid > v.first.len() as u64 {
+            format!(" (the first {} listed)", v.first.len())
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// A short description of a check.
@@ -155,6 +176,16 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
             "asleep": s.asleep,
             "left_world_at_step": left_at(i),
         })).collect::<Vec<_>>(),
+        "verification": outcome.verification.as_ref().map(|guard| json!({
+            "checked": guard.checked,
+            "in_solid": guard.in_solid,
+            "first": guard.first.iter().map(|f| json!({
+                "step": f.step,
+                "agent": scenario.agent_names[f.agent.0 as usize],
+                "position": v(f.position),
+                "pose": f.pose.name(),
+            })).collect::<Vec<_>>(),
+        })),
         "expectations": outcome.checks.iter().map(|c| json!({
             "agent": scenario.agent_names[c.expectation.agent.0 as usize],
             "check": describe(&c.expectation.check),
@@ -347,9 +378,19 @@ pub fn verdict_text(
             )
         }
     };
-    let ok = failed.is_empty() && diverging.is_empty();
+    let in_solid: u64 = outcomes
+        .iter()
+        .filter_map(|o| o.verification.as_ref())
+        .map(|v| v.in_solid)
+        .sum();
+    let verified = if outcomes.iter().any(|o| o.verification.is_some()) {
+        format!("; {in_solid} agent positions in solid (verified)")
+    } else {
+        String::new()
+    };
+    let ok = failed.is_empty() && diverging.is_empty() && in_solid == 0;
     format!(
-        "verdict: {}: {expectations}; {agreement}",
+        "verdict: {}: {expectations}; {agreement}{verified}",
         if ok { "ok" } else { "FAILED" }
     )
 }

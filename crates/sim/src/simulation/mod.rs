@@ -7,6 +7,9 @@
 
 mod movement;
 mod tracer;
+mod verify;
+
+pub use verify::{InSolid, Verification};
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -116,6 +119,9 @@ pub struct SimOptions {
     pub sample_every: u64,
     /// Time each filter of the stack (costs a clock read per filter and pair).
     pub time_filters: bool,
+    /// Check every agent's position with the exact reference's point query after settling and
+    /// after every step ([`Sim::verification`]; not counted in the step's time).
+    pub verify: bool,
 }
 
 impl Default for SimOptions {
@@ -123,6 +129,7 @@ impl Default for SimOptions {
         SimOptions {
             sample_every: 1,
             time_filters: false,
+            verify: false,
         }
     }
 }
@@ -147,6 +154,8 @@ pub struct Sim {
     candidates: Vec<AgentId>,
     log: MoveLog,
     touches: Vec<TouchKey>,
+    /// The exactness guard, when asked for.
+    verifier: Option<verify::Verifier>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -255,6 +264,7 @@ impl Sim {
             candidates: Vec::new(),
             log: MoveLog::default(),
             touches: Vec::new(),
+            verifier: None,
         };
         sim.settle();
         // Settling is not part of the run: its totals are cleared, and finding the ground under
@@ -264,6 +274,10 @@ impl Sim {
         }
         sim.recorder.forget_contacts();
         sim.sample();
+        if options.verify {
+            sim.verifier = Some(verify::Verifier::new(sim.collider.world().clone()));
+            sim.verify();
+        }
         Ok(sim)
     }
 
@@ -356,6 +370,28 @@ impl Sim {
         cspace_geom::world::fnv1a64(&bytes)
     }
 
+    /// What the exactness guard found ([`SimOptions::verify`]); `None` when it is off.
+    pub fn verification(&self) -> Option<&Verification> {
+        self.verifier.as_ref().map(|v| &v.found)
+    }
+
+    /// The exactness guard: every agent still in the world, at its position and in its pose.
+    fn verify(&mut self) {
+        let Some(verifier) = self.verifier.as_mut() else {
+            return;
+        };
+        for (index, &entity) in self.agents.iter().enumerate() {
+            let mut query = self
+                .world
+                .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
+            let (poses, pose, position, rest) = query.get().expect("agents have every component");
+            if !rest.left_world {
+                let shape = poses.get(*pose).shape();
+                verifier.check(self.step, AgentId(index as u32), shape, *pose, position.0);
+            }
+        }
+    }
+
     /// Runs `steps` steps.
     pub fn run(&mut self, steps: u64) {
         for _ in 0..steps {
@@ -389,6 +425,7 @@ impl Sim {
         }
         self.counters.steps += 1;
         self.counters.nanos += clock.elapsed().as_nanos() as u64;
+        self.verify();
         if self.step.is_multiple_of(self.recorder.sample_every) {
             self.sample();
         }

@@ -1097,3 +1097,73 @@ fn a_closed_standard_output_ends_every_command_quietly() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// `sim run --verify`: every agent position checked by the exact reference after every step. A
+/// clean run says how many it checked; an agent left in solid (started deep inside a brush, too
+/// deep for the emergency search) fails the run with the step, agent and position.
+#[test]
+fn run_verify_checks_every_position_and_fails_on_one_in_solid() {
+    let clean = sim(&["run", &scenario_path("drop.toml"), "--verify"], "");
+    let stdout = String::from_utf8_lossy(&clean.stdout);
+    assert!(clean.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(
+            "verify: 258 agent positions checked with the exact reference's point query, 0 in solid"
+        ) && stdout.contains("0 agent positions in solid (verified)"),
+        "{stdout}"
+    );
+    let buried = scratch(
+        "buried.toml",
+        r#"name = "buried"
+time_step = 0.015625
+steps = 4
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+[world]
+[[world.brush]]
+box = { min = [-4096, -4096, -4096], max = [4096, 4096, 4096] }
+[[agent]]
+pose = "stand"
+start = [0, 0, 0]
+allow_start_in_solid = true
+"#,
+    );
+    for backend in ["exact", "onion"] {
+        let out = sim(
+            &[
+                "run",
+                buried.to_str().unwrap(),
+                "--backend",
+                backend,
+                "--verify",
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(1), "{backend}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let guard = &json["runs"][0]["verification"];
+        assert_eq!(guard["checked"], 5, "{backend}: {guard}");
+        assert_eq!(guard["in_solid"], 5, "{backend}: {guard}");
+        assert_eq!(guard["first"][0]["step"], 0, "{backend}: {guard}");
+        assert_eq!(
+            guard["first"][0]["position"],
+            serde_json::json!([0.0, 0.0, 0.0])
+        );
+        let text = sim(
+            &[
+                "run",
+                buried.to_str().unwrap(),
+                "--backend",
+                backend,
+                "--verify",
+            ],
+            "",
+        );
+        let stdout = String::from_utf8_lossy(&text.stdout);
+        assert!(
+            stdout.contains("IN SOLID step 4: agent 0 (stand) in solid at (0, 0, 0)"),
+            "{backend}: {stdout}"
+        );
+    }
+}

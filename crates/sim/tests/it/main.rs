@@ -8,4 +8,5 @@ mod movement;
 mod report;
 mod scenario_errors;
 mod sharing;
+mod soak;
 mod stepping;

@@ -1,0 +1,107 @@
+//! The exactness guard (`sim run --verify`): after every step, every agent's position is checked
+//! with the exact reference's point query, whatever backend moved it. A backend that lets an
+//! agent into solid is caught at the step it happens, with the agent and where.
+
+use std::sync::Arc;
+
+use cspace_contact::AgentId;
+use cspace_geom::collider::Prepared;
+use cspace_geom::{Collider, DVec3, ExactCollider, Shape, WithContext, World};
+
+use crate::agent::Pose;
+
+/// An agent the exact reference found in solid after a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InSolid {
+    /// The step after which it was found (0: after settling, before the first step).
+    pub step: u64,
+    /// The agent.
+    pub agent: AgentId,
+    /// Its origin.
+    pub position: DVec3,
+    /// Its pose.
+    pub pose: Pose,
+}
+
+impl std::fmt::Display for InSolid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = self.position;
+        write!(
+            f,
+            "step {}: agent {} ({}) in solid at ({}, {}, {})",
+            self.step,
+            self.agent.0,
+            self.pose.name(),
+            p.x,
+            p.y,
+            p.z
+        )
+    }
+}
+
+/// What the guard found in a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verification {
+    /// Agent positions checked.
+    pub checked: u64,
+    /// Positions found in solid.
+    pub in_solid: u64,
+    /// The first [`Verification::KEPT`] of them, in step and id order.
+    pub first: Vec<InSolid>,
+}
+
+impl Verification {
+    /// How many positions in solid are kept to report.
+    pub const KEPT: usize = 10;
+}
+
+/// The exact reference and the shapes it has prepared, for the guard.
+pub(crate) struct Verifier {
+    exact: WithContext<ExactCollider>,
+    prepared: Vec<(Shape, Prepared)>,
+    pub(crate) found: Verification,
+}
+
+impl Verifier {
+    pub(crate) fn new(world: Arc<World>) -> Verifier {
+        Verifier {
+            exact: WithContext::new(ExactCollider::new(world)),
+            prepared: Vec::new(),
+            found: Verification::default(),
+        }
+    }
+
+    /// Checks one agent: `shape` at `position` after `step`.
+    pub(crate) fn check(
+        &mut self,
+        step: u64,
+        agent: AgentId,
+        shape: &Shape,
+        pose: Pose,
+        position: DVec3,
+    ) {
+        let index = match self.prepared.iter().position(|(s, _)| s == shape) {
+            Some(index) => index,
+            None => {
+                let prepared = self
+                    .exact
+                    .prepare(shape)
+                    .expect("the exact reference takes every agent shape");
+                self.prepared.push((shape.clone(), prepared));
+                self.prepared.len() - 1
+            }
+        };
+        self.found.checked += 1;
+        if self.exact.is_solid(&self.prepared[index].1, position) {
+            self.found.in_solid += 1;
+            if self.found.first.len() < Verification::KEPT {
+                self.found.first.push(InSolid {
+                    step,
+                    agent,
+                    position,
+                    pose,
+                });
+            }
+        }
+    }
+}
