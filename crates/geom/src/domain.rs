@@ -185,6 +185,18 @@ pub fn number(value: f64) -> impl fmt::Display {
     Number(value)
 }
 
+/// A vector for messages, `[x, y, z]` with each component as [`number`] writes it.
+pub fn vector(v: DVec3) -> impl fmt::Display {
+    struct Vector(DVec3);
+    impl fmt::Display for Vector {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            let v = self.0;
+            write!(f, "[{}, {}, {}]", number(v.x), number(v.y), number(v.z))
+        }
+    }
+    Vector(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,12 @@ impl Plane {
         if length < ZERO_LENGTH * normal.abs().max_element().max(1.0) || length == 0.0 {
             return Err(PlaneError::ZeroNormal);
         }
+        if length.is_infinite() {
+            // The squared length overflows (a component beyond ~1e154): divide by the largest
+            // component first, so the direction survives (a hostile `[1, 1, 1e300]` is `+z`).
+            let scale = normal.abs().max_element();
+            return Plane::new(normal / scale, dist / scale);
+        }
         Ok(Plane {
             normal: normal / length,
             dist: dist / length,
@@ -237,6 +243,17 @@ mod tests {
         // (p0-p1) x (p2-p1) = (0,-64,0) x (64,-64,0) = (0,0,4096): up.
         assert_eq!(p.normal(), DVec3::Z);
         assert_eq!(p.dist(), 0.0);
+    }
+
+    /// A normal whose squared length overflows keeps its direction (it became a zero normal
+    /// that compiled into an invalid onion tree: the fuzzer's world case 862 of seed 1).
+    #[test]
+    fn huge_normals_keep_their_direction() {
+        let p = Plane::new(DVec3::new(-0.866, 0.5, -1e300), 600.0).unwrap();
+        assert_eq!(p.normal(), -DVec3::Z);
+        assert_eq!(p.dist(), 600.0 / 1e300);
+        let p = Plane::new(DVec3::new(1e200, 1e200, 0.0), 1e200).unwrap();
+        assert!((p.normal().length() - 1.0).abs() < 1e-15 && p.dist().is_finite());
     }
 
     #[test]

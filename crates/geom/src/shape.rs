@@ -22,7 +22,11 @@ pub enum ShapeError {
     #[error("shape has a non-finite number")]
     NonFinite,
     /// A box with `mins > maxs` on some axis.
-    #[error("box mins {mins} exceed maxs {maxs}")]
+    #[error(
+        "box mins {} exceed maxs {}",
+        crate::domain::vector(*mins),
+        crate::domain::vector(*maxs)
+    )]
     InvertedBox {
         /// The box minimum corner.
         mins: DVec3,

@@ -18,6 +18,7 @@
 //! error, never a panic or a wrong tree.
 
 use cspace_geom::Plane;
+use cspace_geom::domain::vector;
 pub use cspace_geom::world::fnv1a64;
 use glam::DVec3;
 
@@ -161,7 +162,11 @@ impl OnionTree {
             if !mins.is_finite() || !maxs.is_finite() || mins.cmpgt(maxs).any() {
                 return Err(LoadError::BadPose {
                     index,
-                    reason: format!("box {mins}..{maxs} is not finite and ordered"),
+                    reason: format!(
+                        "box {}..{} is not finite and ordered",
+                        vector(mins),
+                        vector(maxs)
+                    ),
                 });
             }
             pose_list.push(Pose { name, mins, maxs });

@@ -274,7 +274,11 @@ fn check_poses(poses: &[Pose]) -> Result<(), CompileError> {
         if pose.mins.cmpgt(pose.maxs).any() {
             return Err(CompileError::BadPose {
                 pose: pose.name.clone(),
-                reason: format!("mins {} exceed maxs {}", pose.mins, pose.maxs),
+                reason: format!(
+                    "mins {} exceed maxs {}",
+                    cspace_geom::domain::vector(pose.mins),
+                    cspace_geom::domain::vector(pose.maxs)
+                ),
             });
         }
         if poses[..i].iter().any(|p| p.name == pose.name) {
