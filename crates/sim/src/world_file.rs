@@ -225,9 +225,7 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
         }
         Some("toml") => {
             let text = crate::location::read_text(path, "read the world")?;
-            let spec: WorldSpec =
-                toml::from_str(&text).map_err(|e| LocatedError::from_toml(path, &text, &e))?;
-            load_spec(&spec, path, &text)
+            parse_world(path, &text)
         }
         _ => Err(LocatedError {
             file: path.to_path_buf(),
@@ -237,6 +235,13 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
         }
         .into()),
     }
+}
+
+/// Builds the world of a TOML world file's `text` (`path` locates errors and resolves `map`).
+pub fn parse_world(path: &Path, text: &str) -> Result<LoadedWorld, Error> {
+    let spec: WorldSpec =
+        toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
+    load_spec(&spec, path, text)
 }
 
 /// Builds the world a [`WorldSpec`] describes (`file` and `text` locate errors and resolve the

@@ -1,0 +1,180 @@
+//! `cspace-fuzz`: runs mutated inputs through every target and reports what failed.
+//!
+//! ```sh
+//! cargo run --release -p cspace-fuzz -- --cases 1000000 --threads 2
+//! cargo run --release -p cspace-fuzz -- --seed 7 --case 4711   # replays one case
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use clap::Parser;
+use cspace_fuzz::{Fixtures, Target, Verdict, case_seed, run_input};
+use cspace_geom::generate::Rng;
+
+/// Hostile input for cspace: mutated `.map` files, scenarios, TOML worlds, trace segments and
+/// tree files; each must give a located error or a finite, valid answer in time.
+#[derive(Debug, Parser)]
+struct Args {
+    /// Cases to run (taken by the targets in turn).
+    #[arg(long, default_value_t = 10_000)]
+    cases: u64,
+    /// The run's seed: case `i` of seed `s` is always the same input.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Run only this case (to replay a failure).
+    #[arg(long)]
+    case: Option<u64>,
+    /// Only these targets (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    targets: Vec<Target>,
+    /// A case that takes longer than this many seconds is a hang: the run saves its input and
+    /// stops.
+    #[arg(long, default_value_t = 20.0)]
+    time_limit: f64,
+    /// Worker threads (each case runs on one).
+    #[arg(long, default_value_t = 1)]
+    threads: u64,
+    /// Print every refusal's error (to see what the cases reach).
+    #[arg(long)]
+    verbose: bool,
+    /// Where failing inputs are saved (one file per failure, named by target, seed and case).
+    #[arg(long, default_value = "target/fuzz-failures")]
+    save: PathBuf,
+}
+
+/// When each worker's current case started (milliseconds since the run began, plus one; zero
+/// when idle), and which case it is: what the watchdog reads.
+struct Slot {
+    started: AtomicU64,
+    case: AtomicU64,
+}
+
+fn main() -> anyhow::Result<ExitCode> {
+    let args = Args::parse();
+    let targets = if args.targets.is_empty() {
+        Target::ALL.to_vec()
+    } else {
+        args.targets.clone()
+    };
+    let corpus = std::env::var_os("CSPACE_MAPS").map(PathBuf::from);
+    let fixtures = &Fixtures::new(corpus.as_deref()).context("building the fuzzing fixtures")?;
+    eprintln!(
+        "cspace-fuzz: seed {}, {} cases over {}; seeds: {}",
+        args.seed,
+        args.case.map_or(args.cases, |_| 1),
+        targets
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>()
+            .join(", "),
+        fixtures.describe()
+    );
+    cspace_fuzz::quiet_panics();
+    let cases: Vec<u64> = match args.case {
+        Some(case) => vec![case],
+        None => (0..args.cases).collect(),
+    };
+    let began = Instant::now();
+    let verbose = args.verbose;
+    let threads = args.threads.max(1);
+    let slots: Vec<Slot> = (0..threads)
+        .map(|_| Slot {
+            started: AtomicU64::new(0),
+            case: AtomicU64::new(0),
+        })
+        .collect();
+    let done = AtomicU64::new(0);
+    let save = |target: Target, case: u64, input: &[u8], failure: &str| {
+        let _ = std::fs::create_dir_all(&args.save);
+        let file = args
+            .save
+            .join(format!("{}-seed{}-case{case}", target.name(), args.seed));
+        let _ = std::fs::write(&file, input);
+        eprintln!(
+            "FAILED {} case {case} (--seed {} --case {case}): {failure}\n  input saved to {}",
+            target.name(),
+            args.seed,
+            file.display()
+        );
+    };
+    let input_of = |case: u64| {
+        let mut rng = Rng::new(case_seed(args.seed, case));
+        let target = targets[(case % targets.len() as u64) as usize];
+        (target, fixtures.input(target, &mut rng))
+    };
+    // Per target: accepted, refused, failed.
+    let counts: Vec<[AtomicU64; 3]> = targets.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|scope| {
+        let limit = Duration::from_secs_f64(args.time_limit);
+        let slots = &slots;
+        let done = &done;
+        scope.spawn(move || {
+            while done.load(Ordering::Relaxed) < threads {
+                std::thread::sleep(Duration::from_millis(200));
+                let now = began.elapsed().as_millis() as u64 + 1;
+                for slot in slots {
+                    let started = slot.started.load(Ordering::Relaxed);
+                    if started > 0 && now - started > limit.as_millis() as u64 {
+                        let case = slot.case.load(Ordering::Relaxed);
+                        let (target, input) = input_of(case);
+                        save(target, case, &input, &format!("no answer in {:?}", limit));
+                        std::process::exit(3);
+                    }
+                }
+            }
+        });
+        for worker in 0..threads {
+            let (cases, counts, targets, save, input_of) =
+                (&cases, &counts, &targets, &save, &input_of);
+            scope.spawn(move || {
+                for &case in cases.iter().skip(worker as usize).step_by(threads as usize) {
+                    let (target, input) = input_of(case);
+                    let slot = &slots[worker as usize];
+                    slot.case.store(case, Ordering::Relaxed);
+                    slot.started
+                        .store(began.elapsed().as_millis() as u64 + 1, Ordering::Relaxed);
+                    let result = run_input(fixtures, target, &input);
+                    slot.started.store(0, Ordering::Relaxed);
+                    let t = targets.iter().position(|&t2| t2 == target).unwrap();
+                    let index = match &result {
+                        Ok(Verdict::Accepted) => 0,
+                        Ok(Verdict::Refused(message)) => {
+                            if verbose {
+                                eprintln!("{} case {case}: {message}", target.name());
+                            }
+                            1
+                        }
+                        Err(failure) => {
+                            save(target, case, &input, &failure.to_string());
+                            2
+                        }
+                    };
+                    counts[t][index].fetch_add(1, Ordering::Relaxed);
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+    });
+    let mut failed = 0;
+    println!("| target | cases | accepted | refused (located) | failed |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (target, c) in targets.iter().zip(&counts) {
+        let [a, r, f] = c.each_ref().map(|x| x.load(Ordering::Relaxed));
+        failed += f;
+        println!("| {} | {} | {a} | {r} | {f} |", target.name(), a + r + f);
+    }
+    println!(
+        "{} cases in {:.1} s, {failed} failed",
+        cases.len(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,599 @@
+//! The five targets: their seeds, how a case's input is made, and what a good answer is.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cspace_geom::collider::Prepared;
+use cspace_geom::generate::Rng;
+use cspace_geom::world::fnv1a64;
+use cspace_geom::{Collider, DVec3, ExactCollider, Hit, QueryContext, Shape, World};
+use cspace_onion::{OnionCollider, OnionTree, Pose, VerifyOptions};
+use cspace_sim::{BackendKind, RunOptions, Scenario};
+
+use crate::{Failure, Verdict, mutate};
+
+/// What a case feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// `.map` text.
+    Map,
+    /// Scenario TOML.
+    Scenario,
+    /// TOML worlds.
+    World,
+    /// `sim trace` input.
+    Trace,
+    /// Onion tree files.
+    Tree,
+}
+
+impl Target {
+    /// Every target, in the order cases take them.
+    pub const ALL: [Target; 5] = [
+        Target::Map,
+        Target::Scenario,
+        Target::World,
+        Target::Trace,
+        Target::Tree,
+    ];
+
+    /// The name of the target (and of its folder of saved inputs).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Map => "map",
+            Target::Scenario => "scenario",
+            Target::World => "world",
+            Target::Trace => "trace",
+            Target::Tree => "tree",
+        }
+    }
+}
+
+/// The file name errors of the `map` target must name.
+const MAP_NAME: &str = "fuzz.map";
+/// The file name errors of the `world` target must name.
+const WORLD_NAME: &str = "fuzz-world.toml";
+/// Steps a fuzzed scenario runs at most (the point is its input, not a long run).
+const SCENARIO_STEPS: u64 = 16;
+/// How far a verified tree's answer may be from the original's (units): verify accepts planes
+/// moved by less than 1e-11 (docs/onion.md), which moves ends by as little.
+const ANSWER_AGREEMENT: f64 = 1e-6;
+/// Agents a fuzzed scenario may have to be run (larger ones are only checked).
+const SCENARIO_AGENTS: usize = 256;
+
+/// Everything the cases share: the seeds and the backends built once.
+pub struct Fixtures {
+    scenarios_dir: PathBuf,
+    /// Scenario seeds: file name and text.
+    scenarios: Vec<(String, String)>,
+    /// TOML world seeds.
+    worlds: Vec<String>,
+    /// Map texts to cut excerpts from: worldspawn blocks of brushes (and patches).
+    maps: Vec<Vec<String>>,
+    /// The world of the `trace` and `tree` targets (`scenarios/rooms.map`).
+    world: Arc<World>,
+    /// Every backend over `world`, with a player box prepared for it.
+    backends: Vec<(Arc<dyn Collider>, Prepared)>,
+    /// The onion tree of `world` (standing and crouching poses), saved.
+    tree_bytes: Vec<u8>,
+    /// Its collider, and its poses' shapes prepared.
+    tree: (OnionCollider, Vec<Prepared>),
+}
+
+fn player(crouching: bool) -> Shape {
+    let top = if crouching { 16.0 } else { 32.0 };
+    Shape::new_box(DVec3::new(-16.0, -16.0, -24.0), DVec3::new(16.0, 16.0, top))
+        .expect("a valid box")
+}
+
+/// The brush (and patch) blocks of a map's first entity, by line: the seeds map excerpts are
+/// cut from.
+fn worldspawn_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut depth = 0;
+    let mut current = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed == "{" {
+            depth += 1;
+            if depth == 2 {
+                current.clear();
+            }
+        }
+        if depth >= 2 {
+            current.push_str(line);
+            current.push('\n');
+        }
+        if trimmed == "}" {
+            if depth == 2 {
+                blocks.push(std::mem::take(&mut current));
+            }
+            depth -= 1;
+            if depth == 0 && !blocks.is_empty() {
+                break;
+            }
+        }
+    }
+    blocks
+}
+
+/// The `[world]` table of a scenario as a TOML world file.
+fn world_of_scenario(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            inside = t.starts_with("[world]") || t.starts_with("[[world.");
+            if t.starts_with("[world]") {
+                continue;
+            }
+        }
+        if inside {
+            out.push_str(&line.replace("[[world.brush]]", "[[brush]]"));
+            out.push('\n');
+        }
+    }
+    out.contains("[[brush]]").then_some(out)
+}
+
+/// `error` names `file` and then a line and a column: `file:LINE:COLUMN: ...`.
+fn located(error: &str, file: &str) -> bool {
+    let Some(rest) = error.find(file).map(|i| &error[i + file.len()..]) else {
+        return false;
+    };
+    let mut parts = rest.splitn(4, ':');
+    parts.next() == Some("")
+        && parts
+            .next()
+            .is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        && parts
+            .next()
+            .is_some_and(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// An error is one short line: a megabyte of input is not echoed into it.
+fn short(error: &str) -> Result<(), Failure> {
+    if error.len() > 1000 || error.trim_end().contains('\n') {
+        return Err(Failure::Invalid(format!(
+            "an error of {} bytes over {} lines: {}",
+            error.len(),
+            error.lines().count(),
+            &error[..error.floor_char_boundary(300)]
+        )));
+    }
+    Ok(())
+}
+
+/// A refusal that need not name a file (a tree file's errors name offsets, nodes and leaves).
+fn refused_anywhere(message: String) -> Result<Verdict, Failure> {
+    short(&message)?;
+    Ok(Verdict::Refused(message))
+}
+
+fn finite(v: DVec3) -> bool {
+    v.is_finite()
+}
+
+/// A hit is valid: fraction in `[0, 1]`, everything finite.
+fn check_hit(hit: &Hit, what: &str) -> Result<(), Failure> {
+    let surface_ok = hit.surface.is_none_or(|s| {
+        s.plane.normal().is_finite()
+            && s.plane.dist().is_finite()
+            && s.point.is_finite()
+            && s.time_of_impact.is_finite()
+    });
+    if (0.0..=1.0).contains(&hit.fraction) && finite(hit.end) && surface_ok {
+        Ok(())
+    } else {
+        Err(Failure::Invalid(format!("{what}: {hit:?}")))
+    }
+}
+
+/// Segments across `world`'s bounds (and a little beyond), from `rng`.
+fn segments(world: &World, rng: &mut Rng, count: usize) -> Vec<(DVec3, DVec3)> {
+    let bounds = world.bounds().loosened(64.0);
+    (0..count)
+        .map(|_| (rng.point_in(&bounds), rng.point_in(&bounds)))
+        .collect()
+}
+
+impl Fixtures {
+    /// The seeds from the project's `scenarios/` and, when given, the `.map` files of `corpus`.
+    pub fn new(corpus: Option<&Path>) -> anyhow::Result<Fixtures> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let scenarios_dir = root.join("scenarios");
+        let mut scenarios = Vec::new();
+        let mut maps = Vec::new();
+        let mut map_paths = Vec::new();
+        for entry in std::fs::read_dir(&scenarios_dir)? {
+            let path = entry?.path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("toml") => scenarios.push((name, std::fs::read_to_string(&path)?)),
+                Some("map") => map_paths.push(path),
+                _ => {}
+            }
+        }
+        if let Some(dir) = corpus {
+            for entry in std::fs::read_dir(dir)? {
+                let path = entry?.path();
+                if path.extension().is_some_and(|e| e == "map") {
+                    map_paths.push(path);
+                }
+            }
+        }
+        scenarios.sort();
+        map_paths.sort();
+        for path in &map_paths {
+            let bytes = std::fs::read(path)?;
+            let blocks = worldspawn_blocks(&String::from_utf8_lossy(&bytes));
+            if !blocks.is_empty() {
+                maps.push(blocks);
+            }
+        }
+        let worlds = scenarios
+            .iter()
+            .filter_map(|(_, text)| world_of_scenario(text))
+            .collect();
+
+        let rooms = cspace_sim::load_world(&scenarios_dir.join("rooms.map"))?;
+        let world = rooms.world;
+        let shapes = [player(false)];
+        let mut backends = Vec::new();
+        for kind in BackendKind::ALL {
+            if let Some(collider) = kind.build_for(&world, &shapes)? {
+                let prepared = collider.prepare(&shapes[0])?;
+                backends.push((collider, prepared));
+            }
+        }
+        let poses = [Pose::quake_standing(), Pose::quake_crouching()];
+        let compiled = cspace_onion::compile(&world, &poses, &Default::default())?;
+        let tree_bytes = compiled.tree.to_bytes();
+        let onion = OnionCollider::new(world.clone(), compiled.tree)?;
+        let prepared = [player(false), player(true)]
+            .iter()
+            .map(|s| onion.prepare(s))
+            .collect::<Result<_, _>>()?;
+        Ok(Fixtures {
+            scenarios_dir,
+            scenarios,
+            worlds,
+            maps,
+            world,
+            backends,
+            tree_bytes,
+            tree: (onion, prepared),
+        })
+    }
+
+    /// How many map excerpts' sources and scenario seeds there are (for the run's header).
+    pub fn describe(&self) -> String {
+        format!(
+            "{} maps to cut excerpts from, {} scenarios, {} TOML worlds, {} backends, a tree of {} bytes",
+            self.maps.len(),
+            self.scenarios.len(),
+            self.worlds.len(),
+            self.backends.len(),
+            self.tree_bytes.len()
+        )
+    }
+
+    /// The input of a case of `target`: a seed, mutated.
+    pub fn input(&self, target: Target, rng: &mut Rng) -> Vec<u8> {
+        match target {
+            Target::Map => {
+                let blocks = &self.maps[rng.below(self.maps.len())];
+                let count = 1 + rng.below(8).min(blocks.len() - 1);
+                let first = rng.below(blocks.len() + 1 - count);
+                let mut text = String::from("{\n\"classname\" \"worldspawn\"\n");
+                for block in &blocks[first..first + count] {
+                    text.push_str(block);
+                }
+                text.push_str(
+                    "}\n{\n\"classname\" \"info_player_start\"\n\"origin\" \"0 0 24\"\n}\n",
+                );
+                mutate::text(text.as_bytes(), rng)
+            }
+            Target::Scenario => {
+                let (name, text) = &self.scenarios[rng.below(self.scenarios.len())];
+                // The scenario's file name first, so the case knows where it lives.
+                let mut input = format!("{name}\n").into_bytes();
+                input.extend(mutate::text(text.as_bytes(), rng));
+                input
+            }
+            Target::World => {
+                let text = &self.worlds[rng.below(self.worlds.len())];
+                mutate::text(text.as_bytes(), rng)
+            }
+            Target::Trace => {
+                let mut text = String::new();
+                let count = 1 + rng.below(6);
+                for (a, b) in segments(&self.world, rng, count) {
+                    text.push_str(&format!(
+                        "{} {} {} {} {} {}\n",
+                        a.x, a.y, a.z, b.x, b.y, b.z
+                    ));
+                }
+                mutate::text(text.as_bytes(), rng)
+            }
+            Target::Tree => {
+                let mut bytes = mutate::binary(&self.tree_bytes, rng);
+                // Half the time the checksum is recomputed: the edit must then be caught by
+                // what the tree means, not by its checksum.
+                if rng.below(2) == 0 && bytes.len() >= 8 {
+                    let end = bytes.len() - 8;
+                    let sum = fnv1a64(&bytes[..end]);
+                    bytes[end..].copy_from_slice(&sum.to_le_bytes());
+                }
+                bytes
+            }
+        }
+    }
+
+    /// Runs one case (panics are caught by [`crate::run_input`]).
+    pub fn run(&self, target: Target, input: &[u8]) -> Result<Verdict, Failure> {
+        match target {
+            Target::Map => self.map(input),
+            Target::Scenario => self.scenario(input),
+            Target::World => self.toml_world(input),
+            Target::Trace => self.trace(input),
+            Target::Tree => self.tree(input),
+        }
+    }
+
+    /// Traces boxes across `world` on the exact reference (and `also`): finite, valid answers.
+    fn probe(world: Arc<World>, seed: u64, also: Option<BackendKind>) -> Result<(), Failure> {
+        let mut rng = Rng::new(seed);
+        let shape = player(false);
+        let mut colliders: Vec<Arc<dyn Collider>> =
+            vec![Arc::new(ExactCollider::new(world.clone()))];
+        if let Some(kind) = also {
+            match kind.build_for(&world, std::slice::from_ref(&shape)) {
+                Ok(Some(c)) => colliders.push(c),
+                Ok(None) => {}
+                Err(e) => {
+                    return Err(Failure::Invalid(format!(
+                        "{} refused a valid world: {e}",
+                        kind.name()
+                    )));
+                }
+            }
+        }
+        let segments = segments(&world, &mut rng, 12);
+        for collider in colliders {
+            let prepared = collider
+                .prepare(&shape)
+                .map_err(|e| Failure::Invalid(e.to_string()))?;
+            let mut ctx = QueryContext::new();
+            for &(a, b) in &segments {
+                check_hit(&collider.trace(&mut ctx, &prepared, a, b), collider.name())?;
+                collider.is_solid(&mut ctx, &prepared, a);
+            }
+        }
+        Ok(())
+    }
+
+    fn map(&self, input: &[u8]) -> Result<Verdict, Failure> {
+        let options = cspace_mapfile::BuildOptions::default();
+        match cspace_mapfile::load_world(input, MAP_NAME, &options) {
+            Ok(map) => {
+                if map.world.brushes().is_empty() {
+                    return Ok(Verdict::Accepted);
+                }
+                Self::probe(Arc::new(map.world), fnv1a64(input), None)?;
+                Ok(Verdict::Accepted)
+            }
+            Err(e) => {
+                let message = e.to_string();
+                short(&message)?;
+                if located(&message, MAP_NAME) {
+                    Ok(Verdict::Refused(message.to_string()))
+                } else {
+                    Err(Failure::Unlocated(message))
+                }
+            }
+        }
+    }
+
+    fn toml_world(&self, input: &[u8]) -> Result<Verdict, Failure> {
+        let path = self.scenarios_dir.join(WORLD_NAME);
+        let text = match cspace_sim::location::text_of(&path, input.to_vec()) {
+            Ok(text) => text,
+            Err(e) => return self.refused(&e.to_string(), WORLD_NAME),
+        };
+        match cspace_sim::world_file::parse_world(&path, &text) {
+            Ok(loaded) => {
+                let also = [BackendKind::MelaxExact, BackendKind::Onion][input.len() % 2];
+                Self::probe(loaded.world, fnv1a64(input), Some(also))?;
+                Ok(Verdict::Accepted)
+            }
+            Err(e) => self.refused(&e.to_string(), WORLD_NAME),
+        }
+    }
+
+    fn refused(&self, message: &str, file: &str) -> Result<Verdict, Failure> {
+        short(message)?;
+        if located(message, file) {
+            Ok(Verdict::Refused(message.to_string()))
+        } else {
+            Err(Failure::Unlocated(message.to_string()))
+        }
+    }
+
+    fn scenario(&self, input: &[u8]) -> Result<Verdict, Failure> {
+        let newline = input
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(input.len());
+        let name = String::from_utf8_lossy(&input[..newline]).into_owned();
+        let body = input.get(newline + 1..).unwrap_or_default();
+        let path = self.scenarios_dir.join(&name);
+        let text = match cspace_sim::location::text_of(&path, body.to_vec()) {
+            Ok(text) => text,
+            Err(e) => return self.refused(&e.to_string(), &name),
+        };
+        let mut scenario = match Scenario::parse(&path, &text) {
+            Ok(s) => s,
+            Err(e) => {
+                let message = e.to_string();
+                short(&message)?;
+                // A scenario's map is a file of its own: its errors name that file.
+                return if message.contains(&name) || message.contains(".map:") {
+                    Ok(Verdict::Refused(message.to_string()))
+                } else {
+                    Err(Failure::Unlocated(message))
+                };
+            }
+        };
+        if scenario.agents.len() > SCENARIO_AGENTS || scenario.backends.is_empty() {
+            return Ok(Verdict::Accepted);
+        }
+        scenario.steps = scenario.steps.min(SCENARIO_STEPS);
+        let backend = scenario.backends[fnv1a64(input) as usize % scenario.backends.len()];
+        let options = RunOptions {
+            verify: true,
+            ..RunOptions::default()
+        };
+        match cspace_sim::run_scenario(&scenario, backend, options) {
+            Ok(outcome) => {
+                for state in &outcome.finals {
+                    if !(finite(state.position) && finite(state.velocity)) {
+                        return Err(Failure::Invalid(format!(
+                            "{name} on {}: agent {} ends at {} moving {}",
+                            backend.name(),
+                            state.id.0,
+                            state.position,
+                            state.velocity
+                        )));
+                    }
+                }
+                let not_finite = |token: &str| ["NaN", "inf", "-inf"].contains(&token);
+                if outcome
+                    .trace
+                    .split([' ', '(', ')', ',', '\n'])
+                    .any(not_finite)
+                {
+                    return Err(Failure::Invalid(format!(
+                        "{name} on {}: the trace has a number that is not finite",
+                        backend.name()
+                    )));
+                }
+                Ok(Verdict::Accepted)
+            }
+            Err(e) => {
+                let message = e.to_string();
+                short(&message)?;
+                if message.contains(&name) {
+                    Ok(Verdict::Refused(message.to_string()))
+                } else {
+                    Err(Failure::Unlocated(message))
+                }
+            }
+        }
+    }
+
+    fn trace(&self, input: &[u8]) -> Result<Verdict, Failure> {
+        let mut verdict = Verdict::Accepted;
+        for (collider, prepared) in &self.backends {
+            let mut ctx = QueryContext::new();
+            let mut output = Vec::new();
+            match cspace_sim::segments::trace_lines(
+                collider.as_ref(),
+                &mut ctx,
+                prepared,
+                input,
+                "stdin",
+                &mut output,
+            ) {
+                Ok(_) => {
+                    for line in String::from_utf8_lossy(&output).lines() {
+                        let answer: serde_json::Value =
+                            serde_json::from_str(line).map_err(|e| {
+                                Failure::Invalid(format!("{}: {e}: {line}", collider.name()))
+                            })?;
+                        let numbers_ok = ["end", "fraction"].iter().all(|k| {
+                            let v = &answer[*k];
+                            v.is_number()
+                                || v.as_array()
+                                    .is_some_and(|a| a.iter().all(|c| c.is_number()))
+                        });
+                        if !numbers_ok {
+                            return Err(Failure::Invalid(format!("{}: {line}", collider.name())));
+                        }
+                    }
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    short(&message)?;
+                    if !located(&message, "stdin") {
+                        return Err(Failure::Unlocated(message));
+                    }
+                    verdict = Verdict::Refused(message);
+                }
+            }
+        }
+        Ok(verdict)
+    }
+
+    fn tree(&self, input: &[u8]) -> Result<Verdict, Failure> {
+        let tree = match OnionTree::from_bytes(input) {
+            Ok(tree) => tree,
+            Err(e) => return refused_anywhere(e.to_string()),
+        };
+        let collider = match OnionCollider::new(self.world.clone(), tree) {
+            Ok(c) => c,
+            Err(e) => return refused_anywhere(e.to_string()),
+        };
+        if let Err(e) = collider
+            .tree()
+            .verify(&self.world, &VerifyOptions::default())
+        {
+            return refused_anywhere(e.to_string());
+        }
+        // Loaded and verified: it must answer as the tree it was made from.
+        let (original, prepared) = &self.tree;
+        let mut rng = Rng::new(fnv1a64(input));
+        let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
+        for (a, b) in segments(&self.world, &mut rng, 24) {
+            for shape in prepared {
+                let mine = collider.trace(&mut a_ctx, shape, a, b);
+                let theirs = original.trace(&mut b_ctx, shape, a, b);
+                check_hit(&mine, "edited tree")?;
+                // Verify lets planes move by less than 1e-11: answers may differ in the last bits.
+                if (mine.end - theirs.end).length() > ANSWER_AGREEMENT
+                    || mine.surface.is_some() != theirs.surface.is_some()
+                {
+                    return Err(Failure::Invalid(format!(
+                        "a tree that loads and verifies answers {a} -> {b} with {} where the original answers {}",
+                        mine.fraction, theirs.fraction
+                    )));
+                }
+            }
+        }
+        Ok(Verdict::Accepted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_located_by_file_line_and_column() {
+        assert!(located("fuzz.map:3:14: expected a number", "fuzz.map"));
+        assert!(located("/a/b/fuzz.map:3:14: x", "fuzz.map"));
+        assert!(!located("fuzz.map: expected a number", "fuzz.map"));
+        assert!(!located("fuzz.map:3: x", "fuzz.map"));
+        assert!(!located("stream did not contain valid UTF-8", "fuzz.map"));
+    }
+
+    #[test]
+    fn scenario_worlds_become_toml_worlds() {
+        let text = "name = \"x\"\n[world]\nmap = \"rooms.map\"\n[[world.brush]]\nbox = {}\n[[agent]]\npose = \"a\"\n";
+        assert_eq!(
+            world_of_scenario(text).unwrap(),
+            "map = \"rooms.map\"\n[[brush]]\nbox = {}\n"
+        );
+    }
+}
