@@ -227,6 +227,13 @@ pub struct CrowdTiming {
     /// [`Sim::state_hash`] at the end: the same for every run of a crowd and backend, and for
     /// backends that move the crowd on the same bits.
     pub end_state: u64,
+    /// The share of the stepping time spent outside the interaction groups' moves (finding the
+    /// groups, merging what they did): the part more threads cannot shorten.
+    pub outside_groups_share: f64,
+    /// Interaction groups per step, on average.
+    pub groups_per_step: f64,
+    /// The threads of the rayon pool the run stepped on.
+    pub threads: usize,
 }
 
 /// The end state every run reached, or `None` when two runs ended on different states (the
@@ -275,11 +282,13 @@ pub fn time_crowd_on(
     };
     let mut sim = crowd.sim(collider, options)?;
     sim.step();
-    let (traces0, steps0) = (sim.counters().traces, sim.counters().agent_steps);
+    let before = *sim.counters();
+    let (traces0, steps0) = (before.traces, before.agent_steps);
     let clock = Instant::now();
     sim.run(steps);
     let seconds = clock.elapsed().as_secs_f64();
-    let agent_steps = sim.counters().agent_steps - steps0;
+    let after = *sim.counters();
+    let agent_steps = after.agent_steps - steps0;
     Ok(CrowdTiming {
         backend,
         agents: crowd.agents.len(),
@@ -287,12 +296,16 @@ pub fn time_crowd_on(
         agent_steps_per_second: agent_steps as f64 / seconds,
         traces_per_agent_step: (sim.counters().traces - traces0) as f64 / agent_steps.max(1) as f64,
         backend_counters: sim.backend_counters(),
-        filter_stats: *sim.filter_stats(),
+        filter_stats: sim.filter_stats(),
         agent_candidates_per_trace: sim.filter_stats().tests[Filter::BoundingSpheres as usize]
             as f64
             / sim.counters().traces.max(1) as f64,
         final_positions: sim.states().iter().map(|s| s.position).collect(),
         end_state: sim.state_hash(),
+        outside_groups_share: (after.outside_groups_nanos - before.outside_groups_nanos) as f64
+            / (after.nanos - before.nanos).max(1) as f64,
+        groups_per_step: (after.groups - before.groups) as f64 / steps.max(1) as f64,
+        threads: rayon::current_num_threads(),
     })
 }
 

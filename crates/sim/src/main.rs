@@ -140,6 +140,10 @@ struct BenchArgs {
     /// The agent grid's cell size in units (default: the movement constants', 64).
     #[arg(long)]
     grid_cell: Option<f64>,
+    /// Thread counts to step on (a rayon pool each, runs interleaved): `--threads 1,2` gives a
+    /// row per count (default: the global pool, every core or RAYON_NUM_THREADS).
+    #[arg(long, value_delimiter = ',')]
+    threads: Vec<usize>,
     /// Print the results as JSON.
     #[arg(long)]
     json: bool,
@@ -696,11 +700,33 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 .map_err(|e| anyhow::anyhow!("--grid-cell: {e}"))?;
         }
     }
-    let kinds = if args.backends.is_empty() {
+    let backends = if args.backends.is_empty() {
         BackendKind::ALL.to_vec()
     } else {
         args.backends.clone()
     };
+    if args.threads.contains(&0) {
+        anyhow::bail!("--threads: thread counts must be positive");
+    }
+    // A pool per thread count asked for (`None`: the global pool).
+    let pools: Vec<Option<rayon::ThreadPool>> = if args.threads.is_empty() {
+        vec![None]
+    } else {
+        args.threads
+            .iter()
+            .map(|&n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map(Some)
+            })
+            .collect::<Result<_, _>>()?
+    };
+    // Each backend on each pool is a row.
+    let kinds: Vec<(BackendKind, usize)> = backends
+        .iter()
+        .flat_map(|&k| (0..pools.len()).map(move |p| (k, p)))
+        .collect();
     // Every run of every crowd and backend, interleaved so that drift hits all alike.
     let mut timings: Vec<Vec<bench::CrowdTiming>> = vec![Vec::new(); crowds.len() * kinds.len()];
     let bar = progress_bar(
@@ -710,11 +736,16 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     );
     for _ in 0..args.runs {
         for (c, crowd) in crowds.iter().enumerate() {
-            for (k, &kind) in kinds.iter().enumerate() {
+            for (k, &(kind, pool)) in kinds.iter().enumerate() {
                 if let Some(b) = &bar {
                     b.set_message(format!("{} on {}", crowd.name, kind.name()));
                 }
-                timings[c * kinds.len() + k].push(bench::time_crowd(crowd, kind, args.steps)?);
+                let run = || bench::time_crowd(crowd, kind, args.steps);
+                let timing = match &pools[pool] {
+                    Some(pool) => pool.install(run)?,
+                    None => run()?,
+                };
+                timings[c * kinds.len() + k].push(timing);
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
@@ -727,12 +758,14 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     if !args.json {
         outln!(
-            "| world | backend | agents | steps | runs | agent steps/s (median) | slowest - fastest | traces per agent step | agents tested per trace | end state | backend counters |"
+            "| world | backend | threads | agents | steps | runs | agent steps/s (median) | slowest - fastest | traces per agent step | agents tested per trace | groups per step | outside groups | end state | backend counters |"
         );
-        outln!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
+        outln!(
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+        );
     }
     for (c, crowd) in crowds.iter().enumerate() {
-        for (k, &kind) in kinds.iter().enumerate() {
+        for (k, &(kind, _)) in kinds.iter().enumerate() {
             let runs = &timings[c * kinds.len() + k];
             let mut rates: Vec<f64> = runs.iter().map(|t| t.agent_steps_per_second).collect();
             rates.sort_by(f64::total_cmp);
@@ -743,7 +776,10 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             let end_state = bench::agreed_end_state(runs).map(|h| format!("{h:016x}"));
             if args.json {
                 rows.push(serde_json::json!({
-                    "world": crowd.name, "backend": kind.name(), "agents": t.agents, "steps": t.steps,
+                    "world": crowd.name, "backend": kind.name(), "threads": t.threads,
+                    "agents": t.agents, "steps": t.steps,
+                    "groups_per_step": t.groups_per_step,
+                    "outside_groups_share": t.outside_groups_share,
                     "agent_steps_per_second": median,
                     "runs_agent_steps_per_second": rates,
                     "traces_per_agent_step": t.traces_per_agent_step,
@@ -754,9 +790,10 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 }));
             } else {
                 outln!(
-                    "| {} | {} | {} | {} | {} | {:.0} | {:.0} - {:.0} | {:.2} | {:.2} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {:.0} | {:.0} - {:.0} | {:.2} | {:.2} | {:.0} | {:.1} % | {} | {} |",
                     crowd.name,
                     kind.name(),
+                    t.threads,
                     t.agents,
                     t.steps,
                     runs.len(),
@@ -765,6 +802,8 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     rates[rates.len() - 1],
                     t.traces_per_agent_step,
                     t.agent_candidates_per_trace,
+                    t.groups_per_step,
+                    100.0 * t.outside_groups_share,
                     end_state.as_deref().unwrap_or("differs between runs"),
                     t.backend_counters
                 );

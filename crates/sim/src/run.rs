@@ -188,7 +188,7 @@ pub fn run_scenario(
         finals,
         totals,
         counters: *sim.counters(),
-        filters: *sim.filter_stats(),
+        filters: sim.filter_stats(),
         backend_counters: sim.backend_counters(),
         checks,
         positions,

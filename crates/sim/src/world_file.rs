@@ -147,7 +147,11 @@ pub fn inline_brushes(
                 if min.cmpge(max).any() {
                     return Err(at(
                         b.max.span().start,
-                        format!("brush {index}: box max {max} must exceed min {min} on every axis"),
+                        format!(
+                            "brush {index}: box max {} must exceed min {} on every axis",
+                            cspace_geom::domain::vector(max),
+                            cspace_geom::domain::vector(min)
+                        ),
                     ));
                 }
                 Brush::from_aabb(Aabb::new(min, max))

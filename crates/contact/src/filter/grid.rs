@@ -160,6 +160,14 @@ impl Grid {
         }
     }
 
+    /// Removes every agent, keeping the table's memory (a grid rebuilt every step).
+    pub fn clear(&mut self) {
+        for index in 0..self.listed.len() {
+            self.remove(AgentId(index as u32));
+        }
+        self.listed.clear();
+    }
+
     /// Removes `id` from the grid.
     pub fn remove(&mut self, id: AgentId) {
         let Some(cells) = self.listed.get_mut(id.0 as usize).and_then(Option::take) else {

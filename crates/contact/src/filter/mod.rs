@@ -284,6 +284,18 @@ impl FilterStack {
         self.grid.remove(id);
     }
 
+    /// Removes every agent (the counters stay), keeping the memory: a stack rebuilt for each
+    /// group of agents that move together.
+    pub fn clear(&mut self) {
+        self.grid.clear();
+        self.bodies.clear();
+    }
+
+    /// The counters so far, leaving them zero.
+    pub fn take_stats(&mut self) -> FilterStats {
+        std::mem::take(&mut self.stats)
+    }
+
     /// Agent `id` as it is now.
     pub fn body(&self, id: AgentId) -> &Body {
         &self.bodies[id.0 as usize]

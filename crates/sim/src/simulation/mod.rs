@@ -2,33 +2,37 @@
 //!
 //! [`Sim`] holds the hecs `World` of agents beside the collision backend, Blow's filter stack,
 //! the counters, the recorder and the step index (the hecs README's advice for spatial indexes).
-//! [`Sim::step`] calls plain system functions in a fixed order; agents are moved one at a time in
-//! id order, each seeing the others where they are now. Time is `step * dt`, never accumulated.
+//! [`Sim::step`] calls plain system functions in a fixed order. Agents move in interaction
+//! groups ([`groups`]): the agents that can touch within a (sub)step, moved one at a time in id
+//! order, each seeing the others where they are now; groups are independent, so they move on
+//! rayon's threads and the result is the sequential one, bit for bit, on any number of threads.
+//! Time is `step * dt`, never accumulated.
 
+mod groups;
 mod movement;
 mod tracer;
 mod verify;
 
 pub use verify::{InSolid, Verification};
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cspace_contact::{AgentId, ContactTarget, FilterStack, FilterStats};
+use cspace_contact::{AgentId, FilterStack, FilterStats};
 use cspace_geom::{
     Collider, DVec3, MoverCache, QueryContext, QueryCounters, Shape, UnsupportedShape,
 };
+use rayon::prelude::*;
 
 use crate::agent::{
-    Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, TouchKey,
-    Touching, Velocity,
+    Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, Touching,
+    Velocity,
 };
 use crate::params::{MoveParams, ParamError};
 use crate::record::{AgentState, EventKind, Recorder, Sample};
 use cspace_geom::Aabb;
 use cspace_geom::tolerance::{FALL_MARGIN, MAX_COORDINATE, TIME_SLACK};
-use movement::{MoveLog, MoverState};
-use tracer::Tracer;
+use groups::{GroupOutcome, Mover, Partition, Phase, Shared, Worker};
 
 /// Why a simulation cannot be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -94,6 +98,11 @@ pub struct SimCounters {
     pub traces: u64,
     /// Nanoseconds spent stepping.
     pub nanos: u64,
+    /// Of `nanos`, the part spent outside the groups' moves: finding the groups and merging
+    /// what they did (what more threads cannot shorten).
+    pub outside_groups_nanos: u64,
+    /// Interaction groups moved (summed over steps and sub-steps).
+    pub groups: u64,
 }
 
 impl std::fmt::Display for SimCounters {
@@ -147,13 +156,22 @@ pub struct Sim {
     floor: f64,
     /// Entities in agent id order (id == index).
     agents: Vec<hecs::Entity>,
-    filters: FilterStack,
     recorder: Recorder,
     counters: SimCounters,
-    /// Buffers reused from agent to agent.
-    candidates: Vec<AgentId>,
-    log: MoveLog,
-    touches: Vec<TouchKey>,
+    /// Every agent where it is now, for the sequential step and settling (unless stale).
+    filters: FilterStack,
+    /// Parallel steps moved the agents since `filters` was current.
+    filters_stale: bool,
+    /// Blow's table of the groups' own filter stacks (parallel steps), summed.
+    group_filter_stats: FilterStats,
+    /// Time each filter.
+    time_filters: bool,
+    /// The scratch of the calling thread, and of the other workers between steps.
+    worker: Worker,
+    workers: Mutex<Vec<Worker>>,
+    /// The step's interaction groups, and every agent's reach.
+    partition: Partition,
+    reaches: Vec<Option<Aabb>>,
     /// The exactness guard, when asked for.
     verifier: Option<verify::Verifier>,
 }
@@ -258,12 +276,16 @@ impl Sim {
             dt,
             step: 0,
             agents: entities,
-            filters,
             recorder: Recorder::new(options.sample_every),
             counters: SimCounters::default(),
-            candidates: Vec::new(),
-            log: MoveLog::default(),
-            touches: Vec::new(),
+            filters,
+            filters_stale: false,
+            group_filter_stats: FilterStats::default(),
+            time_filters: options.time_filters,
+            worker: Worker::new(&params, options.time_filters),
+            workers: Mutex::new(Vec::new()),
+            partition: Partition::default(),
+            reaches: Vec::new(),
             verifier: None,
         };
         sim.settle();
@@ -301,9 +323,12 @@ impl Sim {
         &self.recorder
     }
 
-    /// The filter stack's counters (Blow's table).
-    pub fn filter_stats(&self) -> &FilterStats {
-        self.filters.stats()
+    /// The filter stacks' counters (Blow's table). The tests the filters make depend on how the
+    /// agents were grouped (on one thread, one stack holds every agent); the answers do not.
+    pub fn filter_stats(&self) -> FilterStats {
+        let mut stats = *self.filters.stats();
+        stats.merge(&self.group_filter_stats);
+        stats
     }
 
     /// The backend's counters (traces, hits, nodes visited, cache skips) so far.
@@ -448,213 +473,231 @@ impl Sim {
         });
     }
 
-    /// Finds the ground under every agent and frees agents that start in solid.
+    /// Finds the ground under every agent and frees agents that start in solid: one group of
+    /// every agent, in id order (a freed agent may land anywhere near).
     fn settle(&mut self) {
-        let (mut view, mut ctx) = self.split();
-        for index in 0..ctx.agents.len() {
-            update_agent(&mut ctx, &mut view, index, |st, tr, p, log| {
-                movement::unstick(st, tr, log);
-                movement::ground_check(st, tr, p, log);
-            });
-        }
+        let shared = Shared {
+            collider: self.collider.as_ref(),
+            params: &self.params,
+            step: self.step,
+            floor: self.floor,
+        };
+        let mut movers = self
+            .world
+            .query_mut::<Mover>()
+            .into_iter()
+            .collect::<Vec<_>>();
+        movers.sort_unstable_by_key(|m| m.id.0);
+        let outcome = groups::run_group(
+            &mut self.worker,
+            shared,
+            &mut movers,
+            Phase::Settle,
+            Some(&mut self.filters),
+        );
+        drop(movers);
+        self.merge(vec![outcome]);
     }
 
-    /// Moves every awake agent once, in id order.
+    /// Moves every awake agent once, in id order: on one thread, every agent in turn (the
+    /// sequential step); on several, the interaction groups, each in id order, on rayon's threads,
+    /// which gives the same bits.
     fn move_agents(&mut self, dt: f64) {
-        let (mut view, mut ctx) = self.split();
-        for index in 0..ctx.agents.len() {
-            let rest = *view
-                .get_mut(ctx.agents[index])
-                .expect("agents have every component")
-                .rest;
-            if rest.asleep || rest.left_world {
-                continue;
-            }
-            ctx.counters.agent_steps += 1;
-            update_agent(&mut ctx, &mut view, index, |st, tr, p, log| {
-                movement::crouch_or_stand(st, tr, log);
-                movement::walk_or_fall(st, tr, p, dt, log);
-                movement::ground_check(st, tr, p, log);
-            });
+        let sequential = rayon::current_num_threads() == 1;
+        if sequential {
+            self.refresh_filters();
         }
-    }
-
-    /// The agents' components (one hecs view, its lookups prepared once per system) and the rest
-    /// of the simulation, borrowed apart.
-    fn split(&mut self) -> (hecs::View<'_, Mover<'_>>, StepContext<'_>) {
-        (
-            self.world.view_mut::<Mover>(),
-            StepContext {
-                collider: self.collider.as_ref(),
-                queries: &mut self.queries,
-                params: &self.params,
-                step: self.step,
-                floor: self.floor,
-                agents: &self.agents,
-                filters: &mut self.filters,
-                recorder: &mut self.recorder,
-                counters: &mut self.counters,
-                candidates: &mut self.candidates,
-                log: &mut self.log,
-                touches: &mut self.touches,
-            },
-        )
-    }
-}
-
-/// The components a moving agent reads and writes, by name.
-#[derive(hecs::Query)]
-struct Mover<'a> {
-    poses: &'a PoseSet,
-    pose: &'a mut Pose,
-    position: &'a mut Position,
-    velocity: &'a mut Velocity,
-    ground: &'a mut Ground,
-    intent: &'a mut Intent,
-    rest: &'a mut Rest,
-    totals: &'a mut Totals,
-    touching: &'a mut Touching,
-    cache: &'a mut MoverCache,
-}
-
-/// Everything of a [`Sim`] but its hecs world, for the systems that move agents.
-struct StepContext<'a> {
-    collider: &'a dyn Collider,
-    queries: &'a mut QueryContext,
-    params: &'a MoveParams,
-    step: u64,
-    floor: f64,
-    agents: &'a [hecs::Entity],
-    filters: &'a mut FilterStack,
-    recorder: &'a mut Recorder,
-    counters: &'a mut SimCounters,
-    candidates: &'a mut Vec<AgentId>,
-    log: &'a mut MoveLog,
-    touches: &'a mut Vec<TouchKey>,
-}
-
-/// Moves agent `index`: copies it out of its components, runs `update` on it with its tracer,
-/// then writes it back and records what happened (one system each).
-fn update_agent(
-    ctx: &mut StepContext,
-    view: &mut hecs::View<'_, Mover<'_>>,
-    index: usize,
-    update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
-) {
-    let id = AgentId(index as u32);
-    let mut log = std::mem::take(ctx.log);
-    log.clear();
-    let woken = {
-        let mut mover = view
-            .get_mut(ctx.agents[index])
-            .expect("agents have every component");
-        let before = MoverState {
-            position: mover.position.0,
-            velocity: mover.velocity.0,
-            pose: *mover.pose,
-            ground: *mover.ground,
-            intent: *mover.intent,
-            can_crouch: mover.poses.crouching.is_some(),
+        let shared = Shared {
+            collider: self.collider.as_ref(),
+            params: &self.params,
+            step: self.step,
+            floor: self.floor,
         };
-        let mut after = before;
-        // The agent's cache (a caching backend's state for this mover) serves its queries.
-        ctx.queries.swap_mover(mover.cache);
-        let mut tracer = Tracer {
-            collider: ctx.collider,
-            queries: &mut *ctx.queries,
-            filters: &mut *ctx.filters,
-            me: id,
-            poses: mover.poses,
-            step: ctx.step,
-            candidates: &mut *ctx.candidates,
-            traces: &mut ctx.counters.traces,
-        };
-        update(&mut after, &mut tracer, ctx.params, &mut log);
-        ctx.queries.swap_mover(mover.cache);
-        let left = left_world(after.position, ctx.floor);
-        if left {
-            after.velocity = DVec3::ZERO;
+        if sequential {
+            let mut movers = self
+                .world
+                .query_mut::<Mover>()
+                .into_iter()
+                .collect::<Vec<_>>();
+            movers.sort_unstable_by_key(|m| m.id.0);
+            let outcome = groups::run_group(
+                &mut self.worker,
+                shared,
+                &mut movers,
+                Phase::Move(dt),
+                Some(&mut self.filters),
+            );
+            drop(movers);
+            self.counters.groups += 1;
+            self.merge(vec![outcome]);
+            return;
         }
-        track_in_filters(ctx, id, mover.poses, &before, &after);
-        write_back(&mut mover, &before, &after);
-        let woken = record_contacts(ctx, id, &mut mover, &log);
-        record_events(ctx, id, &log);
-        if left {
-            leave_world(ctx, id, mover.rest, after.position);
-        } else {
-            rest_or_sleep(ctx, id, mover.rest, &after, &log);
+        let clock = Instant::now();
+        let mut slots: Vec<Option<Mover>> = Vec::new();
+        slots.resize_with(self.agents.len(), || None);
+        for mover in self.world.query_mut::<Mover>() {
+            let index = mover.id.0 as usize;
+            slots[index] = Some(mover);
         }
-        woken
-    };
-    for other in woken {
-        wake(ctx, view, other);
-    }
-    *ctx.log = log;
-}
-
-/// Keeps the filter stack current for the agents that follow (most moves keep the pose, and the
-/// stack holds the shape of the pose the move started in).
-fn track_in_filters(
-    ctx: &mut StepContext,
-    id: AgentId,
-    poses: &PoseSet,
-    before: &MoverState,
-    after: &MoverState,
-) {
-    if after.pose == before.pose {
-        ctx.filters.move_to(id, after.position);
-    } else {
-        ctx.filters
-            .update(id, poses.get(after.pose).shape(), after.position);
-    }
-}
-
-/// Writes an agent's new state into its components, and the distance it moved into its totals.
-fn write_back(mover: &mut Mover<'_>, before: &MoverState, after: &MoverState) {
-    mover.position.0 = after.position;
-    mover.velocity.0 = after.velocity;
-    *mover.pose = after.pose;
-    *mover.ground = after.ground;
-    *mover.intent = after.intent;
-    mover.totals.distance += after.position.distance(before.position);
-}
-
-/// Records the contacts that began in this move (a target the agent was not touching in its
-/// previous move), keeps what it touches now, and returns the agents it touched (to wake).
-fn record_contacts(
-    ctx: &mut StepContext,
-    id: AgentId,
-    mover: &mut Mover<'_>,
-    log: &MoveLog,
-) -> Vec<AgentId> {
-    let mut woken = Vec::new();
-    let mut now = std::mem::take(ctx.touches);
-    now.clear();
-    for hit in &log.hits {
-        let Some(contact) = hit.contact else { continue };
-        let key = TouchKey::of(&contact.other);
-        if !now.contains(&key) {
-            now.push(key);
-            if !mover.touching.0.contains(&key) {
-                mover.totals.contacts += 1;
-                ctx.recorder
-                    .record(ctx.step, id, EventKind::Contact(contact));
+        self.reaches.clear();
+        self.reaches.extend(slots.iter().map(|slot| {
+            let mover = slot.as_ref().expect("agents have every component");
+            (!mover.rest.left_world).then(|| groups::reach(mover, &self.params, dt))
+        }));
+        self.partition.split(&self.reaches);
+        let partition = &self.partition;
+        // Every agent with a reach, group after group (each group's in id order).
+        let mut movers: Vec<Mover> = partition
+            .members
+            .iter()
+            .map(|&i| slots[i as usize].take().expect("each agent in one group"))
+            .collect();
+        // The groups as slices, dealt in runs of consecutive groups of about equal agent counts,
+        // a few per thread (a task per group would cost more than most groups' moves).
+        let groups = partition.len();
+        let per_task = movers
+            .len()
+            .div_ceil(4 * rayon::current_num_threads())
+            .max(1);
+        let mut tasks: Vec<Vec<&mut [Mover]>> = Vec::new();
+        let mut rest: &mut [Mover] = &mut movers;
+        let mut task: Vec<&mut [Mover]> = Vec::new();
+        let mut in_task = 0;
+        for g in 0..groups {
+            let len = partition.starts[g + 1] - partition.starts[g];
+            let (group, after) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = after;
+            task.push(group);
+            in_task += len;
+            if in_task >= per_task {
+                tasks.push(std::mem::take(&mut task));
+                in_task = 0;
             }
         }
-        if let ContactTarget::Agent(other) = contact.other {
-            woken.push(other);
+        if !task.is_empty() {
+            tasks.push(task);
+        }
+        let outside = clock.elapsed();
+        let phase = Phase::Move(dt);
+        let (params, timing, pool) = (&self.params, self.time_filters, &self.workers);
+        let outcomes: Vec<GroupOutcome> = tasks
+            .into_par_iter()
+            .map(|task| {
+                let mut worker = PooledWorker::take(pool, params, timing);
+                let mut outcome = GroupOutcome::default();
+                for group in task {
+                    outcome.add(groups::run_group(worker.get(), shared, group, phase, None));
+                }
+                outcome
+            })
+            .collect();
+        let merging = Instant::now();
+        // The groups are only independent if no agent left its reach (checked in debug builds,
+        // which every test runs).
+        if cfg!(debug_assertions) {
+            for mover in &movers {
+                let id = mover.id.0 as usize;
+                let reach = self.reaches[id].expect("moved agents have a reach");
+                let bounds = mover
+                    .poses
+                    .get(*mover.pose)
+                    .shape()
+                    .bounds()
+                    .translated(mover.position.0);
+                assert!(
+                    mover.rest.left_world
+                        || (reach.min.cmple(bounds.min).all() && bounds.max.cmple(reach.max).all()),
+                    "agent {id} left its reach {reach:?}: {bounds:?}"
+                );
+            }
+        }
+        // The simulation's filter stack no longer says where the agents are: rebuilt if a
+        // sequential step needs it again.
+        self.filters_stale = true;
+        drop(movers);
+        drop(slots);
+        self.counters.groups += groups as u64;
+        self.merge(outcomes);
+        self.counters.outside_groups_nanos += (outside + merging.elapsed()).as_nanos() as u64;
+    }
+
+    /// Rebuilds the simulation's filter stack after parallel steps moved the agents without it.
+    fn refresh_filters(&mut self) {
+        if !self.filters_stale {
+            return;
+        }
+        let stats = self.filters.take_stats();
+        self.group_filter_stats.merge(&stats);
+        self.filters.clear();
+        for (index, &entity) in self.agents.iter().enumerate() {
+            let mut query = self
+                .world
+                .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
+            let (poses, pose, position, rest) = query.get().expect("agents have every component");
+            let id = AgentId(index as u32);
+            self.filters
+                .insert(id, poses.get(*pose).shape(), position.0);
+            if rest.left_world {
+                self.filters.remove(id);
+            }
+        }
+        self.filters_stale = false;
+    }
+
+    /// Adds what the groups did to the simulation: counters, and the events in the order the
+    /// sequential step would have recorded them (by the agent being moved, then as they came).
+    fn merge(&mut self, outcomes: Vec<GroupOutcome>) {
+        let mut events = Vec::new();
+        for outcome in outcomes {
+            self.counters.traces += outcome.traces;
+            self.counters.agent_steps += outcome.agent_steps;
+            self.queries.counters += outcome.queries;
+            self.group_filter_stats.merge(&outcome.filters);
+            if events.is_empty() {
+                events = outcome.events;
+            } else {
+                events.extend(outcome.events);
+            }
+        }
+        events.sort_by_key(|&(mover, ..)| mover);
+        for (_, agent, kind) in events {
+            self.recorder.record(self.step, agent, kind);
         }
     }
-    now.sort_unstable();
-    // The previous list becomes the next agent's buffer.
-    *ctx.touches = std::mem::replace(&mut mover.touching.0, now);
-    woken
 }
 
-/// Records the move's other events (unsticking, refused stands: once per streak).
-fn record_events(ctx: &mut StepContext, id: AgentId, log: &MoveLog) {
-    for &kind in &log.events {
-        ctx.recorder.record(ctx.step, id, kind);
+/// A worker of the simulation's pool, lent to one rayon job and given back when it ends.
+struct PooledWorker<'a> {
+    worker: Option<Worker>,
+    pool: &'a Mutex<Vec<Worker>>,
+}
+
+impl<'a> PooledWorker<'a> {
+    fn take(pool: &'a Mutex<Vec<Worker>>, params: &MoveParams, timing: bool) -> PooledWorker<'a> {
+        let worker = pool
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_else(|| Worker::new(params, timing));
+        PooledWorker {
+            worker: Some(worker),
+            pool,
+        }
+    }
+
+    fn get(&mut self) -> &mut Worker {
+        self.worker.as_mut().expect("a worker until dropped")
+    }
+}
+
+impl Drop for PooledWorker<'_> {
+    fn drop(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            self.pool
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(worker);
+        }
     }
 }
 
@@ -665,60 +708,6 @@ fn fall_floor(bounds: &Aabb) -> f64 {
         -MAX_COORDINATE
     } else {
         (bounds.min.z - FALL_MARGIN).max(-MAX_COORDINATE)
-    }
-}
-
-/// True when an agent at `position` has left the world: below `floor`, or beyond
-/// [`MAX_COORDINATE`] on any axis (the numeric domain, [`cspace_geom::domain`]).
-fn left_world(position: DVec3, floor: f64) -> bool {
-    let inside = position.abs().max_element() <= MAX_COORDINATE; // false for NaN too
-    position.z < floor || !inside
-}
-
-/// Takes agent `id` out of the simulation where it left the world, and records it.
-fn leave_world(ctx: &mut StepContext, id: AgentId, rest: &mut Rest, at: DVec3) {
-    rest.left_world = true;
-    rest.asleep = false;
-    ctx.filters.remove(id);
-    ctx.recorder
-        .record(ctx.step, id, EventKind::LeftWorld { at });
-}
-
-/// Counts the steps an agent rests (on walkable ground, still, wishing nothing, nothing hit) and
-/// puts it to sleep after `sleep_after_steps` of them (Blow's sleeping objects).
-fn rest_or_sleep(
-    ctx: &mut StepContext,
-    id: AgentId,
-    rest: &mut Rest,
-    after: &MoverState,
-    log: &MoveLog,
-) {
-    let resting = after.ground.walkable().is_some()
-        && after.velocity == DVec3::ZERO
-        && after.intent.direction == DVec3::ZERO
-        && !after.intent.jump
-        && (after.pose == Pose::Standing) != after.intent.crouch
-        && log.hits.is_empty()
-        && log.events.is_empty();
-    rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
-    if rest.still_steps >= ctx.params.sleep_after_steps
-        && !rest.asleep
-        && ctx.params.sleep_after_steps > 0
-    {
-        rest.asleep = true;
-        ctx.recorder.record(ctx.step, id, EventKind::Slept);
-    }
-}
-
-/// Wakes agent `id` (another agent touched it).
-fn wake(ctx: &mut StepContext, view: &mut hecs::View<'_, Mover<'_>>, id: AgentId) {
-    let mover = view
-        .get_mut(ctx.agents[id.0 as usize])
-        .expect("agents have every component");
-    mover.rest.still_steps = 0;
-    if mover.rest.asleep {
-        mover.rest.asleep = false;
-        ctx.recorder.record(ctx.step, id, EventKind::Woke);
     }
 }
 

@@ -560,8 +560,9 @@ mod tests {
             let mut tracer = Tracer {
                 collider: &collider,
                 queries: &mut queries,
-                filters: &mut filters,
+                filters: Some(&mut filters),
                 me: AgentId(0),
+                ids: &[AgentId(0)],
                 poses: &poses,
                 step: 0,
                 candidates: &mut candidates,

@@ -29,8 +29,13 @@ pub(crate) struct MoveHit {
 pub(crate) struct Tracer<'a> {
     pub collider: &'a dyn Collider,
     pub queries: &'a mut QueryContext,
-    pub filters: &'a mut FilterStack,
+    /// The other agents of the mover's interaction group, by their index in the group; `None`
+    /// when it moves alone (no agent can reach it this step).
+    pub filters: Option<&'a mut FilterStack>,
+    /// The mover's index in its group.
     pub me: AgentId,
+    /// The agent ids of the group, by index (ascending).
+    pub ids: &'a [AgentId],
     pub poses: &'a PoseSet,
     pub step: u64,
     pub candidates: &'a mut Vec<AgentId>,
@@ -49,12 +54,15 @@ impl Tracer<'_> {
             normal: hit.surface.map(|s| s.plane.normal()),
             start_solid: hit.start_solid,
             all_solid: hit.all_solid,
-            contact: Contact::from_hit(self.step, self.me, &hit),
+            contact: Contact::from_hit(self.step, self.ids[self.me.0 as usize], &hit),
         };
         let mut best_time = hit.surface.map_or(f64::INFINITY, |s| s.time_of_impact);
         if hit.all_solid {
             return best;
         }
+        let Some(filters) = self.filters.as_deref_mut() else {
+            return best;
+        };
         let shape = prepared.shape();
         let motion = end - start;
         let bounds = shape.bounds();
@@ -62,15 +70,14 @@ impl Tracer<'_> {
             .translated(start)
             .merged(bounds.translated(end))
             .loosened(prepared.skin());
-        self.filters.candidates(self.me, &swept, self.candidates);
+        filters.candidates(self.me, &swept, self.candidates);
         if self.candidates.is_empty() {
             return best;
         }
         let sweep = Sweep::new(shape, start, motion);
-        self.filters.cull(&sweep, self.candidates);
+        filters.cull(&sweep, self.candidates);
         for &id in self.candidates.iter() {
-            let impact = self
-                .filters
+            let impact = filters
                 .test_close(&sweep, id)
                 .expect("agent shapes are checked when the simulation is built");
             let Some(impact) = impact else { continue };
@@ -99,8 +106,8 @@ impl Tracer<'_> {
                 all_solid: false,
                 contact: Some(Contact {
                     step: self.step,
-                    agent: self.me,
-                    other: ContactTarget::Agent(id),
+                    agent: self.ids[self.me.0 as usize],
+                    other: ContactTarget::Agent(self.ids[id.0 as usize]),
                     point: impact.point,
                     normal: impact.normal,
                     time_of_impact: impact.time,
@@ -117,12 +124,15 @@ impl Tracer<'_> {
         if self.collider.is_solid(self.queries, prepared, position) {
             return false;
         }
+        let Some(filters) = self.filters.as_deref_mut() else {
+            return true;
+        };
         let shape = prepared.shape();
         let bounds = shape.bounds().translated(position);
-        self.filters.candidates(self.me, &bounds, self.candidates);
+        filters.candidates(self.me, &bounds, self.candidates);
         let mut free = true;
         for &id in self.candidates.iter() {
-            let other = self.filters.body(id);
+            let other = filters.body(id);
             let overlap = cspace_contact::time_of_impact(
                 shape,
                 position,

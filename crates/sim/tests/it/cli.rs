@@ -454,19 +454,32 @@ fn bench_reports_the_median_of_its_runs() {
             "exact",
             "--runs",
             "2",
+            "--threads",
+            "1,2",
         ],
         "",
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("| runs | agent steps/s (median) | slowest - fastest |"),
+        text.contains(
+            "| threads | agents | steps | runs | agent steps/s (median) | slowest - fastest |"
+        ),
         "{text}"
     );
-    assert!(text.contains("| end state |"), "{text}");
     assert!(
-        text.contains("| open world | exact | 4 | 1 | 2 | "),
+        text.contains("| groups per step | outside groups | end state |"),
         "{text}"
     );
+    // A row per thread count, ending on the same state.
+    let end_of = |threads: &str| {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| open world | exact | {threads} | 4 | 1 | 2 | ")))
+            .unwrap_or_else(|| panic!("no row for {threads} threads: {text}"));
+        row.split('|').nth(13).unwrap().trim().to_string()
+    };
+    assert_eq!(end_of("1").len(), 16, "{text}");
+    assert_eq!(end_of("1"), end_of("2"), "{text}");
 }
 
 /// `sim bench ARGS --json`, which must succeed, as its rows.
@@ -1166,4 +1179,19 @@ allow_start_in_solid = true
             "{backend}: {stdout}"
         );
     }
+}
+
+/// `sim bench --threads 0` is refused, naming the option.
+#[test]
+fn bench_refuses_zero_threads() {
+    let out = sim(
+        &["bench", "--agents", "2", "--steps", "1", "--threads", "2,0"],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--threads: thread counts must be positive"),
+        "{stderr}"
+    );
 }

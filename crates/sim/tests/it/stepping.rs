@@ -323,3 +323,123 @@ fn agents_started_on_one_point_spread_out_and_step_at_a_crowds_cost() {
         "{per_agent_step:.2} exact tests per agent step"
     );
 }
+
+/// Issue 19: one simulation on many threads gives the sequential bits. The interaction groups move
+/// in parallel; the end-state fingerprint and the whole trace text are the same on 1, 2, 3 and 8
+/// threads, for the crowd scenarios (spread out, and packed so that most agents are one group)
+/// on every backend that takes them.
+#[test]
+fn every_thread_count_gives_the_sequential_bits() {
+    use cspace_sim::{RunOptions, Scenario, run_scenario};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let packed = r#"name = "packed"
+time_step = 0.015625
+steps = 96
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+crouch = { box = { mins = [-16, -16, -24], maxs = [16, 16, 16] } }
+[world]
+[[world.brush]]
+box = { min = [-1024, -1024, -16], max = [1024, 1024, 0] }
+[[world.brush]]
+box = { min = [100, 100, 0], max = [228, 228, 40] }
+[[crowd]]
+pose = "stand"
+crouch_pose = "crouch"
+origin = [-400, -400, 24.03125]
+rows = 12
+columns = 12
+spacing = [33, 34]
+script = [{ at = 0, move = [1, 1] }, { at = 0.5, jump = true }, { at = 0.8, crouch = true }, { at = 1.2, stand = true }]
+"#;
+    let scenarios = [
+        Scenario::load(&dir.join("crowd.toml")).unwrap(),
+        Scenario::load(&dir.join("spheres.toml")).unwrap(),
+        Scenario::parse(&dir.join("packed.toml"), packed).unwrap(),
+    ];
+    let pools: Vec<rayon::ThreadPool> = [1, 2, 3, 8]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    let mut compared = 0;
+    for scenario in &scenarios {
+        for &backend in &scenario.backends {
+            let runs: Vec<(String, Vec<[u64; 3]>, u64)> = pools
+                .iter()
+                .map(|pool| {
+                    pool.install(|| {
+                        let outcome =
+                            run_scenario(scenario, backend, RunOptions::default()).unwrap();
+                        let bits = outcome
+                            .finals
+                            .iter()
+                            .map(|s| s.position.to_array().map(f64::to_bits))
+                            .collect();
+                        (outcome.trace, bits, outcome.counters.groups)
+                    })
+                })
+                .collect();
+            for (threads, run) in [1, 2, 3, 8].iter().zip(&runs).skip(1) {
+                assert!(
+                    run.0 == runs[0].0 && run.1 == runs[0].1,
+                    "{} on {}: {threads} threads part from one",
+                    scenario.name,
+                    backend.name()
+                );
+            }
+            // On several threads the agents really moved in groups.
+            assert!(
+                runs[1].2 > scenario.steps,
+                "{}: {} groups",
+                scenario.name,
+                runs[1].2
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 10, "only {compared} scenario and backend pairs");
+}
+
+/// The E1M1 crowd of `sim bench` (agents pressing into walls, stairs and each other) ends on the
+/// same fingerprint on 1, 2 and 3 threads, on the onion and the exact reference.
+#[test]
+fn an_e1m1_crowd_ends_on_the_same_bits_on_any_thread_count() {
+    let Some(map) = cspace_corpus::map(
+        "an_e1m1_crowd_ends_on_the_same_bits_on_any_thread_count",
+        "quake_e1m1.map",
+    ) else {
+        return;
+    };
+    let crowd =
+        cspace_sim::bench::map_world(&map.name, map.world.clone(), &map.spawns, 300, 1.6).unwrap();
+    for backend in [BackendKind::Onion, BackendKind::Exact] {
+        let collider = backend
+            .build_for(&crowd.world, &[cspace_sim::bench::player()])
+            .unwrap()
+            .unwrap();
+        let hashes: Vec<u64> = [1, 2, 3]
+            .iter()
+            .map(|&n| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let mut sim = crowd.sim(collider.clone(), SimOptions::default()).unwrap();
+                    sim.run(90);
+                    sim.state_hash()
+                })
+            })
+            .collect();
+        assert!(
+            hashes.iter().all(|&h| h == hashes[0]),
+            "{}: {hashes:x?}",
+            backend.name()
+        );
+    }
+}

@@ -1,0 +1,540 @@
+//! Interaction groups: the agents that can touch one another within a step, moved together in id
+//! order, each group independently of the others (on any thread).
+//!
+//! Each (sub)step, every agent's *reach* is the box its shapes (standing and crouching) can
+//! occupy during the step: its bounds grown by the farthest it can move (its speed, what the step
+//! can add to it, a step up and down and the ground probe). Agents whose reaches overlap are
+//! joined, transitively (union-find over a grid of the reaches), into groups. An agent's traces
+//! and point queries only ever meet agents inside its reach, so an agent outside the group cannot
+//! change its move: moving each group's agents in id order, groups in any order or in parallel,
+//! gives exactly the sequential result (every agent in id order). Events are merged back in the
+//! order of the agent being moved, which is the sequential order.
+
+use cspace_contact::{AgentId, ContactTarget, FilterStack, FilterStats};
+use cspace_geom::tolerance::MAX_COORDINATE;
+use cspace_geom::{Aabb, Collider, DVec3, MoverCache, QueryContext, QueryCounters};
+
+use super::movement::{MoveLog, MoverState};
+use super::tracer::Tracer;
+use crate::agent::{
+    Ground, Intent, Pose, PoseSet, Position, Rest, Totals, TouchKey, Touching, Velocity,
+};
+use crate::params::MoveParams;
+use crate::record::EventKind;
+
+/// How much farther than its computed reach an agent is kept from other groups (units): a margin
+/// for rounding in the reach itself, never relied on.
+const REACH_MARGIN: f64 = 1.0;
+
+/// The components a moving agent reads and writes, by name.
+#[derive(hecs::Query)]
+pub(super) struct Mover<'a> {
+    pub(super) id: &'a AgentId,
+    pub(super) poses: &'a PoseSet,
+    pub(super) pose: &'a mut Pose,
+    pub(super) position: &'a mut Position,
+    pub(super) velocity: &'a mut Velocity,
+    pub(super) ground: &'a mut Ground,
+    pub(super) intent: &'a mut Intent,
+    pub(super) rest: &'a mut Rest,
+    pub(super) totals: &'a mut Totals,
+    pub(super) touching: &'a mut Touching,
+    pub(super) cache: &'a mut MoverCache,
+}
+
+/// What every group shares while it moves: the backend, the constants and the step.
+#[derive(Clone, Copy)]
+pub(super) struct Shared<'a> {
+    pub(super) collider: &'a dyn Collider,
+    pub(super) params: &'a MoveParams,
+    pub(super) step: u64,
+    pub(super) floor: f64,
+}
+
+/// What a group's agents do in this pass.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Phase {
+    /// Free agents that start in solid and find the ground (before the first step).
+    Settle,
+    /// Move the awake agents by `dt` seconds.
+    Move(f64),
+}
+
+/// One worker's scratch: its query context, the filter stack of the group it moves, buffers.
+pub(super) struct Worker {
+    queries: QueryContext,
+    filters: FilterStack,
+    ids: Vec<AgentId>,
+    candidates: Vec<AgentId>,
+    log: MoveLog,
+    touches: Vec<TouchKey>,
+}
+
+impl Worker {
+    pub(super) fn new(params: &MoveParams, time_filters: bool) -> Worker {
+        Worker {
+            queries: QueryContext::new(),
+            filters: FilterStack::new(params.grid_cell, time_filters),
+            ids: Vec::new(),
+            candidates: Vec::new(),
+            log: MoveLog::default(),
+            touches: Vec::new(),
+        }
+    }
+}
+
+/// What moving one group did, merged into the simulation afterwards.
+#[derive(Debug, Default)]
+pub(super) struct GroupOutcome {
+    /// The events, each with the id of the agent being moved when it happened (the sequential
+    /// order is the order of that id, then of happening).
+    pub(super) events: Vec<(u32, AgentId, EventKind)>,
+    pub(super) traces: u64,
+    pub(super) agent_steps: u64,
+    pub(super) queries: QueryCounters,
+    pub(super) filters: FilterStats,
+}
+
+impl GroupOutcome {
+    /// Appends what another group did (moved after this one).
+    pub(super) fn add(&mut self, other: GroupOutcome) {
+        self.events.extend(other.events);
+        self.traces += other.traces;
+        self.agent_steps += other.agent_steps;
+        self.queries += other.queries;
+        self.filters.merge(&other.filters);
+    }
+}
+
+/// Moves (or settles) one group's agents, given in ascending id order, in that order. With
+/// `global`, the group is every agent (index = id) and `global` is the simulation's filter stack,
+/// kept current move by move (the sequential step); otherwise the group gets a filter stack of
+/// its own members, or none when it is one agent.
+pub(super) fn run_group(
+    worker: &mut Worker,
+    shared: Shared<'_>,
+    group: &mut [Mover<'_>],
+    phase: Phase,
+    global: Option<&mut FilterStack>,
+) -> GroupOutcome {
+    let Worker {
+        queries,
+        filters: local,
+        ids,
+        candidates,
+        log,
+        touches,
+    } = worker;
+    let mut out = GroupOutcome::default();
+    ids.clear();
+    ids.extend(group.iter().map(|m| *m.id));
+    let mut stack = match global {
+        Some(global) => Some(global),
+        // Alone, an agent meets no other: no filter stack to fill.
+        None if group.len() == 1 => None,
+        None => {
+            local.clear();
+            for (index, mover) in group.iter().enumerate() {
+                let at = AgentId(index as u32);
+                local.insert(at, mover.poses.get(*mover.pose).shape(), mover.position.0);
+                if mover.rest.left_world {
+                    local.remove(at);
+                }
+            }
+            Some(local)
+        }
+    };
+    let mut scratch = Scratch {
+        queries,
+        ids,
+        candidates,
+        log,
+        touches,
+    };
+    for index in 0..group.len() {
+        let filters = stack.as_deref_mut();
+        match phase {
+            Phase::Settle => update_one(
+                &mut scratch,
+                filters,
+                shared,
+                group,
+                index,
+                &mut out,
+                |st, tr, p, log| {
+                    super::movement::unstick(st, tr, log);
+                    super::movement::ground_check(st, tr, p, log);
+                },
+            ),
+            Phase::Move(dt) => {
+                let rest = *group[index].rest;
+                if rest.asleep || rest.left_world {
+                    continue;
+                }
+                out.agent_steps += 1;
+                update_one(
+                    &mut scratch,
+                    filters,
+                    shared,
+                    group,
+                    index,
+                    &mut out,
+                    |st, tr, p, log| {
+                        super::movement::crouch_or_stand(st, tr, log);
+                        super::movement::walk_or_fall(st, tr, p, dt, log);
+                        super::movement::ground_check(st, tr, p, log);
+                    },
+                );
+            }
+        }
+    }
+    out.queries = std::mem::take(&mut scratch.queries.counters);
+    if let Some(stack) = stack {
+        out.filters = stack.take_stats();
+    }
+    out
+}
+
+/// A worker's scratch but its filter stack, borrowed for one group.
+struct Scratch<'a> {
+    queries: &'a mut QueryContext,
+    ids: &'a [AgentId],
+    candidates: &'a mut Vec<AgentId>,
+    log: &'a mut MoveLog,
+    touches: &'a mut Vec<TouchKey>,
+}
+
+/// Moves the group's agent `index`: copies it out of its components, runs `update` on it with its
+/// tracer, then writes it back and records what happened.
+fn update_one(
+    scratch: &mut Scratch<'_>,
+    mut filters: Option<&mut FilterStack>,
+    shared: Shared<'_>,
+    group: &mut [Mover<'_>],
+    index: usize,
+    out: &mut GroupOutcome,
+    update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
+) {
+    let local = AgentId(index as u32);
+    let mut log = std::mem::take(scratch.log);
+    log.clear();
+    let woken = {
+        let mover = &mut group[index];
+        let id = *mover.id;
+        let before = MoverState {
+            position: mover.position.0,
+            velocity: mover.velocity.0,
+            pose: *mover.pose,
+            ground: *mover.ground,
+            intent: *mover.intent,
+            can_crouch: mover.poses.crouching.is_some(),
+        };
+        let mut after = before;
+        // The agent's cache (a caching backend's state for this mover) serves its queries.
+        scratch.queries.swap_mover(mover.cache);
+        let mut tracer = Tracer {
+            collider: shared.collider,
+            queries: &mut *scratch.queries,
+            filters: filters.as_deref_mut(),
+            me: local,
+            ids: scratch.ids,
+            poses: mover.poses,
+            step: shared.step,
+            candidates: &mut *scratch.candidates,
+            traces: &mut out.traces,
+        };
+        update(&mut after, &mut tracer, shared.params, &mut log);
+        scratch.queries.swap_mover(mover.cache);
+        let left = left_world(after.position, shared.floor);
+        if left {
+            after.velocity = DVec3::ZERO;
+        }
+        if let Some(filters) = filters.as_deref_mut() {
+            track_in_filters(filters, local, mover.poses, &before, &after);
+        }
+        write_back(mover, &before, &after);
+        let woken = record_contacts(scratch.touches, out, shared.step, mover, &log);
+        for &kind in &log.events {
+            out.events.push((id.0, id, kind));
+        }
+        if left {
+            mover.rest.left_world = true;
+            mover.rest.asleep = false;
+            if let Some(filters) = filters {
+                filters.remove(local);
+            }
+            out.events
+                .push((id.0, id, EventKind::LeftWorld { at: after.position }));
+        } else {
+            rest_or_sleep(shared.params, out, id, mover.rest, &after, &log);
+        }
+        woken
+    };
+    let id = scratch.ids[index];
+    for other in woken {
+        let at = scratch
+            .ids
+            .binary_search(&other)
+            .expect("an agent touched is in the mover's group");
+        let rest = &mut group[at].rest;
+        rest.still_steps = 0;
+        if rest.asleep {
+            rest.asleep = false;
+            out.events.push((id.0, other, EventKind::Woke));
+        }
+    }
+    *scratch.log = log;
+}
+
+/// Keeps the group's filter stack current for the agents that follow (most moves keep the pose,
+/// and the stack holds the shape of the pose the move started in).
+fn track_in_filters(
+    filters: &mut FilterStack,
+    local: AgentId,
+    poses: &PoseSet,
+    before: &MoverState,
+    after: &MoverState,
+) {
+    if after.pose == before.pose {
+        filters.move_to(local, after.position);
+    } else {
+        filters.update(local, poses.get(after.pose).shape(), after.position);
+    }
+}
+
+/// Writes an agent's new state into its components, and the distance it moved into its totals.
+fn write_back(mover: &mut Mover<'_>, before: &MoverState, after: &MoverState) {
+    mover.position.0 = after.position;
+    mover.velocity.0 = after.velocity;
+    *mover.pose = after.pose;
+    *mover.ground = after.ground;
+    *mover.intent = after.intent;
+    mover.totals.distance += after.position.distance(before.position);
+}
+
+/// Records the contacts that began in this move (a target the agent was not touching in its
+/// previous move), keeps what it touches now, and returns the agents it touched (to wake).
+fn record_contacts(
+    touches: &mut Vec<TouchKey>,
+    out: &mut GroupOutcome,
+    step: u64,
+    mover: &mut Mover<'_>,
+    log: &MoveLog,
+) -> Vec<AgentId> {
+    let id = *mover.id;
+    let mut woken = Vec::new();
+    let mut now = std::mem::take(touches);
+    now.clear();
+    for hit in &log.hits {
+        let Some(contact) = hit.contact else { continue };
+        let key = TouchKey::of(&contact.other);
+        if !now.contains(&key) {
+            now.push(key);
+            if !mover.touching.0.contains(&key) {
+                mover.totals.contacts += 1;
+                debug_assert_eq!(contact.step, step);
+                out.events.push((id.0, id, EventKind::Contact(contact)));
+            }
+        }
+        if let ContactTarget::Agent(other) = contact.other {
+            woken.push(other);
+        }
+    }
+    now.sort_unstable();
+    // The previous list becomes the next agent's buffer.
+    *touches = std::mem::replace(&mut mover.touching.0, now);
+    woken
+}
+
+/// True when an agent at `position` has left the world: below `floor`, or beyond
+/// [`MAX_COORDINATE`] on any axis (the numeric domain, [`cspace_geom::domain`]).
+pub(super) fn left_world(position: DVec3, floor: f64) -> bool {
+    let inside = position.abs().max_element() <= MAX_COORDINATE; // false for NaN too
+    position.z < floor || !inside
+}
+
+/// Counts the steps an agent rests (on walkable ground, still, wishing nothing, nothing hit) and
+/// puts it to sleep after `sleep_after_steps` of them (Blow's sleeping objects).
+fn rest_or_sleep(
+    params: &MoveParams,
+    out: &mut GroupOutcome,
+    id: AgentId,
+    rest: &mut Rest,
+    after: &MoverState,
+    log: &MoveLog,
+) {
+    let resting = after.ground.walkable().is_some()
+        && after.velocity == DVec3::ZERO
+        && after.intent.direction == DVec3::ZERO
+        && !after.intent.jump
+        && (after.pose == Pose::Standing) != after.intent.crouch
+        && log.hits.is_empty()
+        && log.events.is_empty();
+    rest.still_steps = if resting { rest.still_steps + 1 } else { 0 };
+    if rest.still_steps >= params.sleep_after_steps && !rest.asleep && params.sleep_after_steps > 0
+    {
+        rest.asleep = true;
+        out.events.push((id.0, id, EventKind::Slept));
+    }
+}
+
+/// The box `mover` can occupy while it moves `dt` seconds: its poses' bounds around its position,
+/// grown by the farthest it can go. Its speed after the step is at most its speed now plus what
+/// the step can add: acceleration towards the wish (at most `accelerate * dt * wish`, Quake III's
+/// `PM_Accelerate`), gravity, and a jump (which replaces the vertical speed) when it wants one;
+/// clipping against planes never adds speed. It slides at most that speed for `dt` (the bumps
+/// share the step's time), steps up and down by at most the step height, and the ground probe
+/// looks a little further down; the skin both ways.
+pub(super) fn reach(mover: &Mover<'_>, params: &MoveParams, dt: f64) -> Aabb {
+    let poses = mover.poses;
+    let mut bounds = poses.standing.shape().bounds();
+    if let Some(crouching) = &poses.crouching {
+        bounds = bounds.merged(crouching.shape().bounds());
+    }
+    let now = mover
+        .velocity
+        .0
+        .length()
+        .min(cspace_geom::tolerance::MAX_SPEED);
+    let wish = mover.intent.speed.max(params.walk_speed);
+    let accelerate = params.accelerate.max(params.air_accelerate) * dt * wish;
+    let jump = if mover.intent.jump {
+        params.jump_speed + now
+    } else {
+        0.0
+    };
+    let slide =
+        (now + accelerate + params.gravity * dt + jump) * dt + 2.0 * params.skin + REACH_MARGIN;
+    let climb = params.step_height + params.ground_probe;
+    let grow = DVec3::new(slide, slide, slide + climb);
+    let at = bounds.translated(mover.position.0);
+    Aabb::new(at.min - grow, at.max + grow)
+}
+
+/// The groups of a step: union-find over the agents' overlapping reaches, found by sweeping
+/// the reaches in order of their lowest x.
+#[derive(Debug, Default)]
+pub(super) struct Partition {
+    parent: Vec<u32>,
+    order: Vec<(f64, u32)>,
+    size: Vec<usize>,
+    offset: Vec<usize>,
+    /// The members of every group, group after group, each group's in ascending id order; groups
+    /// in the order of their smallest member.
+    pub(super) members: Vec<u32>,
+    /// Where each group starts in `members` (and, last, its length).
+    pub(super) starts: Vec<usize>,
+}
+
+impl Partition {
+    fn root(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let grand = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = grand;
+            i = grand;
+        }
+        i
+    }
+
+    /// Groups the agents with a reach (`None`: left the world, in no group) by overlapping
+    /// reaches, transitively.
+    pub(super) fn split(&mut self, reaches: &[Option<Aabb>]) {
+        let n = reaches.len();
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
+        self.order.clear();
+        self.order.extend(
+            reaches
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.map(|r| (r.min.x, i as u32))),
+        );
+        self.order
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for k in 0..self.order.len() {
+            let i = self.order[k].1;
+            let a = reaches[i as usize].expect("listed agents have a reach");
+            for l in k + 1..self.order.len() {
+                let (min_x, j) = self.order[l];
+                if min_x > a.max.x {
+                    break;
+                }
+                let b = reaches[j as usize].expect("listed agents have a reach");
+                if a.intersects(&b) {
+                    let (ri, rj) = (self.root(i), self.root(j));
+                    // The smaller index is the root: roots are their groups' smallest members.
+                    if ri != rj {
+                        self.parent[ri.max(rj) as usize] = ri.min(rj);
+                    }
+                }
+            }
+        }
+        // Members by group: count, then place (each group's members ascending, groups ordered by
+        // their root, the smallest member).
+        self.size.clear();
+        self.size.resize(n, 0);
+        for (i, reach) in reaches.iter().enumerate() {
+            if reach.is_some() {
+                let r = self.root(i as u32) as usize;
+                self.size[r] += 1;
+            }
+        }
+        self.starts.clear();
+        self.offset.clear();
+        self.offset.resize(n, 0);
+        let mut total = 0;
+        for r in 0..n {
+            if self.size[r] > 0 {
+                self.starts.push(total);
+                self.offset[r] = total;
+                total += self.size[r];
+            }
+        }
+        self.starts.push(total);
+        self.members.clear();
+        self.members.resize(total, 0);
+        for (i, reach) in reaches.iter().enumerate() {
+            if reach.is_some() {
+                let r = self.root(i as u32) as usize;
+                self.members[self.offset[r]] = i as u32;
+                self.offset[r] += 1;
+            }
+        }
+    }
+
+    /// The number of groups.
+    pub(super) fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube(x: f64) -> Option<Aabb> {
+        Some(Aabb::new(
+            DVec3::new(x, 0.0, 0.0),
+            DVec3::new(x + 10.0, 10.0, 10.0),
+        ))
+    }
+
+    #[test]
+    fn overlapping_reaches_join_transitively_and_groups_list_their_members_in_order() {
+        let mut p = Partition::default();
+        // 0-1-3 chain (0 touches 3 only through 1), 2 alone, 4 has left the world, 5 alone.
+        let reaches = [
+            cube(0.0),
+            cube(8.0),
+            cube(100.0),
+            cube(16.0),
+            None,
+            cube(300.0),
+        ];
+        p.split(&reaches);
+        let groups: Vec<&[u32]> = (0..p.len())
+            .map(|g| &p.members[p.starts[g]..p.starts[g + 1]])
+            .collect();
+        assert_eq!(groups, [&[0, 1, 3][..], &[2], &[5]]);
+    }
+}
