@@ -164,7 +164,8 @@ pub fn open_world(count: usize, seconds: f64) -> Crowd {
     }
 }
 
-/// A `.map` world with `count` agents spread around its spawn points (within 384 units).
+/// A `.map` world with `count` agents spread around its spawn points (within 384 units for up to
+/// a thousand agents, wider as the square root of their number beyond).
 pub fn map_world(
     name: &str,
     world: Arc<World>,
@@ -177,12 +178,15 @@ pub fn map_world(
             world: name.to_string(),
         });
     }
+    // 384 units around the spawn points hold a thousand players; larger crowds spread wider, as
+    // the square root of their number (some of them land outside a sealed map and fall out).
+    let spread = 384.0 * (count as f64 / 1000.0).sqrt().max(1.0);
     let agents = place(
         &world,
         spawns,
         &[(player(), None)],
         count,
-        384.0,
+        spread,
         seconds,
         11,
     );

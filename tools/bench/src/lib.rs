@@ -58,6 +58,15 @@ pub fn write(config: &suite::Config, out: &Path) -> anyhow::Result<suite::Report
                 &plot::build_series(&report),
             )?,
         ),
+        (
+            report::THREADS_PLOT,
+            plot::svg_with(
+                "One simulation on many threads",
+                "threads",
+                "agent steps per second (median)",
+                &plot::thread_series(&report),
+            )?,
+        ),
     ];
     for (name, svg) in plots {
         let path = dir.join(name);

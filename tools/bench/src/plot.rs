@@ -64,19 +64,41 @@ fn push(series: &mut Vec<Series>, label: String, point: (f64, f64)) {
 
 /// The chart as an SVG document.
 pub fn svg(title: &str, y_label: &str, series: &[Series]) -> anyhow::Result<String> {
+    svg_with(title, "boxes in the world", y_label, series)
+}
+
+/// [`svg`] with its own x axis title.
+pub fn svg_with(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+) -> anyhow::Result<String> {
     cspace_font::register();
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (960, 600)).into_drawing_area();
-        draw(&root, title, y_label, series).map_err(|e| anyhow::anyhow!("plot {title}: {e}"))?;
+        draw(&root, title, x_label, y_label, series)
+            .map_err(|e| anyhow::anyhow!("plot {title}: {e}"))?;
     }
     Ok(text)
+}
+
+/// Agent steps per second against threads: one series per crowd size, world and backend.
+pub fn thread_series(report: &Report) -> Vec<Series> {
+    let mut series: Vec<Series> = Vec::new();
+    for row in &report.threads {
+        let label = format!("{} agents, {}, {}", row.agents, row.world, row.backend);
+        push(&mut series, label, (row.threads as f64, row.median()));
+    }
+    series
 }
 
 /// Draws the chart on any plotters backend.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
+    x_label: &str,
     y_label: &str,
     series: &[Series],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
@@ -103,7 +125,7 @@ pub fn draw<DB: DrawingBackend>(
         )?;
     chart
         .configure_mesh()
-        .x_desc("boxes in the world")
+        .x_desc(x_label)
         .y_desc(y_label)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y}"))

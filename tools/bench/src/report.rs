@@ -18,6 +18,8 @@ pub const FINDINGS: &str = include_str!("../findings.md");
 pub const SCALING_PLOT: &str = "performance-scaling.svg";
 /// The build-time plot.
 pub const BUILD_PLOT: &str = "performance-build.svg";
+/// The thread-scaling plot, beside the report.
+pub const THREADS_PLOT: &str = "performance-threads.svg";
 
 /// The report as Markdown (plots referenced by their file names, beside it).
 pub fn markdown(report: &Report) -> String {
@@ -70,6 +72,7 @@ pub fn markdown(report: &Report) -> String {
     }
     scaling(&mut out, report);
     builds(&mut out, report);
+    threads(&mut out, report);
     let _ = writeln!(out, "## One full agent step\n");
     let _ = writeln!(
         out,
@@ -440,6 +443,67 @@ fn node_cells(f: &TraceFigures) -> (String, String) {
         Some(n) => (format!("{n:.1}"), ns(f.timing.median_ns / n)),
         None => ("—".to_string(), "—".to_string()),
     }
+}
+
+fn threads(out: &mut String, report: &Report) {
+    if report.threads.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## One simulation on many threads\n");
+    let _ = writeln!(
+        out,
+        "`sim bench`'s crowds for {} steps of 1/60 s after a warm-up step, each run in a rayon \
+         pool of 1, 2, ... threads (up to the machine's cores); the agents move in interaction \
+         groups, groups in parallel (ARCHITECTURE.md, Determinism). Runs interleave every crowd, \
+         backend and thread count within each of {} passes; medians. *Outside groups* is the share \
+         of the step spent finding the groups and merging what they did, which more threads \
+         cannot shorten. Every thread count ends every crowd on the same state (the fingerprint \
+         column).\n",
+        report.config.thread_steps, report.config.thread_passes
+    );
+    let _ = writeln!(
+        out,
+        "![agent steps per second against threads]({THREADS_PLOT})\n"
+    );
+    let _ = writeln!(
+        out,
+        "| crowd | agents | backend | threads | agent steps/s | × one thread | groups per step | outside groups | end state |"
+    );
+    let _ = writeln!(
+        out,
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |"
+    );
+    for row in &report.threads {
+        let one = report
+            .threads
+            .iter()
+            .find(|r| {
+                r.world == row.world
+                    && r.backend == row.backend
+                    && r.agents == row.agents
+                    && r.threads == 1
+            })
+            .map_or(f64::NAN, |r| r.median());
+        let states = &row.end_states;
+        let state = if states.iter().all(|&s| s == states[0]) {
+            format!("{:016x}", states[0])
+        } else {
+            "differs between passes".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.2} | {:.0} | {:.1} % | {state} |",
+            row.world,
+            thousands(row.agents),
+            row.backend,
+            row.threads,
+            thousands(row.median() as usize),
+            row.median() / one,
+            row.groups_per_step,
+            100.0 * row.outside_share
+        );
+    }
+    let _ = writeln!(out);
 }
 
 fn scaling(out: &mut String, report: &Report) {

@@ -54,6 +54,12 @@ pub struct Config {
     pub crowd_steps: u64,
     /// Timed crowd passes.
     pub crowd_passes: usize,
+    /// Crowd sizes of the thread-scaling runs (one simulation on 1, 2, ... threads).
+    pub thread_agents: Vec<usize>,
+    /// Steps per thread-scaling run.
+    pub thread_steps: u64,
+    /// Thread-scaling passes (the median is quoted).
+    pub thread_passes: usize,
 }
 
 impl Config {
@@ -71,6 +77,9 @@ impl Config {
             crowd_agents: 64,
             crowd_steps: 600,
             crowd_passes: 7,
+            thread_agents: vec![1000, 10_000],
+            thread_steps: 60,
+            thread_passes: 5,
         }
     }
 
@@ -84,6 +93,9 @@ impl Config {
             crowd_agents: 16,
             crowd_steps: 20,
             crowd_passes: 3,
+            thread_agents: vec![200],
+            thread_steps: 10,
+            thread_passes: 1,
             ..Config::full(maps)
         }
     }
@@ -101,6 +113,9 @@ impl Config {
             crowd_agents: 3,
             crowd_steps: 3,
             crowd_passes: 2,
+            thread_agents: vec![12],
+            thread_steps: 2,
+            thread_passes: 1,
             ..Config::full(None)
         }
     }
@@ -240,6 +255,8 @@ pub struct Report {
     pub builds: Vec<BuildRow>,
     /// The agent-step tables.
     pub crowds: Vec<CrowdTable>,
+    /// One simulation on 1, 2, ... threads.
+    pub threads: Vec<ThreadRow>,
     /// Blow's filter table of the open-world crowd (exact backend, filters timed).
     pub filters: Option<String>,
     /// Wall time of the whole suite.
@@ -278,6 +295,7 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
         skipped: Vec::new(),
         builds: Vec::new(),
         crowds: Vec::new(),
+        threads: Vec::new(),
         filters: None,
         elapsed: Duration::ZERO,
         load_after: String::new(),
@@ -333,6 +351,9 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
     // One full agent step: our simulator per backend against rapier's controller.
     let seconds = (config.crowd_steps + 2) as f64 / 60.0;
     let mut crowd_list = vec![crowds::open_world(config.crowd_agents, seconds)];
+    let thread_map = e1m1
+        .as_ref()
+        .map(|l| (l.world.clone(), l.spawns.clone(), CROWD_MAP.to_string()));
     if let Some(loaded) = e1m1 {
         crowd_list.push(crowds::map_world(
             CROWD_MAP,
@@ -345,12 +366,115 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
     for crowd in &crowd_list {
         report.crowds.push(time_agent_steps(crowd, config)?);
     }
+    report.threads = time_threads(config, thread_map)?;
     let filters =
         crowds::time_crowd_with(&crowd_list[0], BackendKind::Exact, config.crowd_steps, true)?;
     report.filters = Some(filters.filter_stats.to_string());
     report.elapsed = clock.elapsed();
     report.load_after = crate::machine::load_average();
     Ok(report)
+}
+
+/// One crowd, backend and thread count of the thread-scaling runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThreadRow {
+    /// The crowd's world.
+    pub world: String,
+    /// The backend.
+    pub backend: String,
+    /// Agents placed.
+    pub agents: usize,
+    /// Threads of the pool the simulation stepped on.
+    pub threads: usize,
+    /// Agent steps per second, one per pass.
+    pub rates: Vec<f64>,
+    /// The share of the step spent outside the groups' moves (the median pass's).
+    pub outside_share: f64,
+    /// Interaction groups per step.
+    pub groups_per_step: f64,
+    /// The end-state fingerprint of every pass (the same on every thread count).
+    pub end_states: Vec<u64>,
+}
+
+impl ThreadRow {
+    /// The median rate.
+    pub fn median(&self) -> f64 {
+        let mut rates = self.rates.clone();
+        rates.sort_by(f64::total_cmp);
+        crowds::median_of_sorted(&rates)
+    }
+}
+
+/// One simulation on 1, 2, ... threads (up to the machine's cores): the open world and, when
+/// given, the map's world, at each crowd size, on the onion and the exact reference; passes
+/// interleave every crowd, backend and thread count.
+fn time_threads(
+    config: &Config,
+    map: Option<(Arc<World>, Vec<DVec3>, String)>,
+) -> anyhow::Result<Vec<ThreadRow>> {
+    let cores = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .max(2);
+    let counts: Vec<usize> = (1..=cores).collect();
+    let pools = counts
+        .iter()
+        .map(|&n| rayon::ThreadPoolBuilder::new().num_threads(n).build())
+        .collect::<Result<Vec<_>, _>>()?;
+    let seconds = (config.thread_steps + 2) as f64 / 60.0;
+    let mut crowd_list = Vec::new();
+    for &agents in &config.thread_agents {
+        crowd_list.push(crowds::open_world(agents, seconds));
+        if let Some((world, spawns, name)) = &map {
+            crowd_list.push(crowds::map_world(
+                name,
+                world.clone(),
+                spawns,
+                agents,
+                seconds,
+            )?);
+        }
+    }
+    let backends = [BackendKind::Onion, BackendKind::Exact];
+    let mut rows: Vec<ThreadRow> = Vec::new();
+    for _ in 0..config.thread_passes {
+        for crowd in &crowd_list {
+            for backend in backends {
+                for (&threads, pool) in counts.iter().zip(&pools) {
+                    eprintln!(
+                        "  threads: {} agents in {} on {} with {threads}",
+                        crowd.agents.len(),
+                        crowd.name,
+                        backend.name()
+                    );
+                    let t =
+                        pool.install(|| crowds::time_crowd(crowd, backend, config.thread_steps))?;
+                    let key = |r: &ThreadRow| {
+                        r.world == crowd.name
+                            && r.backend == backend.name()
+                            && r.threads == threads
+                            && r.agents == crowd.agents.len()
+                    };
+                    match rows.iter_mut().find(|r| key(r)) {
+                        Some(row) => {
+                            row.rates.push(t.agent_steps_per_second);
+                            row.end_states.push(t.end_state);
+                        }
+                        None => rows.push(ThreadRow {
+                            world: crowd.name.clone(),
+                            backend: backend.name().to_string(),
+                            agents: crowd.agents.len(),
+                            threads,
+                            rates: vec![t.agent_steps_per_second],
+                            outside_share: t.outside_groups_share,
+                            groups_per_step: t.groups_per_step,
+                            end_states: vec![t.end_state],
+                        }),
+                    }
+                }
+            }
+        }
+    }
+    Ok(rows)
 }
 
 /// The box around the spawn points grown by 512 units and kept inside the world (the whole

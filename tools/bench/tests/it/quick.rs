@@ -15,6 +15,7 @@ fn tiny_suite_writes_every_section() {
         "## Traces: random boxes 30",
         "## Scaling",
         "## Build time and memory",
+        "## One simulation on many threads",
         "## One full agent step",
         "## Blow's filter table",
     ] {
@@ -46,8 +47,27 @@ fn tiny_suite_writes_every_section() {
             .iter()
             .any(|r| r.is_peer && r.figures.is_ok())
     );
-    // Both plots draw.
-    for series in [plot::trace_series(&result), plot::build_series(&result)] {
+    // One simulation on 1, 2, ... threads: a row per thread count for both backends, each ending
+    // on the one-thread fingerprint.
+    assert!(result.threads.iter().any(|r| r.threads == 2));
+    for row in &result.threads {
+        let one = result
+            .threads
+            .iter()
+            .find(|r| r.world == row.world && r.backend == row.backend && r.threads == 1)
+            .expect("a one-thread row");
+        assert_eq!(
+            row.end_states, one.end_states,
+            "{} threads on {}",
+            row.threads, row.backend
+        );
+    }
+    // Every plot draws.
+    for series in [
+        plot::trace_series(&result),
+        plot::build_series(&result),
+        plot::thread_series(&result),
+    ] {
         assert!(!series.is_empty());
         let svg = plot::svg("test", "ns", &series).expect("the plot draws");
         assert!(svg.contains("<svg"));
