@@ -424,6 +424,8 @@ pub(super) struct Partition {
     pub(super) members: Vec<u32>,
     /// Where each group starts in `members` (and, last, its length).
     pub(super) starts: Vec<usize>,
+    /// Per agent, its place in `members` (`u32::MAX` for an agent in no group).
+    pub(super) rank: Vec<u32>,
 }
 
 impl Partition {
@@ -493,10 +495,13 @@ impl Partition {
         self.starts.push(total);
         self.members.clear();
         self.members.resize(total, 0);
+        self.rank.clear();
+        self.rank.resize(n, u32::MAX);
         for (i, reach) in reaches.iter().enumerate() {
             if reach.is_some() {
                 let r = self.root(i as u32) as usize;
                 self.members[self.offset[r]] = i as u32;
+                self.rank[i] = self.offset[r] as u32;
                 self.offset[r] += 1;
             }
         }

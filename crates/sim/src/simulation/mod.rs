@@ -533,25 +533,21 @@ impl Sim {
             return;
         }
         let clock = Instant::now();
-        let mut slots: Vec<Option<Mover>> = Vec::new();
-        slots.resize_with(self.agents.len(), || None);
-        for mover in self.world.query_mut::<Mover>() {
-            let index = mover.id.0 as usize;
-            slots[index] = Some(mover);
-        }
+        let mut movers: Vec<Mover> = self.world.query_mut::<Mover>().into_iter().collect();
         self.reaches.clear();
-        self.reaches.extend(slots.iter().map(|slot| {
-            let mover = slot.as_ref().expect("agents have every component");
-            (!mover.rest.left_world).then(|| groups::reach(mover, &self.params, dt))
-        }));
+        self.reaches.resize(movers.len(), None);
+        for mover in &movers {
+            if !mover.rest.left_world {
+                self.reaches[mover.id.0 as usize] = Some(groups::reach(mover, &self.params, dt));
+            }
+        }
         self.partition.split(&self.reaches);
         let partition = &self.partition;
-        // Every agent with a reach, group after group (each group's in id order).
-        let mut movers: Vec<Mover> = partition
-            .members
-            .iter()
-            .map(|&i| slots[i as usize].take().expect("each agent in one group"))
-            .collect();
+        // Every agent with a reach, group after group (each group's in id order); the agents
+        // that left the world last, in no group.
+        let rank = &partition.rank;
+        movers.sort_unstable_by_key(|m| rank[m.id.0 as usize]);
+        movers.truncate(partition.members.len());
         // The groups as slices, dealt in runs of consecutive groups of about equal agent counts,
         // a few per thread (a task per group would cost more than most groups' moves).
         let groups = partition.len();
@@ -615,7 +611,6 @@ impl Sim {
         // sequential step needs it again.
         self.filters_stale = true;
         drop(movers);
-        drop(slots);
         self.counters.groups += groups as u64;
         self.merge(outcomes);
         self.counters.outside_groups_nanos += (outside + merging.elapsed()).as_nanos() as u64;
