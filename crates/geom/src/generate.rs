@@ -9,7 +9,7 @@ use glam::DVec3;
 
 use crate::aabb::Aabb;
 use crate::brush::Brush;
-use crate::patch::{ControlGrid, TessellationOptions};
+use crate::patch::{ControlGrid, PatchPiece, TessellationOptions};
 use crate::plane::Plane;
 use crate::shape::{ConvexHull, Shape};
 use crate::world::World;
@@ -260,17 +260,24 @@ impl RandomPatches {
         (grids, brushes)
     }
 
-    /// The world: the brushes, then every facet of the patches as a flat brush.
+    /// The world: the brushes, then every facet of the patches as a flat brush, with the
+    /// patches' pieces ([`World::patch_pieces`]).
     pub fn world(&self, options: &TessellationOptions) -> World {
         let (grids, mut brushes) = self.parts();
-        for tessellation in crate::patch::tessellate(&grids, options) {
-            for facet in tessellation.facets {
+        let mut pieces = Vec::new();
+        for (grid, tessellation) in grids.iter().zip(crate::patch::tessellate(&grids, options)) {
+            let first = brushes.len() as u32;
+            for facet in &tessellation.facets {
                 brushes.push(
                     Brush::from_polygon(&facet.vertices).expect("tessellation makes valid facets"),
                 );
             }
+            let ids = (first..).map(crate::BrushId);
+            pieces.extend(PatchPiece::of_patch(grid, ids.zip(&tessellation.facets)));
         }
         World::from_brushes(brushes)
+            .with_patch_pieces(pieces)
+            .expect("every piece names facets of this world")
     }
 }
 
