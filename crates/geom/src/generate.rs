@@ -485,6 +485,47 @@ pub fn free_moves(
     out
 }
 
+/// Benchmark segments near chosen brushes: `count` segments of length `min_len..max_len` in
+/// random directions whose start is free for `shape` (by the exact backend) and lies within
+/// `margin` units of the bounds of a brush drawn at random among those `near` accepts (facets,
+/// say, or brushes that are not). The same seed gives the same segments. Panics when `near`
+/// accepts no brush; gives up after `1000 * count + 1000` draws and returns what it found.
+pub fn free_segments_near(
+    world: &std::sync::Arc<World>,
+    shape: &crate::shape::Shape,
+    near: impl Fn(&crate::world::WorldBrush) -> bool,
+    count: usize,
+    (min_len, max_len): (f64, f64),
+    margin: f64,
+    seed: u64,
+) -> Vec<(DVec3, DVec3)> {
+    use crate::collider::Collider;
+    let chosen: Vec<&crate::world::WorldBrush> =
+        world.brushes().iter().filter(|b| near(b)).collect();
+    assert!(!chosen.is_empty(), "no brush to draw segments near");
+    let exact = crate::exact::ExactCollider::new(world.clone());
+    let mut ctx = crate::collider::QueryContext::new();
+    let prepared = exact
+        .prepare(shape)
+        .expect("the exact backend takes every shape");
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut attempts = 0usize;
+    while out.len() < count && attempts < 1000 * count + 1000 {
+        attempts += 1;
+        let brush = chosen[rng.below(chosen.len())];
+        let start = rng.point_in(&brush.brush.bounds().loosened(margin));
+        if exact.is_solid(&mut ctx, &prepared, start) {
+            continue;
+        }
+        out.push((
+            start,
+            start + rng.unit_vector() * rng.range(min_len, max_len),
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
