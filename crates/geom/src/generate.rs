@@ -187,6 +187,14 @@ impl RandomPatches {
         seed: 2027,
     };
 
+    /// The second world of the agreement tests: 60 objects in a 1,536-unit cube, another seed
+    /// (the tests tessellate it at the default bound, as maps are, where `TEST` gets 2 units).
+    pub const LARGE: RandomPatches = RandomPatches {
+        count: 60,
+        extent: 1536.0,
+        seed: 2031,
+    };
+
     /// The patches and the brushes (pillars).
     pub fn parts(&self) -> (Vec<ControlGrid>, Vec<Brush>) {
         let mut rng = Rng::new(self.seed);
@@ -263,22 +271,34 @@ impl RandomPatches {
     /// The world: the brushes, then every facet of the patches as a flat brush, with the
     /// patches' pieces ([`World::patch_pieces`]).
     pub fn world(&self, options: &TessellationOptions) -> World {
-        let (grids, mut brushes) = self.parts();
-        let mut pieces = Vec::new();
-        for (grid, tessellation) in grids.iter().zip(crate::patch::tessellate(&grids, options)) {
-            let first = brushes.len() as u32;
-            for facet in &tessellation.facets {
-                brushes.push(
-                    Brush::from_polygon(&facet.vertices).expect("tessellation makes valid facets"),
-                );
-            }
-            let ids = (first..).map(crate::BrushId);
-            pieces.extend(PatchPiece::of_patch(grid, ids.zip(&tessellation.facets)));
-        }
-        World::from_brushes(brushes)
-            .with_patch_pieces(pieces)
-            .expect("every piece names facets of this world")
+        let (grids, brushes) = self.parts();
+        patch_world(brushes, &grids, options)
     }
+}
+
+/// A world of `brushes` and the patches `grids` tessellated together within `options`: the
+/// brushes first, then every facet as a flat brush, patch after patch, with the patches'
+/// pieces ([`World::patch_pieces`]). What a map's loader does, for generated and hand-written
+/// patch worlds.
+pub fn patch_world(
+    mut brushes: Vec<Brush>,
+    grids: &[ControlGrid],
+    options: &TessellationOptions,
+) -> World {
+    let mut pieces = Vec::new();
+    for (grid, tessellation) in grids.iter().zip(crate::patch::tessellate(grids, options)) {
+        let first = brushes.len() as u32;
+        for facet in &tessellation.facets {
+            brushes.push(
+                Brush::from_polygon(&facet.vertices).expect("tessellation makes valid facets"),
+            );
+        }
+        let ids = (first..).map(crate::BrushId);
+        pieces.extend(PatchPiece::of_patch(grid, ids.zip(&tessellation.facets)));
+    }
+    World::from_brushes(brushes)
+        .with_patch_pieces(pieces)
+        .expect("every piece names facets of this world")
 }
 
 /// A standing arch across x or y with its two box pillars.

@@ -3,6 +3,7 @@
 mod cli;
 mod docs;
 mod movement;
+mod patches;
 mod report;
 mod scenario_errors;
 mod sharing;
