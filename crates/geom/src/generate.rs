@@ -478,31 +478,23 @@ pub fn free_moves(
     level: f64,
     seed: u64,
 ) -> Vec<(DVec3, DVec3)> {
-    use crate::collider::Collider;
-    let exact = crate::exact::ExactCollider::new(world.clone());
-    let mut ctx = crate::collider::QueryContext::new();
-    let prepared = exact
-        .prepare(shape)
-        .expect("the exact backend takes every shape");
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut attempts = 0usize;
-    while out.len() < count && attempts < 1000 * count + 1000 {
-        attempts += 1;
-        let start = rng.point_in(region);
-        if exact.is_solid(&mut ctx, &prepared, start) {
-            continue;
-        }
-        // The level draw only when asked for, so `level == 0` keeps `free_segments`' stream.
-        let direction = if level > 0.0 && rng.next_f64() < level {
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            DVec3::new(a.cos(), a.sin(), 0.0)
-        } else {
-            rng.unit_vector()
-        };
-        out.push((start, start + direction * rng.range(min_len, max_len)));
-    }
-    out
+    free_draws(
+        world,
+        shape,
+        count,
+        seed,
+        |rng| rng.point_in(region),
+        |rng, start| {
+            // The level draw only when asked for, so `level == 0` keeps `free_segments`' stream.
+            let direction = if level > 0.0 && rng.next_f64() < level {
+                let a = rng.range(0.0, std::f64::consts::TAU);
+                DVec3::new(a.cos(), a.sin(), 0.0)
+            } else {
+                rng.unit_vector()
+            };
+            start + direction * rng.range(min_len, max_len)
+        },
+    )
 }
 
 /// Benchmark segments near chosen brushes: `count` segments of length `min_len..max_len` in
@@ -519,10 +511,33 @@ pub fn free_segments_near(
     margin: f64,
     seed: u64,
 ) -> Vec<(DVec3, DVec3)> {
-    use crate::collider::Collider;
     let chosen: Vec<&crate::world::WorldBrush> =
         world.brushes().iter().filter(|b| near(b)).collect();
     assert!(!chosen.is_empty(), "no brush to draw segments near");
+    free_draws(
+        world,
+        shape,
+        count,
+        seed,
+        |rng| {
+            let brush = chosen[rng.below(chosen.len())];
+            rng.point_in(&brush.brush.bounds().loosened(margin))
+        },
+        |rng, start| start + rng.unit_vector() * rng.range(min_len, max_len),
+    )
+}
+
+/// Up to `count` segments: a start drawn by `start`, kept when `shape` is free there (by the
+/// exact backend), and its end drawn by `end`; gives up after `1000 * count + 1000` draws.
+fn free_draws(
+    world: &std::sync::Arc<World>,
+    shape: &crate::shape::Shape,
+    count: usize,
+    seed: u64,
+    mut start: impl FnMut(&mut Rng) -> DVec3,
+    mut end: impl FnMut(&mut Rng, DVec3) -> DVec3,
+) -> Vec<(DVec3, DVec3)> {
+    use crate::collider::Collider;
     let exact = crate::exact::ExactCollider::new(world.clone());
     let mut ctx = crate::collider::QueryContext::new();
     let prepared = exact
@@ -533,15 +548,11 @@ pub fn free_segments_near(
     let mut attempts = 0usize;
     while out.len() < count && attempts < 1000 * count + 1000 {
         attempts += 1;
-        let brush = chosen[rng.below(chosen.len())];
-        let start = rng.point_in(&brush.brush.bounds().loosened(margin));
-        if exact.is_solid(&mut ctx, &prepared, start) {
+        let from = start(&mut rng);
+        if exact.is_solid(&mut ctx, &prepared, from) {
             continue;
         }
-        out.push((
-            start,
-            start + rng.unit_vector() * rng.range(min_len, max_len),
-        ));
+        out.push((from, end(&mut rng, from)));
     }
     out
 }

@@ -377,23 +377,18 @@ where
         // The band: every piece drawn 2E wide (in pixels of this panel's scale).
         let pixels_per_unit = f64::from(width.min(height)) / (2.0 * VIEW) * 0.9;
         let band = (2.0 * approx.error() * pixels_per_unit).round().max(1.0) as u32;
-        for piece in approx.pieces() {
-            let points = (0..=32).map(|i| piece.at(i as f64 / 32.0));
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    to_plot(points),
-                    RGBColor(190, 205, 255).stroke_width(band),
-                )))
-                .map_err(e)?;
-        }
-        for piece in approx.pieces() {
-            let points = (0..=32).map(|i| piece.at(i as f64 / 32.0));
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    to_plot(points),
-                    BLUE.stroke_width(1),
-                )))
-                .map_err(e)?;
+        // The band under the pieces, then the pieces.
+        let styles = [
+            RGBColor(190, 205, 255).stroke_width(band),
+            BLUE.stroke_width(1),
+        ];
+        for style in styles {
+            for piece in approx.pieces() {
+                let points = (0..=32).map(|i| piece.at(i as f64 / 32.0));
+                chart
+                    .draw_series(std::iter::once(PathElement::new(to_plot(points), style)))
+                    .map_err(e)?;
+            }
         }
         let curve = (0..=512).map(|i| boundary(tau * i as f64 / 512.0));
         chart
