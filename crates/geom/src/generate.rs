@@ -9,7 +9,7 @@ use glam::DVec3;
 
 use crate::aabb::Aabb;
 use crate::brush::Brush;
-use crate::patch::{ControlGrid, TessellationOptions};
+use crate::patch::{ControlGrid, PatchPiece, TessellationOptions};
 use crate::plane::Plane;
 use crate::shape::{ConvexHull, Shape};
 use crate::world::World;
@@ -187,6 +187,14 @@ impl RandomPatches {
         seed: 2027,
     };
 
+    /// The second world of the agreement tests: 60 objects in a 1,536-unit cube, another seed
+    /// (the tests tessellate it at the default bound, as maps are, where `TEST` gets 2 units).
+    pub const LARGE: RandomPatches = RandomPatches {
+        count: 60,
+        extent: 1536.0,
+        seed: 2031,
+    };
+
     /// The patches and the brushes (pillars).
     pub fn parts(&self) -> (Vec<ControlGrid>, Vec<Brush>) {
         let mut rng = Rng::new(self.seed);
@@ -260,18 +268,37 @@ impl RandomPatches {
         (grids, brushes)
     }
 
-    /// The world: the brushes, then every facet of the patches as a flat brush.
+    /// The world: the brushes, then every facet of the patches as a flat brush, with the
+    /// patches' pieces ([`World::patch_pieces`]).
     pub fn world(&self, options: &TessellationOptions) -> World {
-        let (grids, mut brushes) = self.parts();
-        for tessellation in crate::patch::tessellate(&grids, options) {
-            for facet in tessellation.facets {
-                brushes.push(
-                    Brush::from_polygon(&facet.vertices).expect("tessellation makes valid facets"),
-                );
-            }
-        }
-        World::from_brushes(brushes)
+        let (grids, brushes) = self.parts();
+        patch_world(brushes, &grids, options)
     }
+}
+
+/// A world of `brushes` and the patches `grids` tessellated together within `options`: the
+/// brushes first, then every facet as a flat brush, patch after patch, with the patches'
+/// pieces ([`World::patch_pieces`]). What a map's loader does, for generated and hand-written
+/// patch worlds.
+pub fn patch_world(
+    mut brushes: Vec<Brush>,
+    grids: &[ControlGrid],
+    options: &TessellationOptions,
+) -> World {
+    let mut pieces = Vec::new();
+    for (grid, tessellation) in grids.iter().zip(crate::patch::tessellate(grids, options)) {
+        let first = brushes.len() as u32;
+        for facet in &tessellation.facets {
+            brushes.push(
+                Brush::from_polygon(&facet.vertices).expect("tessellation makes valid facets"),
+            );
+        }
+        let ids = (first..).map(crate::BrushId);
+        pieces.extend(PatchPiece::of_patch(grid, ids.zip(&tessellation.facets)));
+    }
+    World::from_brushes(brushes)
+        .with_patch_pieces(pieces)
+        .expect("every piece names facets of this world")
 }
 
 /// A standing arch across x or y with its two box pillars.
@@ -451,6 +478,65 @@ pub fn free_moves(
     level: f64,
     seed: u64,
 ) -> Vec<(DVec3, DVec3)> {
+    free_draws(
+        world,
+        shape,
+        count,
+        seed,
+        |rng| rng.point_in(region),
+        |rng, start| {
+            // The level draw only when asked for, so `level == 0` keeps `free_segments`' stream.
+            let direction = if level > 0.0 && rng.next_f64() < level {
+                let a = rng.range(0.0, std::f64::consts::TAU);
+                DVec3::new(a.cos(), a.sin(), 0.0)
+            } else {
+                rng.unit_vector()
+            };
+            start + direction * rng.range(min_len, max_len)
+        },
+    )
+}
+
+/// Benchmark segments near chosen brushes: `count` segments of length `min_len..max_len` in
+/// random directions whose start is free for `shape` (by the exact backend) and lies within
+/// `margin` units of the bounds of a brush drawn at random among those `near` accepts (facets,
+/// say, or brushes that are not). The same seed gives the same segments. Panics when `near`
+/// accepts no brush; gives up after `1000 * count + 1000` draws and returns what it found.
+pub fn free_segments_near(
+    world: &std::sync::Arc<World>,
+    shape: &crate::shape::Shape,
+    near: impl Fn(&crate::world::WorldBrush) -> bool,
+    count: usize,
+    (min_len, max_len): (f64, f64),
+    margin: f64,
+    seed: u64,
+) -> Vec<(DVec3, DVec3)> {
+    let chosen: Vec<&crate::world::WorldBrush> =
+        world.brushes().iter().filter(|b| near(b)).collect();
+    assert!(!chosen.is_empty(), "no brush to draw segments near");
+    free_draws(
+        world,
+        shape,
+        count,
+        seed,
+        |rng| {
+            let brush = chosen[rng.below(chosen.len())];
+            rng.point_in(&brush.brush.bounds().loosened(margin))
+        },
+        |rng, start| start + rng.unit_vector() * rng.range(min_len, max_len),
+    )
+}
+
+/// Up to `count` segments: a start drawn by `start`, kept when `shape` is free there (by the
+/// exact backend), and its end drawn by `end`; gives up after `1000 * count + 1000` draws.
+fn free_draws(
+    world: &std::sync::Arc<World>,
+    shape: &crate::shape::Shape,
+    count: usize,
+    seed: u64,
+    mut start: impl FnMut(&mut Rng) -> DVec3,
+    mut end: impl FnMut(&mut Rng, DVec3) -> DVec3,
+) -> Vec<(DVec3, DVec3)> {
     use crate::collider::Collider;
     let exact = crate::exact::ExactCollider::new(world.clone());
     let mut ctx = crate::collider::QueryContext::new();
@@ -462,18 +548,11 @@ pub fn free_moves(
     let mut attempts = 0usize;
     while out.len() < count && attempts < 1000 * count + 1000 {
         attempts += 1;
-        let start = rng.point_in(region);
-        if exact.is_solid(&mut ctx, &prepared, start) {
+        let from = start(&mut rng);
+        if exact.is_solid(&mut ctx, &prepared, from) {
             continue;
         }
-        // The level draw only when asked for, so `level == 0` keeps `free_segments`' stream.
-        let direction = if level > 0.0 && rng.next_f64() < level {
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            DVec3::new(a.cos(), a.sin(), 0.0)
-        } else {
-            rng.unit_vector()
-        };
-        out.push((start, start + direction * rng.range(min_len, max_len)));
+        out.push((from, end(&mut rng, from)));
     }
     out
 }

@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn huge_normals_keep_their_direction() {
         let p = Plane::new(DVec3::new(-0.866, 0.5, -1e300), 600.0).unwrap();
-        assert_eq!(p.normal(), -DVec3::Z);
+        assert!((p.normal() + DVec3::Z).length() < 1e-15, "{}", p.normal());
         assert_eq!(p.dist(), 600.0 / 1e300);
         let p = Plane::new(DVec3::new(1e200, 1e200, 0.0), 1e200).unwrap();
         assert!((p.normal().length() - 1.0).abs() < 1e-15 && p.dist().is_finite());

@@ -233,6 +233,14 @@ pub const POLYTOPE_WELD: f64 = 1e-12;
 /// scale, below which the curve is treated as linear.
 pub const BEZIER_LINEAR: f64 = 1e-14;
 
+/// How far below the true minimum the Section 3.3 distance of a biquadratic Bezier surface (a
+/// Quake III patch piece) to a hyperplane may come out, in units (`cspace-udop`,
+/// `geometry::BiquadraticPatch`): its branch and bound stops once its lower bound is within this
+/// of a value the surface reaches. The lower bound is conservative whatever the gap; the gap only
+/// leaves a k-UDOP side up to this much short of the curve. 1/1024 unit, the patch weld
+/// ([`PATCH_WELD`]): below anything a k-UDOP's skip decision resolves.
+pub const BEZIER_GAP: f64 = 1.0 / 1024.0;
+
 /// Relative determinant below which two 2D edges are parallel when clipping k-UDOP polygons
 /// (`det <= LINE_PARALLEL * |a|^2 |b|^2`).
 pub const LINE_PARALLEL: f64 = 1e-24;

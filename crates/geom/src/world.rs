@@ -8,6 +8,7 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::aabb_tree::AabbTree;
 use crate::brush::Brush;
+use crate::patch::{PatchPiece, PieceError};
 use crate::shape::Shape;
 use crate::tolerance::SURFACE_SEARCH;
 
@@ -78,10 +79,18 @@ pub struct WorldBrush {
 ///
 /// Brushes keep their order; [`BrushId`] is the index. All brushes block agents (non-solid
 /// brushes never enter a `World`).
+///
+/// A world made from a map with patches also keeps the curved pieces its facets come from
+/// ([`World::with_patch_pieces`]); no backend reads them (they collide with the facets), but a
+/// bound on a piece grown by its error bound is a bound on its facets.
 #[derive(Debug, Clone, Default)]
 pub struct World {
     brushes: Vec<WorldBrush>,
     index: AabbTree,
+    pieces: Vec<PatchPiece>,
+    /// Per brush, the index of the piece it is a facet of (`u32::MAX`: none); empty when the
+    /// world has no pieces.
+    facet_piece: Vec<u32>,
 }
 
 impl World {
@@ -109,7 +118,66 @@ impl World {
         World {
             index: AabbTree::new(&boxes),
             brushes,
+            pieces: Vec::new(),
+            facet_piece: Vec::new(),
         }
+    }
+
+    /// The same world with the curved pieces its facets come from (replacing any it had). Each
+    /// piece must name facets of this world (flat brushes), none named twice; the brushes, their
+    /// ids and the [`World::fingerprint`] do not change.
+    pub fn with_patch_pieces(mut self, pieces: Vec<PatchPiece>) -> Result<World, PieceError> {
+        let mut facet_piece = vec![u32::MAX; if pieces.is_empty() { 0 } else { self.len() }];
+        for (p, piece) in pieces.iter().enumerate() {
+            let malformed = |what| PieceError::Malformed { piece: p, what };
+            if piece.facets.is_empty() {
+                return Err(malformed("it has no facet"));
+            }
+            if !piece.net.iter().flatten().all(|x| x.is_finite()) {
+                return Err(malformed("a control point is not finite"));
+            }
+            if !(piece.error_bound.is_finite() && piece.error_bound >= 0.0) {
+                return Err(malformed("its error bound is not a finite number >= 0"));
+            }
+            for facet in &piece.facets {
+                let brush = facet.brush;
+                let Some(slot) = facet_piece.get_mut(brush.0 as usize) else {
+                    return Err(PieceError::UnknownBrush {
+                        piece: p,
+                        brush,
+                        brushes: self.brushes.len(),
+                    });
+                };
+                if !self.brushes[brush.0 as usize].brush.is_flat() {
+                    return Err(PieceError::NotAFacet { piece: p, brush });
+                }
+                if *slot != u32::MAX {
+                    return Err(PieceError::SharedFacet {
+                        piece: p,
+                        brush,
+                        other: *slot as usize,
+                    });
+                }
+                *slot = p as u32;
+            }
+        }
+        self.pieces = pieces;
+        self.facet_piece = facet_piece;
+        Ok(self)
+    }
+
+    /// The curved pieces behind the world's facets (empty for a world of brushes only, or one
+    /// built without them).
+    pub fn patch_pieces(&self) -> &[PatchPiece] {
+        &self.pieces
+    }
+
+    /// The index in [`World::patch_pieces`] of the piece brush `id` is a facet of, if any.
+    pub fn facet_piece(&self, id: BrushId) -> Option<usize> {
+        self.facet_piece
+            .get(id.0 as usize)
+            .filter(|&&p| p != u32::MAX)
+            .map(|&p| p as usize)
     }
 
     /// A world of bare brushes, solid, with no provenance (handy in tests and benchmarks).
@@ -164,6 +232,15 @@ impl World {
                 })
                 .sum::<usize>()
             + self.index.memory_bytes()
+            + self
+                .pieces
+                .iter()
+                .map(|p| {
+                    std::mem::size_of::<PatchPiece>()
+                        + p.facets.capacity() * std::mem::size_of::<crate::patch::PieceFacet>()
+                })
+                .sum::<usize>()
+            + self.facet_piece.capacity() * std::mem::size_of::<u32>()
     }
 
     /// The number of nodes of the spatial index over the brushes' bounds.

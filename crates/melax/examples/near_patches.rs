@@ -1,8 +1,9 @@
 //! Box traces near patch facets against box traces near brushes, on one map, for the onion,
 //! Melax with exact bevels and the exact backend: nanoseconds per trace (best of 5 rounds) and
 //! Melax's nodes visited (the figures of `docs/patches.md`). 20,000 segments of 10 to 50 units
-//! from free starts within 48 units of a random facet, or of a random brush, for Quake's
-//! standing box.
+//! from free starts within 48 units of a random facet, or of a random brush
+//! (`geom::generate::free_segments_near`), for Quake's standing box. The criterion benchmark
+//! `near_patches` of this crate measures the same traces' medians.
 //!
 //! ```sh
 //! cargo run --release -p cspace-melax --example near_patches -- ../shared/maps/unvanquished_chasm.map
@@ -11,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cspace_geom::generate::Rng;
+use cspace_geom::generate::free_segments_near;
 use cspace_geom::{Collider, DVec3, ExactCollider, QueryContext, Shape};
 use cspace_mapfile::{BuildOptions, load_world};
 use cspace_melax::{BevelMode, MelaxCollider};
@@ -43,21 +44,16 @@ fn main() {
         DVec3::new(16.0, 16.0, 32.0),
     )
     .expect("a valid box");
-    let free = exact.prepare(&shape).expect("every shape");
     for near_facets in [false, true] {
-        let mut rng = Rng::new(5);
-        let mut segments = Vec::new();
-        while segments.len() < 20_000 {
-            let brush = &world.brushes()[rng.below(world.len())];
-            if brush.brush.is_flat() != near_facets {
-                continue;
-            }
-            let start = rng.point_in(&brush.brush.bounds().loosened(48.0));
-            if exact.is_solid(&mut ctx, &free, start) {
-                continue;
-            }
-            segments.push((start, start + rng.unit_vector() * rng.range(10.0, 50.0)));
-        }
+        let segments = free_segments_near(
+            &world,
+            &shape,
+            |b| b.brush.is_flat() == near_facets,
+            20_000,
+            (10.0, 50.0),
+            48.0,
+            5,
+        );
         let near = if near_facets { "facets" } else { "brushes" };
         let colliders: [(&str, &dyn Collider); 3] =
             [("onion", &onion), ("melax", &melax), ("exact", &exact)];

@@ -1,6 +1,7 @@
 //! The onion compile of a map with its patches at several tessellation bounds, and without them
 //! (the figures of `docs/patches.md`): facets, nodes and seconds for the standing, crouching and
-//! large poses.
+//! large poses, and a checksum of the saved tree (FNV-1a of `OnionTree::to_bytes`), so that a
+//! change to the compiler that should leave the tree alone can be seen to.
 //!
 //! ```sh
 //! cargo run --release -p cspace-onion --example patch_compile -- ../shared/maps/unvanquished_chasm.map 16 4 2
@@ -8,6 +9,7 @@
 
 use cspace_geom::World;
 use cspace_geom::patch::TessellationOptions;
+use cspace_geom::world::fnv1a64;
 use cspace_mapfile::{BuildOptions, load_world};
 use cspace_onion::{CompileOptions, Pose, compile};
 
@@ -28,16 +30,20 @@ fn main() {
             compile(world, &poses, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let s = &compiled.stats;
         println!(
-            "| {label} | {} | {} | {:.1} | {:.1} | {:.1} |",
+            "| {label} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:016x} |",
             world.len(),
             s.nodes,
+            s.compile_seconds.expand,
             s.compile_seconds.union,
             s.compile_seconds.build,
-            s.compile_seconds.total
+            s.compile_seconds.total,
+            fnv1a64(&compiled.tree.to_bytes())
         );
     };
-    println!("| world | brushes and facets | nodes | union s | build s | total s |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!(
+        "| world | brushes and facets | nodes | expand s | union s | build s | total s | tree checksum |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
     let loaded =
         load_world(&text, &path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let brushes: Vec<_> = loaded

@@ -154,6 +154,18 @@ pub enum VerifyError {
         /// The world's.
         world_solid: bool,
     },
+    /// A leaf's cell reaches beyond the numeric domain (a compiled tree's cells stay inside the
+    /// box it was compiled in, which is inside the domain).
+    #[error(
+        "leaf {leaf}: its cell reaches {}, beyond cspace's numeric domain (tolerance::WORLD_HALF_EXTENT)",
+        cspace_geom::domain::vector(*point)
+    )]
+    Beyond {
+        /// The leaf.
+        leaf: u32,
+        /// A point of its cell beyond the domain.
+        point: DVec3,
+    },
     /// A leaf without volume is empty in a space (the compiler makes them solid in every space).
     #[error("leaf {leaf} has no volume and is empty for pose {pose} (space {space})")]
     NoVolume {
@@ -357,6 +369,10 @@ impl OnionTree {
             for point in self.leaf_points(&cell, options.points_per_leaf.max(1)) {
                 checked = true;
                 report.points += 1;
+                let inside = point.abs().max_element() <= cspace_geom::tolerance::WORLD_HALF_EXTENT;
+                if !inside {
+                    return Err(VerifyError::Beyond { leaf, point });
+                }
                 for (s, shape) in prepared.iter().enumerate() {
                     report.queries += 1;
                     // A point on a seam between touching brushes is free for the exact query

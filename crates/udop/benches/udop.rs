@@ -4,6 +4,10 @@
 //!   free centres visited in turn;
 //! - `build-e1m1/k-rR`: the same at the spawn points of `quake_e1m1.map` in turn, for cap radius
 //!   64 and 128 (only when `CSPACE_MAPS` names the corpus);
+//! - `build-patches/{generated,chasm}-{curves,facets}`: one 26-UDOP (cap radius 64, the cache's
+//!   default) at free centres within 48 units of random facets, the patch pieces inserted by
+//!   their curves or their facets as brushes (`PatchBound`), in `RandomPatches::TEST` and in
+//!   `unvanquished_chasm.map` (only when `CSPACE_MAPS` names the corpus);
 //! - `contains`: Algorithm 3 for a player box's swept k-DOP against a 26-UDOP;
 //! - `walk-box/*` and `walk-cylinder/*`: one step of 256 agents (the player box, or a cylinder of
 //!   radius 16 and half-height 28) moving 5 units per step in straight lines with random turns
@@ -19,11 +23,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use cspace_geom::generate::{RandomBoxes, Rng};
+use cspace_geom::generate::{RandomBoxes, RandomPatches, Rng, free_segments_near};
+use cspace_geom::patch::TessellationOptions;
 use cspace_geom::{
     Collider, DVec3, ExactCollider, MoverCache, Prepared, QueryContext, Shape, World,
 };
-use cspace_udop::{CacheConfig, Directions, UdopBuilder, UdopCache};
+use cspace_udop::{CacheConfig, Directions, PatchBound, UdopBuilder, UdopCache};
 
 fn player() -> Shape {
     Shape::new_box(
@@ -132,6 +137,47 @@ fn benches(c: &mut Criterion) {
     } else {
         eprintln!("build-e1m1 skipped: CSPACE_MAPS is not set");
     }
+
+    // Next to patches, curves against facets.
+    let mut patch_worlds = vec![(
+        "generated",
+        Arc::new(RandomPatches::TEST.world(&TessellationOptions::default())),
+    )];
+    if let Some(map) = cspace_corpus::map("build-patches benchmarks", "unvanquished_chasm.map") {
+        patch_worlds.push(("chasm", map.world));
+    }
+    let mut group = c.benchmark_group("build-patches");
+    for (name, patches) in &patch_worlds {
+        let near: Vec<DVec3> = free_segments_near(
+            patches,
+            &shape,
+            |b| b.brush.is_flat(),
+            256,
+            (1.0, 1.0),
+            48.0,
+            9,
+        )
+        .into_iter()
+        .map(|(start, _)| start)
+        .collect();
+        for (label, bound) in [
+            ("curves", PatchBound::Curves),
+            ("facets", PatchBound::Facets),
+        ] {
+            let mut builder =
+                UdopBuilder::new(Arc::new(Directions::<DVec3>::standard(26).unwrap()), 64.0)
+                    .unwrap()
+                    .with_patches(bound);
+            let mut i = 0;
+            group.bench_function(format!("{name}-{label}"), |b| {
+                b.iter(|| {
+                    i = (i + 1) % near.len();
+                    black_box(builder.build(patches, near[i]))
+                })
+            });
+        }
+    }
+    group.finish();
 
     let mut builder =
         UdopBuilder::new(Arc::new(Directions::<DVec3>::standard(26).unwrap()), 128.0).unwrap();

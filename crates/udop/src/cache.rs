@@ -5,12 +5,12 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cspace_geom::{BrushId, Collider, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World};
+use cspace_geom::{Collider, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World};
 use glam::DVec3;
 
 use crate::directions::Directions;
 use crate::udop::Udop;
-use crate::world::{BuildOrder, UdopBuilder, UdopBuilderError};
+use crate::world::{BuildOrder, BuildScratch, PatchBound, UdopBuilder, UdopBuilderError};
 
 /// How much the swept bounding k-DOP is grown before Algorithm 3 (units).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -40,6 +40,8 @@ pub struct CacheConfig {
     pub order: BuildOrder,
     /// The growth of the swept k-DOP (default the skin).
     pub margin: Margin,
+    /// What the k-UDOPs insert for patch facets (default the curved pieces, [`PatchBound`]).
+    pub patches: PatchBound,
 }
 
 impl Default for CacheConfig {
@@ -51,6 +53,7 @@ impl Default for CacheConfig {
             radius: 64.0,
             order: BuildOrder::Nearest,
             margin: Margin::Skin,
+            patches: PatchBound::Curves,
         }
     }
 }
@@ -105,10 +108,10 @@ impl MoverUdop {
     }
 }
 
-/// The cache's scratch in a [`QueryContext`]: the brushes near a k-UDOP's centre.
+/// The cache's scratch in a [`QueryContext`]: the builder's.
 #[derive(Debug, Default)]
 struct CacheScratch {
-    brushes: Vec<(f64, BrushId)>,
+    build: BuildScratch,
 }
 
 impl fmt::Debug for UdopCache {
@@ -134,7 +137,9 @@ impl UdopCache {
         {
             return Err(CacheError::Margin(m));
         }
-        let builder = UdopBuilder::new(config.directions, config.radius)?.with_order(config.order);
+        let builder = UdopBuilder::new(config.directions, config.radius)?
+            .with_order(config.order)
+            .with_patches(config.patches);
         Ok(UdopCache {
             name: format!("udop+{}", inner.name()),
             inner,
@@ -169,7 +174,7 @@ impl UdopCache {
         let centre = position + shape.bounds().centre();
         let udop = self
             .builder
-            .build_with(&mut scratch.brushes, &self.world, centre);
+            .build_with(&mut scratch.build, &self.world, centre);
         counters.cache_build_nanos += started.elapsed().as_nanos() as u64;
         counters.cache_rebuilds += 1;
         kept.built = Some((udop, position));

@@ -14,7 +14,9 @@
 //!   Algorithm 2, [`Udop::contains_kdop`] Algorithm 3, [`Udop::vertices`],
 //!   [`Udop::polygon`] and [`Udop::polyhedron`] Section 4.1.
 //! - [`UdopBuilder`] builds a k-UDOP from the brushes of a [`cspace_geom::World`] near a point,
-//!   with a cap that keeps the restriction conservative (proved on the type).
+//!   with a cap that keeps the restriction conservative (proved on the type); patch facets are
+//!   bounded by their curved pieces (Section 3.3 over biquadratic surfaces, [`PatchBound`]).
+//!   Section 3.5's parametric boundaries are [`geometry::HermiteApproximation`].
 //! - [`UdopCache`] is a [`cspace_geom::Collider`] that wraps another backend and answers a move
 //!   as free, without asking it, when the mover's swept bounding [`Kdop`] lies in the k-UDOP kept
 //!   for it.
@@ -60,4 +62,4 @@ pub use kdop::Kdop;
 pub use polytope::PolytopeError;
 pub use udop::{Insertion, Udop, UdopError};
 pub use vector::Vector;
-pub use world::{BuildOrder, UdopBuilder, UdopBuilderError};
+pub use world::{BuildOrder, BuildScratch, PatchBound, UdopBuilder, UdopBuilderError};

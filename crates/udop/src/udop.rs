@@ -139,7 +139,7 @@ impl<V: Vector> Udop<V> {
             .zip(&self.distances)
             .enumerate()
         {
-            let d = geometry.signed_distance(self.centre, *v);
+            let d = geometry.signed_distance_against(self.centre, *v, *h);
             if d.is_nan() {
                 return self.collapse();
             }

@@ -5,10 +5,17 @@
 //! means over N random scenes (default 50) of P points each (default 40) of the 2D k-UDOP's perimeter, area, number of sides
 //! and sides/k, then writes the convergence plot of Figure 4 (the area of the symmetric
 //! difference of the polygons for k and k + 1, per scene and mean) to FILE.
+//!
+//! `cargo run --release -p cspace-udop-table -- --figure1 FILE.png [--section35 FILE.png]`
+//! draws the paper's 2D Bézier example instead (Figure 1: a 12-UDOP built about a point against
+//! a point, a segment, a circle and a quadratic Bézier curve, step by step) and a Section 3.5
+//! example (k-UDOPs inside a closed parametric boundary from its Hermite pieces less their error
+//! term), printing what each step did.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod figures;
 mod table;
 
 use plotters::prelude::*;
@@ -19,6 +26,8 @@ struct Args {
     points: usize,
     k_max: usize,
     svg: Option<PathBuf>,
+    figure1: Option<PathBuf>,
+    section35: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -27,6 +36,8 @@ fn parse_args() -> Result<Args, String> {
         points: table::POINTS_PER_SCENE,
         k_max: 300,
         svg: None,
+        figure1: None,
+        section35: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -36,9 +47,13 @@ fn parse_args() -> Result<Args, String> {
             "--points" => args.points = value()?.parse().map_err(|e| format!("--points: {e}"))?,
             "--k-max" => args.k_max = value()?.parse().map_err(|e| format!("--k-max: {e}"))?,
             "--svg" => args.svg = Some(PathBuf::from(value()?)),
+            "--figure1" => args.figure1 = Some(PathBuf::from(value()?)),
+            "--section35" => args.section35 = Some(PathBuf::from(value()?)),
             "-h" | "--help" => {
                 return Err(
-                    "usage: udop-table [--scenes N] [--points P] [--k-max K] [--svg FILE]".into(),
+                    "usage: udop-table [--scenes N] [--points P] [--k-max K] [--svg FILE] | \
+                     [--figure1 FILE.png] [--section35 FILE.png]"
+                        .into(),
                 );
             }
             other => return Err(format!("unknown argument {other}")),
@@ -123,6 +138,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.figure1.is_some() || args.section35.is_some() {
+        return draw_figures(&args);
+    }
     let scenes = table::scenes(args.scenes, args.points, 2022);
     let experiment = table::run(&scenes, 3..=args.k_max);
     println!(
@@ -149,6 +167,37 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         eprintln!("udop-table: wrote {}", path.display());
+    }
+    ExitCode::SUCCESS
+}
+
+/// Draws the PNG figures asked for (`--figure1`, `--section35`) and prints what each shows.
+fn draw_figures(args: &Args) -> ExitCode {
+    cspace_font::register();
+    let jobs = [
+        (&args.figure1, (1200, 820), true),
+        (&args.section35, (1200, 640), false),
+    ];
+    for (path, size, first) in jobs {
+        let Some(path) = path else { continue };
+        let root = BitMapBackend::new(path, size).into_drawing_area();
+        let drawn = if first {
+            figures::draw_figure1(root)
+        } else {
+            figures::draw_section35(root)
+        };
+        match drawn {
+            Ok(lines) => {
+                for line in lines {
+                    println!("{line}");
+                }
+                eprintln!("udop-table: wrote {}", path.display());
+            }
+            Err(e) => {
+                eprintln!("udop-table: cannot write {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
     }
     ExitCode::SUCCESS
 }

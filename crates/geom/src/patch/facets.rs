@@ -170,7 +170,6 @@ pub(super) fn measured_error(
     tessellation: &PatchTessellation,
     samples: usize,
 ) -> f64 {
-    let samples = samples.max(2);
     let mut worst: f64 = 0.0;
     let mut start = 0;
     let facets = &tessellation.facets;
@@ -187,24 +186,42 @@ pub(super) fn measured_error(
             .iter()
             .filter_map(|f| crate::Brush::from_polygon(&f.vertices).ok())
             .collect();
-        let [[s0, s1], [t0, t1]] = facets[start].cell;
         let piece = facets[start].piece.map(|x| x as usize);
-        let net = grid.piece(piece);
-        for a in 0..samples {
-            let s = s0 + (s1 - s0) * (a as f64 / (samples - 1) as f64);
-            for b in 0..samples {
-                let t = t0 + (t1 - t0) * (b as f64 / (samples - 1) as f64);
-                let p = eval_piece(&net, s, t);
-                let d = polygons
-                    .iter()
-                    .map(|f| f.closest_point(p).distance(p))
-                    .fold(f64::INFINITY, f64::min);
-                if d.is_finite() {
-                    worst = worst.max(d);
-                }
+        worst = worst.max(cell_error(
+            &grid.piece(piece),
+            facets[start].cell,
+            polygons.iter(),
+            samples,
+        ));
+        start = end;
+    }
+    worst
+}
+
+/// The largest distance from `samples x samples` points of the surface of `net` over `cell`
+/// (corners and interior, evenly spaced; at least 2 a side) to the nearest of `facets`.
+pub(super) fn cell_error<'a>(
+    net: &[[DVec3; 3]; 3],
+    cell: [[f64; 2]; 2],
+    facets: impl Iterator<Item = &'a crate::Brush> + Clone,
+    samples: usize,
+) -> f64 {
+    let samples = samples.max(2);
+    let [[s0, s1], [t0, t1]] = cell;
+    let mut worst: f64 = 0.0;
+    for a in 0..samples {
+        let s = s0 + (s1 - s0) * (a as f64 / (samples - 1) as f64);
+        for b in 0..samples {
+            let t = t0 + (t1 - t0) * (b as f64 / (samples - 1) as f64);
+            let p = eval_piece(net, s, t);
+            let d = facets
+                .clone()
+                .map(|f| f.closest_point(p).distance(p))
+                .fold(f64::INFINITY, f64::min);
+            if d.is_finite() {
+                worst = worst.max(d);
             }
         }
-        start = end;
     }
     worst
 }

@@ -43,6 +43,7 @@
 
 mod bezier;
 mod facets;
+mod piece;
 mod strips;
 #[cfg(test)]
 mod tests;
@@ -51,6 +52,7 @@ mod weld;
 use glam::DVec3;
 
 pub use bezier::{CellBound, cell_bound, eval_curve, eval_piece};
+pub use piece::{PatchPiece, PieceError, PieceFacet};
 
 use crate::tolerance::{MAX_COORDINATE, PATCH_ERROR};
 

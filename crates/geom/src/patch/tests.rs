@@ -432,3 +432,89 @@ fn a_coordinate_shared_by_a_curve_is_exact_all_along() {
         assert_eq!(eval_curve(arc, t).x, 63.9999694824);
     }
 }
+
+#[test]
+fn a_world_keeps_the_pieces_behind_its_facets() {
+    let world = crate::generate::RandomPatches::TEST.world(&options(4.0));
+    let pieces = world.patch_pieces();
+    assert!(pieces.len() > 50, "{}", pieces.len());
+    let facets = world.brushes().iter().filter(|b| b.brush.is_flat()).count();
+    assert_eq!(
+        pieces.iter().map(|p| p.facets.len()).sum::<usize>(),
+        facets,
+        "every facet belongs to one piece"
+    );
+    for (p, piece) in pieces.iter().enumerate() {
+        assert!(piece.error_bound <= 4.0);
+        for f in &piece.facets {
+            assert_eq!(world.facet_piece(f.brush), Some(p));
+        }
+        // The corners of each cell are facet vertices: the surface there is on the facets.
+        let measured = piece.measured_error(&world, 5);
+        assert!(
+            measured <= piece.error_bound,
+            "{measured} > {}",
+            piece.error_bound
+        );
+    }
+    let brush = world
+        .brushes()
+        .iter()
+        .position(|b| !b.brush.is_flat())
+        .unwrap();
+    assert_eq!(world.facet_piece(crate::BrushId(brush as u32)), None);
+    assert_eq!(world.facet_piece(crate::BrushId(u32::MAX)), None);
+    // The brushes and their fingerprint are those of the bare world.
+    let bare = crate::World::new(world.brushes().to_vec());
+    assert_eq!(bare.fingerprint(), world.fingerprint());
+    assert!(bare.patch_pieces().is_empty());
+}
+
+#[test]
+fn pieces_that_do_not_fit_the_world_are_refused() {
+    let world = crate::generate::RandomPatches::TEST.world(&options(8.0));
+    let bare = || crate::World::new(world.brushes().to_vec());
+    let piece = world.patch_pieces()[0].clone();
+    let wall = world
+        .brushes()
+        .iter()
+        .position(|b| !b.brush.is_flat())
+        .unwrap();
+    let with = |f: &dyn Fn(&mut PatchPiece)| {
+        let mut p = piece.clone();
+        f(&mut p);
+        bare().with_patch_pieces(vec![p]).unwrap_err()
+    };
+    assert!(matches!(
+        with(&|p| p.facets[0].brush = crate::BrushId(world.len() as u32)),
+        PieceError::UnknownBrush { piece: 0, .. }
+    ));
+    assert!(matches!(
+        with(&|p| p.facets[0].brush = crate::BrushId(wall as u32)),
+        PieceError::NotAFacet { piece: 0, .. }
+    ));
+    assert!(matches!(
+        with(&|p| p.facets.clear()),
+        PieceError::Malformed { piece: 0, .. }
+    ));
+    assert!(matches!(
+        with(&|p| p.net[1][1].x = f64::NAN),
+        PieceError::Malformed { piece: 0, .. }
+    ));
+    let error = with(&|p| p.error_bound = -1.0);
+    assert!(error.to_string().contains("error bound"), "{error}");
+    let error = bare()
+        .with_patch_pieces(vec![piece.clone(), piece.clone()])
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            PieceError::SharedFacet {
+                piece: 1,
+                other: 0,
+                ..
+            }
+        ),
+        "{error}"
+    );
+}

@@ -525,8 +525,11 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         });
     }
 
-    let (patch_records, patch_tally) = patches.finish(&map.file, &mut builder.brushes, options);
-    let world = World::new(builder.brushes);
+    let (patch_records, patch_tally, pieces) =
+        patches.finish(&map.file, &mut builder.brushes, options);
+    let world = World::new(builder.brushes)
+        .with_patch_pieces(pieces)
+        .expect("the pieces name the facets just made");
     MapWorld {
         bounds: world.bounds(),
         world,

@@ -12,7 +12,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use cspace_geom::patch::{ControlGrid, PatchError, tessellate};
+use cspace_geom::patch::{ControlGrid, PatchError, PatchPiece, tessellate};
 use cspace_geom::{Brush, BrushId, BrushSource, Contents, WorldBrush};
 
 use super::{BuildOptions, DropReason, NonSolidReason, world_contents};
@@ -220,24 +220,26 @@ impl PatchBuilder {
     }
 
     /// Tessellates the collidable patches together and appends their facets to `brushes`;
-    /// returns the records and their tally.
+    /// returns the records, their tally and the pieces the facets come from.
     pub fn finish(
         self,
         file: &Arc<str>,
         brushes: &mut Vec<WorldBrush>,
         options: &BuildOptions,
-    ) -> (Vec<PatchRecord>, PatchTally) {
+    ) -> (Vec<PatchRecord>, PatchTally, Vec<PatchPiece>) {
         let PatchBuilder {
             mut drafts,
             pending,
         } = self;
         let grids: Vec<ControlGrid> = pending.iter().map(|p| p.grid.clone()).collect();
         let tessellations = tessellate(&grids, &options.tessellation);
+        let mut pieces = Vec::new();
         for (pending, tessellation) in pending.iter().zip(tessellations) {
             let first = BrushId(brushes.len() as u32);
             let mut degenerate_cells = tessellation.degenerate_cells;
             let mut facets = 0u32;
             let mut error_bound: f64 = 0.0;
+            let mut made = Vec::with_capacity(tessellation.facets.len());
             for facet in &tessellation.facets {
                 // The tessellation only makes facets `from_polygon` takes; should one still be
                 // refused, it is counted as degenerate rather than lost silently.
@@ -245,6 +247,7 @@ impl PatchBuilder {
                     degenerate_cells += 1;
                     continue;
                 };
+                made.push((BrushId(brushes.len() as u32), facet));
                 brushes.push(WorldBrush {
                     brush,
                     contents: pending.contents,
@@ -259,6 +262,7 @@ impl PatchBuilder {
                 facets += 1;
                 error_bound = error_bound.max(facet.error_bound);
             }
+            pieces.extend(PatchPiece::of_patch(&pending.grid, made));
             drafts[pending.record].fate = Some(PatchFate::Collidable {
                 contents: pending.contents,
                 first,
@@ -300,7 +304,7 @@ impl PatchBuilder {
                 PatchFate::Invalid { .. } => tally.invalid += 1,
             }
         }
-        (records, tally)
+        (records, tally, pieces)
     }
 }
 

@@ -86,6 +86,23 @@ fn solid_patches_become_facets_after_the_brushes() {
     assert_eq!(map.patch_tally.facets as u32, facets + clip_facets);
     // The facets reach the bump's top: the world's bounds hold them.
     assert!(map.bounds.max.z > 200.0);
+    // The world keeps the pieces (one per 3 x 3 net: two, then one) with their facets.
+    let pieces = map.world.patch_pieces();
+    assert_eq!(pieces.len(), 3);
+    assert_eq!(pieces[0].net[0][0], DVec3::new(0.0, 0.0, 100.0));
+    assert_eq!(pieces[1].net[0][0], DVec3::new(0.0, 64.0, 100.0));
+    assert_eq!(pieces[2].net[2][2], DVec3::new(64.0, 64.0, 200.0));
+    for (p, piece) in pieces.iter().enumerate() {
+        assert!(piece.error_bound <= error_bound.max(PATCH_ERROR));
+        for f in &piece.facets {
+            assert_eq!(map.world.facet_piece(f.brush), Some(p));
+            assert_eq!(u32::from(f.brush.0 >= second.0), u32::from(p == 2));
+        }
+    }
+    assert_eq!(
+        pieces.iter().map(|p| p.facets.len()).sum::<usize>() as u32,
+        facets + clip_facets
+    );
 }
 
 #[test]

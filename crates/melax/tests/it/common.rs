@@ -91,6 +91,14 @@ pub fn patches() -> NamedWorld {
     }
 }
 
+/// `RandomPatches::LARGE` at the default bound (4 units, as maps are tessellated).
+pub fn larger_patches() -> NamedWorld {
+    NamedWorld {
+        name: "random patches (large)".into(),
+        world: Arc::new(RandomPatches::LARGE.world(&TessellationOptions::default())),
+    }
+}
+
 /// The generated worlds.
 pub fn generated() -> Vec<NamedWorld> {
     vec![random_boxes(), convex_brushes(), room()]

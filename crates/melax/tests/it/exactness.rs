@@ -309,6 +309,18 @@ fn exact_bevels_trace_boxes_exactly_over_patch_facets() {
     );
 }
 
+/// The second generated patch world, at the default bound: 102,000 box traces too.
+#[test]
+fn exact_bevels_trace_boxes_exactly_over_a_larger_patch_world() {
+    let named = common::larger_patches();
+    let (stats, hits) = boxes_agree_over_facets(&named, 350);
+    assert!(stats.facet_cells >= named.world.len() / 2, "{stats:?}");
+    assert!(
+        hits.iter().all(|&h| h > 1000),
+        "{hits:?}: the test would prove little"
+    );
+}
+
 /// `unvanquished_chasm.map` and its 12,872 patch facets: 34,000 traces per box (102,000), a third
 /// starting on a face of a brush or facet, a third on a brush's or facet's centre.
 #[test]

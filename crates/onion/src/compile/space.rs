@@ -8,6 +8,7 @@ use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::{CONTACT, ONION_CUT, PLANE_MERGE};
 use cspace_geom::{Aabb, Brush, BrushError, Plane, Polygon, World};
 use glam::DVec3;
+use rayon::prelude::*;
 
 use super::CompileError;
 use crate::pose::Pose;
@@ -22,6 +23,18 @@ pub(crate) struct SpaceBrush {
     pub brush: Brush,
     /// True for the expansion of a facet (a flat world brush): see [`clip_outside_separated`].
     pub facet: bool,
+    /// Per face of `brush`, its axis when its normal is one (`Some((axis, positive))`).
+    pub axes: Vec<Option<(usize, bool)>>,
+}
+
+/// The axis of an axial plane and whether its normal points along it.
+fn axis_of(plane: &Plane) -> Option<(usize, bool)> {
+    if !plane.is_axial() {
+        return None;
+    }
+    let n = plane.normal();
+    let axis = (0..3).find(|&k| n[k] != 0.0)?;
+    Some((axis, n[axis] > 0.0))
 }
 
 /// One configuration space: the world expanded by one pose.
@@ -35,22 +48,40 @@ pub(crate) struct Space {
 }
 
 impl Space {
-    /// The world's brushes expanded by `pose` (geom's exact box expansion).
+    /// The world's brushes expanded by `pose` (geom's exact box expansion), on rayon's threads
+    /// (collected in brush order: the space does not depend on the thread count).
     pub fn new(world: &World, pose: &Pose, space: usize) -> Result<Space, CompileError> {
         let shape = BoxShape {
             mins: pose.mins,
             maxs: pose.maxs,
         };
+        let expanded: Vec<Result<Option<SpaceBrush>, BrushError>> = world
+            .brushes()
+            .par_iter()
+            .map(|wb| {
+                let planes = box_expanded_planes(&wb.brush, &shape);
+                match Brush::from_planes(&planes) {
+                    Ok(brush) => Ok(Some(SpaceBrush {
+                        axes: brush.planes().map(|p| axis_of(&p)).collect(),
+                        planes,
+                        brush,
+                        facet: wb.brush.is_flat(),
+                    })),
+                    // A facet (a flat brush) expanded by a box of no extent along its normal
+                    // (the point pose) is a slab of zero thickness, or thinner than the brush
+                    // builder's plane thickness (2e-6 units): no point is deeper than CONTACT
+                    // inside it, so the facet is never solid in this space and leaves no face
+                    // (rays pass facets).
+                    Err(BrushError::Empty) if wb.brush.is_flat() => Ok(None),
+                    Err(error) => Err(error),
+                }
+            })
+            .collect();
         let mut brushes = Vec::with_capacity(world.len());
-        for (i, wb) in world.brushes().iter().enumerate() {
-            let planes = box_expanded_planes(&wb.brush, &shape);
-            let brush = match Brush::from_planes(&planes) {
-                Ok(brush) => brush,
-                // A facet (a flat brush) expanded by a box of no extent along its normal (the
-                // point pose) is a slab of zero thickness, or thinner than the brush builder's
-                // plane thickness (2e-6 units): no point is deeper than CONTACT inside it, so the
-                // facet is never solid in this space and leaves no face (rays pass facets).
-                Err(BrushError::Empty) if wb.brush.is_flat() => continue,
+        for (i, result) in expanded.into_iter().enumerate() {
+            match result {
+                Ok(Some(brush)) => brushes.push(brush),
+                Ok(None) => {}
                 Err(error) => {
                     return Err(CompileError::Expansion {
                         brush: i,
@@ -59,12 +90,7 @@ impl Space {
                         error,
                     });
                 }
-            };
-            brushes.push(SpaceBrush {
-                planes,
-                brush,
-                facet: wb.brush.is_flat(),
-            });
+            }
         }
         let boxes: Vec<Aabb> = brushes.iter().map(|b| b.brush.bounds()).collect();
         Ok(Space {
@@ -94,24 +120,50 @@ impl Space {
     /// The CSG union's boundary: every face of every expanded brush, less its parts inside other
     /// brushes. Faces facing each other on one plane are both dropped; of two coplanar faces
     /// facing the same way only one is kept (the outer, or the first brush's when equal).
+    ///
+    /// Brushes are taken on rayon's threads and their faces collected in brush order: the
+    /// polygons do not depend on the thread count.
     pub fn union_faces(&self) -> Vec<Polygon> {
+        let per_brush: Vec<Vec<Polygon>> = (0..self.brushes.len())
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(near, near_boxes), i| self.brush_union_faces(i, near, near_boxes),
+            )
+            .collect();
+        per_brush.into_iter().flatten().collect()
+    }
+
+    /// The faces of brush `i` in the union (`near` and `near_boxes` are scratch).
+    fn brush_union_faces(
+        &self,
+        i: usize,
+        near: &mut Vec<u32>,
+        near_boxes: &mut Vec<(Aabb, u32)>,
+    ) -> Vec<Polygon> {
+        let sb = &self.brushes[i];
         let mut out = Vec::new();
-        let mut near: Vec<u32> = Vec::new();
-        for (i, sb) in self.brushes.iter().enumerate() {
-            near.clear();
-            self.index
-                .for_each_overlapping(&sb.brush.bounds().loosened(BOX_GROWTH), |j| {
-                    if j as usize != i {
-                        near.push(j)
-                    }
-                });
-            near.sort_unstable();
-            for f in 0..sb.brush.face_count() {
-                let face = sb.brush.face_polygon(f);
-                if self.facets {
-                    out.extend(self.face_outside(i, face, &near));
-                    continue;
+        near.clear();
+        self.index
+            .for_each_overlapping(&sb.brush.bounds().loosened(BOX_GROWTH), |j| {
+                if j as usize != i {
+                    near.push(j)
                 }
+            });
+        near.sort_unstable();
+        if self.facets {
+            // The bounds of the brushes near, side by side for the faces' filter.
+            near_boxes.clear();
+            near_boxes.extend(
+                near.iter()
+                    .map(|&j| (self.brushes[j as usize].brush.bounds(), j)),
+            );
+        }
+        for f in 0..sb.brush.face_count() {
+            let face = sb.brush.face_polygon(f);
+            if self.facets {
+                out.extend(self.face_outside(i, face, near_boxes));
+            } else {
                 out.extend(self.cut(i, face, near.iter().copied(), clip_outside));
             }
         }
@@ -124,39 +176,40 @@ impl Space {
     /// the agent's box, its faces far smaller), a face strictly inside one of them is dropped
     /// before any split, the nearest brushes cut first (they cover the most), and a piece in
     /// front of a face plane of a brush is kept whole ([`clip_outside_separated`]).
-    fn face_outside(&self, i: usize, face: Polygon, near: &[u32]) -> Vec<Polygon> {
-        let bounds = polygon_bounds(std::slice::from_ref(&face)).loosened(BOX_GROWTH);
+    fn face_outside(&self, i: usize, face: Polygon, near: &[(Aabb, u32)]) -> Vec<Polygon> {
+        let face_bounds = polygon_bounds(std::slice::from_ref(&face));
+        let bounds = face_bounds.loosened(BOX_GROWTH);
         let centre = face.vertex_mean();
-        let mut candidates: Vec<(f64, u32)> = near
-            .iter()
-            .filter(|&&j| self.brushes[j as usize].brush.bounds().intersects(&bounds))
-            .map(|&j| {
-                let d = self.brushes[j as usize]
-                    .brush
-                    .bounds()
-                    .centre()
-                    .distance_squared(centre);
-                (d, j)
-            })
-            .collect();
+        // A brush holding the face strictly inside its planes holds the face's vertices, so its
+        // bounds (from its own vertices, whose rounding is far below BOX_GROWTH) grown by
+        // BOX_GROWTH hold the face's bounds: a necessary test of six comparisons before the
+        // planes, which most of the brushes near a face fail.
         let inside = |brush: &Brush| {
-            brush.planes().all(|plane| {
-                face.vertices
-                    .iter()
-                    .all(|v| plane.signed_distance(*v) < -ONION_CUT)
-            })
+            brush.bounds().loosened(BOX_GROWTH).contains(&face_bounds)
+                && brush.planes().all(|plane| {
+                    face.vertices
+                        .iter()
+                        .all(|v| plane.signed_distance(*v) < -ONION_CUT)
+                })
         };
-        if candidates
-            .iter()
-            .any(|&(_, j)| inside(&self.brushes[j as usize].brush))
-        {
-            return Vec::new();
+        // Nearest first by the squared distance between centres, ties by index: one sort key
+        // (the bits of a non-negative finite double order as the number does).
+        let mut candidates: Vec<u128> = Vec::new();
+        for &(brush_bounds, j) in near {
+            if !brush_bounds.intersects(&bounds) {
+                continue;
+            }
+            if inside(&self.brushes[j as usize].brush) {
+                return Vec::new();
+            }
+            let d = brush_bounds.centre().distance_squared(centre);
+            candidates.push((u128::from(d.to_bits()) << 32) | u128::from(j));
         }
-        candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        candidates.sort_unstable();
         self.cut(
             i,
             face,
-            candidates.iter().map(|&(_, j)| j),
+            candidates.iter().map(|&key| key as u32),
             clip_outside_separated,
         )
     }
@@ -169,24 +222,27 @@ impl Space {
         i: usize,
         face: Polygon,
         others: impl Iterator<Item = u32>,
-        clip: fn(Polygon, &Brush, bool, &mut Vec<Polygon>),
+        clip: fn(Polygon, &SpaceBrush, bool, &mut Vec<Polygon>) -> bool,
     ) -> Vec<Polygon> {
         let mut pieces = vec![face];
+        let mut next = Vec::new();
+        let mut bounds = polygon_bounds(&pieces).loosened(BOX_GROWTH);
         for j in others {
-            let other = &self.brushes[j as usize].brush;
-            if !other
-                .bounds()
-                .intersects(&polygon_bounds(&pieces).loosened(BOX_GROWTH))
-            {
+            let other = &self.brushes[j as usize];
+            if !other.brush.bounds().intersects(&bounds) {
                 continue;
             }
-            let mut next = Vec::with_capacity(pieces.len());
-            for piece in pieces {
-                clip(piece, other, i < j as usize, &mut next);
+            let mut whole = true;
+            for piece in pieces.drain(..) {
+                whole &= clip(piece, other, i < j as usize, &mut next);
             }
-            pieces = next;
+            std::mem::swap(&mut pieces, &mut next);
             if pieces.is_empty() {
                 break;
+            }
+            // Pieces all kept whole have the same bounds.
+            if !whole {
+                bounds = polygon_bounds(&pieces).loosened(BOX_GROWTH);
             }
         }
         pieces
@@ -199,14 +255,37 @@ fn polygon_bounds(polygons: &[Polygon]) -> Aabb {
 
 /// Pushes the parts of `polygon` outside convex `brush` into `out`. A part lying on a face of
 /// `brush` facing the same way is kept when `keep_same` (and the face is not further out), or
-/// when the polygon's plane is further out than the face.
-fn clip_outside(polygon: Polygon, brush: &Brush, keep_same: bool, out: &mut Vec<Polygon>) {
+/// when the polygon's plane is further out than the face. True when `polygon` was pushed whole.
+fn clip_outside(
+    polygon: Polygon,
+    brush: &SpaceBrush,
+    keep_same: bool,
+    out: &mut Vec<Polygon>,
+) -> bool {
+    clip_outside_known(polygon, &brush.brush, keep_same, out, &[])
+}
+
+/// [`clip_outside`] given `known[k]`, the side of `polygon` of the brush's plane `k` for the
+/// first `known.len()` planes: used until the polygon is first split (the same answers, not
+/// computed twice).
+fn clip_outside_known(
+    polygon: Polygon,
+    brush: &Brush,
+    keep_same: bool,
+    out: &mut Vec<Polygon>,
+    known: &[PolygonSide],
+) -> bool {
     let mut rest = polygon;
-    for plane in brush.planes() {
-        match rest.side_of(&plane, ONION_CUT) {
+    let mut whole = true;
+    for (k, plane) in brush.planes().enumerate() {
+        let side = match known.get(k) {
+            Some(&side) if whole => side,
+            _ => rest.side_of(&plane, ONION_CUT),
+        };
+        match side {
             PolygonSide::Front => {
                 out.push(rest);
-                return;
+                return whole;
             }
             PolygonSide::Back => {}
             PolygonSide::Coplanar => {
@@ -222,25 +301,31 @@ fn clip_outside(polygon: Polygon, brush: &Brush, keep_same: bool, out: &mut Vec<
                     };
                     if keep {
                         out.push(rest);
-                        return;
+                        return whole;
                     }
                 }
                 // Facing each other (touching brushes), or an inner copy: the part inside is
                 // dropped if it lies within the rest of the brush.
             }
             PolygonSide::Straddle => {
+                whole = false;
                 let (back, front) = rest.split_with(&plane, ONION_CUT);
                 if let Some(front) = front {
                     out.push(front);
                 }
                 match back {
                     Some(back) => rest = back,
-                    None => return,
+                    None => return false,
                 }
             }
         }
     }
+    false
 }
+
+/// Planes of a brush whose sides [`clip_outside_separated`] keeps for [`clip_outside_known`]
+/// (an expanded facet has about 16; sides of further planes are computed again).
+const KNOWN_SIDES: usize = 32;
 
 /// [`clip_outside`] for faces of facets and faces clipped by facets: a piece lying wholly in
 /// front of one of the brush's face planes is kept whole before any split (the plain rule splits
@@ -250,16 +335,41 @@ fn clip_outside(polygon: Polygon, brush: &Brush, keep_same: bool, out: &mut Vec<
 /// fragments of the plain rule multiply with every neighbour.
 fn clip_outside_separated(
     polygon: Polygon,
-    brush: &Brush,
+    brush: &SpaceBrush,
     keep_same: bool,
     out: &mut Vec<Polygon>,
-) {
-    if brush
-        .planes()
-        .any(|plane| polygon.side_of(&plane, ONION_CUT) == PolygonSide::Front)
-    {
-        out.push(polygon);
-        return;
+) -> bool {
+    // The polygon's side of an axial plane is read off its extreme coordinates: the distance to
+    // an axial plane is the coordinate (exactly: the other products are zeros) less the plane's
+    // distance, a monotone function of it.
+    let bounds = polygon_bounds(std::slice::from_ref(&polygon));
+    let axial_side = |axis: usize, positive: bool, dist: f64| {
+        let (low, high) = if positive {
+            (bounds.min[axis] - dist, bounds.max[axis] - dist)
+        } else {
+            (-bounds.max[axis] - dist, -bounds.min[axis] - dist)
+        };
+        match (high > ONION_CUT, low < -ONION_CUT) {
+            (true, true) => PolygonSide::Straddle,
+            (true, false) => PolygonSide::Front,
+            (false, true) => PolygonSide::Back,
+            (false, false) => PolygonSide::Coplanar,
+        }
+    };
+    let mut known = [PolygonSide::Coplanar; KNOWN_SIDES];
+    for (k, (plane, axis)) in brush.brush.planes().zip(&brush.axes).enumerate() {
+        let side = match *axis {
+            Some((axis, positive)) => axial_side(axis, positive, plane.dist()),
+            None => polygon.side_of(&plane, ONION_CUT),
+        };
+        if side == PolygonSide::Front {
+            out.push(polygon);
+            return true;
+        }
+        if let Some(slot) = known.get_mut(k) {
+            *slot = side;
+        }
     }
-    clip_outside(polygon, brush, keep_same, out);
+    let count = brush.brush.face_count().min(KNOWN_SIDES);
+    clip_outside_known(polygon, &brush.brush, keep_same, out, &known[..count])
 }

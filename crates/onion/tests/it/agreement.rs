@@ -68,6 +68,18 @@ fn patch_facets_agree() {
     agree("random patches", world, &poses, 5);
 }
 
+/// `RandomPatches::LARGE` at the default bound (4 units, as maps are tessellated): 60 objects,
+/// another seed, coarser facets meeting at sharper angles.
+#[test]
+fn larger_patch_world_agrees() {
+    use cspace_geom::generate::RandomPatches;
+    use cspace_geom::patch::TessellationOptions;
+    let world = RandomPatches::LARGE.world(&TessellationOptions::default());
+    let facets = world.brushes().iter().filter(|b| b.brush.is_flat()).count();
+    assert!(facets > 2000, "{facets} facets");
+    agree("random patches (large)", world, &quake_poses(), 6);
+}
+
 #[test]
 fn convex_brushes_agree() {
     let mut poses = quake_poses();

@@ -64,3 +64,37 @@ fn a_tree_is_refused_for_any_world_but_its_own_even_after_a_round_trip() {
     assert!(refused.to_string().contains("compiled from another world"));
     assert!(OnionCollider::new(world, loaded).is_ok());
 }
+
+/// The compile expands and unions on rayon's threads: the tree (its saved bytes) is the same on
+/// one thread as on four, for a world of brushes and one with patch facets.
+#[test]
+fn the_tree_does_not_depend_on_the_thread_count() {
+    use cspace_geom::generate::{RandomBoxes, RandomPatches};
+    use cspace_geom::patch::TessellationOptions;
+    let worlds = [
+        RandomBoxes::BENCHMARK.scaled(300).world(),
+        RandomPatches::TEST.world(&TessellationOptions::new(8.0).unwrap()),
+    ];
+    let poses = [
+        cspace_onion::Pose::quake_standing(),
+        cspace_onion::Pose::quake_crouching(),
+    ];
+    for world in &worlds {
+        let bytes = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                cspace_onion::compile(world, &poses, &cspace_onion::CompileOptions::default())
+                    .unwrap()
+                    .tree
+                    .to_bytes()
+            })
+        };
+        assert!(
+            bytes(1) == bytes(4),
+            "one thread and four give different trees"
+        );
+    }
+}

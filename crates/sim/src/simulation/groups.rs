@@ -60,6 +60,24 @@ pub(super) enum Phase {
     Move(f64),
 }
 
+impl Phase {
+    /// The systems of the phase, on one agent.
+    fn apply(self, st: &mut MoverState, tr: &mut Tracer, p: &MoveParams, log: &mut MoveLog) {
+        use super::movement;
+        match self {
+            Phase::Settle => {
+                movement::unstick(st, tr, log);
+                movement::ground_check(st, tr, p, log);
+            }
+            Phase::Move(dt) => {
+                movement::crouch_or_stand(st, tr, log);
+                movement::walk_or_fall(st, tr, p, dt, log);
+                movement::ground_check(st, tr, p, log);
+            }
+        }
+    }
+}
+
 /// One worker's scratch: its query context, the filter stack of the group it moves, buffers.
 pub(super) struct Worker {
     queries: QueryContext,
@@ -152,41 +170,23 @@ pub(super) fn run_group(
         touches,
     };
     for index in 0..group.len() {
-        let filters = stack.as_deref_mut();
-        match phase {
-            Phase::Settle => update_one(
-                &mut scratch,
-                filters,
-                shared,
-                group,
-                index,
-                &mut out,
-                |st, tr, p, log| {
-                    super::movement::unstick(st, tr, log);
-                    super::movement::ground_check(st, tr, p, log);
-                },
-            ),
-            Phase::Move(dt) => {
-                let rest = *group[index].rest;
-                if rest.asleep || rest.left_world {
-                    continue;
-                }
-                out.agent_steps += 1;
-                update_one(
-                    &mut scratch,
-                    filters,
-                    shared,
-                    group,
-                    index,
-                    &mut out,
-                    |st, tr, p, log| {
-                        super::movement::crouch_or_stand(st, tr, log);
-                        super::movement::walk_or_fall(st, tr, p, dt, log);
-                        super::movement::ground_check(st, tr, p, log);
-                    },
-                );
+        if let Phase::Move(_) = phase {
+            let rest = *group[index].rest;
+            if rest.asleep || rest.left_world {
+                continue;
             }
+            out.agent_steps += 1;
         }
+        let filters = stack.as_deref_mut();
+        update_one(
+            &mut scratch,
+            filters,
+            shared,
+            group,
+            index,
+            &mut out,
+            |st, tr, p, log| phase.apply(st, tr, p, log),
+        );
     }
     out.queries = std::mem::take(&mut scratch.queries.counters);
     if let Some(stack) = stack {

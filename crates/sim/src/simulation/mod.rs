@@ -476,6 +476,13 @@ impl Sim {
     /// Finds the ground under every agent and frees agents that start in solid: one group of
     /// every agent, in id order (a freed agent may land anywhere near).
     fn settle(&mut self) {
+        self.run_in_order(Phase::Settle);
+    }
+
+    /// Runs `phase` on every agent in id order, on the calling thread, with the simulation's
+    /// filter stack: settling, and the sequential step.
+    fn run_in_order(&mut self, phase: Phase) {
+        self.refresh_filters();
         let shared = Shared {
             collider: self.collider.as_ref(),
             params: &self.params,
@@ -492,10 +499,11 @@ impl Sim {
             &mut self.worker,
             shared,
             &mut movers,
-            Phase::Settle,
+            phase,
             Some(&mut self.filters),
         );
         drop(movers);
+        self.counters.groups += 1;
         self.merge(vec![outcome]);
     }
 
@@ -503,9 +511,9 @@ impl Sim {
     /// sequential step); on several, the interaction groups, each in id order, on rayon's threads,
     /// which gives the same bits.
     fn move_agents(&mut self, dt: f64) {
-        let sequential = rayon::current_num_threads() == 1;
-        if sequential {
-            self.refresh_filters();
+        if rayon::current_num_threads() == 1 {
+            self.run_in_order(Phase::Move(dt));
+            return;
         }
         let shared = Shared {
             collider: self.collider.as_ref(),
@@ -513,25 +521,6 @@ impl Sim {
             step: self.step,
             floor: self.floor,
         };
-        if sequential {
-            let mut movers = self
-                .world
-                .query_mut::<Mover>()
-                .into_iter()
-                .collect::<Vec<_>>();
-            movers.sort_unstable_by_key(|m| m.id.0);
-            let outcome = groups::run_group(
-                &mut self.worker,
-                shared,
-                &mut movers,
-                Phase::Move(dt),
-                Some(&mut self.filters),
-            );
-            drop(movers);
-            self.counters.groups += 1;
-            self.merge(vec![outcome]);
-            return;
-        }
         let clock = Instant::now();
         let mut movers: Vec<Mover> = self.world.query_mut::<Mover>().into_iter().collect();
         self.reaches.clear();

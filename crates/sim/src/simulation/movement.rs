@@ -116,48 +116,29 @@ pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
         return;
     }
     // The 26 unit offsets within +-1, nearest first (straight up before sideways), then in a
-    // fixed order.
-    for offset in nudges() {
-        let to = from + offset;
-        if tr.is_free(st.pose, to) {
-            st.position = to;
-            log.events.push(EventKind::Unstuck {
-                from,
-                to,
-                nudged: true,
-            });
-            return;
-        }
-    }
-    let mut radius = 2.0;
-    while radius <= 256.0 {
-        for offset in nudges() {
-            let to = from + offset.normalize() * radius;
-            if tr.is_free(st.pose, to) {
-                st.position = to;
-                st.velocity = DVec3::ZERO;
-                log.events.push(EventKind::Unstuck {
-                    from,
-                    to,
-                    nudged: false,
-                });
-                return;
-            }
-        }
-        radius *= 2.0;
-    }
-    // A pile of agents started on one point fills the rings; the rest spread over the floor.
+    // fixed order; then the same directions at growing radii; then the floor around, one shape
+    // apart (a pile of agents started on one point fills the rings and spreads over the floor).
     let size = tr.poses.get(st.pose).shape().bounds().size() + 2.0 * tr.poses.get(st.pose).skin();
-    for (i, j) in floor_lattice() {
-        let to = from + DVec3::new(i as f64 * size.x, j as f64 * size.y, 0.0);
+    let nudged = nudges().into_iter().map(|offset| (from + offset, true));
+    let rings = (1..=8).flat_map(|k| {
+        let radius = f64::from(1u32 << k);
+        nudges()
+            .into_iter()
+            .map(move |offset| (from + offset.normalize() * radius, false))
+    });
+    let floor = floor_lattice().map(|(i, j)| {
+        (
+            from + DVec3::new(i as f64 * size.x, j as f64 * size.y, 0.0),
+            false,
+        )
+    });
+    for (to, nudged) in nudged.chain(rings).chain(floor) {
         if tr.is_free(st.pose, to) {
             st.position = to;
-            st.velocity = DVec3::ZERO;
-            log.events.push(EventKind::Unstuck {
-                from,
-                to,
-                nudged: false,
-            });
+            if !nudged {
+                st.velocity = DVec3::ZERO;
+            }
+            log.events.push(EventKind::Unstuck { from, to, nudged });
             return;
         }
     }

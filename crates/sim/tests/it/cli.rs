@@ -701,8 +701,36 @@ fn sim_map_counts_match_the_corpus_table() {
         );
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(report["brushes"]["total"], total, "{file}");
-        assert_eq!(report["patches"], patches, "{file}");
+        let p = &report["patches"];
+        assert_eq!(p["total"], patches, "{file}");
+        let fates =
+            ["solid", "clip", "non_solid", "dropped", "invalid"].map(|k| p[k].as_u64().unwrap());
+        assert_eq!(
+            fates.iter().sum::<u64>(),
+            patches as u64,
+            "{file}: every patch accounted for"
+        );
+        let listed = p["collidable_patches"].as_array().unwrap().len()
+            + p["skipped"].as_array().unwrap().len();
+        assert_eq!(listed, patches, "{file}: every patch listed");
+        let (bound, measured) = (
+            p["error_bound"].as_f64().unwrap(),
+            p["measured_error"].as_f64().unwrap(),
+        );
+        assert!(
+            measured <= bound && bound <= cspace_geom::tolerance::PATCH_ERROR,
+            "{file}: measured {measured} within the bound {bound}, within the default"
+        );
         let b = &report["brushes"];
+        assert_eq!(
+            b["in_world"].as_u64().unwrap(),
+            ["solid", "clip"]
+                .map(|k| b[k].as_u64().unwrap())
+                .iter()
+                .sum::<u64>()
+                + p["facets"].as_u64().unwrap(),
+            "{file}: the world holds the solid and clip brushes and the facets"
+        );
         let parts =
             ["solid", "clip", "non_solid", "dropped", "invalid"].map(|k| b[k].as_u64().unwrap());
         assert_eq!(
@@ -739,6 +767,85 @@ fn sim_map_reports_our_own_map_and_refuses_broken_ones() {
         stderr.contains("broken.map:4:1:") && stderr.contains("expected '{'"),
         "{stderr}"
     );
+}
+
+/// A `patchDef2` of `rows x columns` control points over a 32-unit lattice at height `z`,
+/// with its middle points raised by 48 units (a bump).
+fn patch_text(shader: &str, rows: usize, columns: usize, z: f64) -> String {
+    let mut text = format!("patchDef2\n{{\n{shader}\n( {rows} {columns} 0 0 0 )\n(\n");
+    for r in 0..rows {
+        text.push('(');
+        for c in 0..columns {
+            let bump = if r % 2 == 1 && c % 2 == 1 { 48.0 } else { 0.0 };
+            text.push_str(&format!(" ( {} {} {} 0 0 )", 32 * r, 32 * c, z + bump));
+        }
+        text.push_str(" )\n");
+    }
+    text.push_str(")\n}\n");
+    text
+}
+
+#[test]
+fn sim_map_reports_what_became_of_each_patch() {
+    // A collidable bump, a non-solid one, and one whose grid is 4 x 3 (even: no patch).
+    let map = format!(
+        "{{\n\"classname\" \"worldspawn\"\n{{\n{}}}\n{{\n{}}}\n{{\n{}}}\n}}\n",
+        patch_text("common/caulk", 5, 3, 0.0),
+        patch_text("textures/x/pipe_nonsolid", 3, 3, 128.0),
+        patch_text("common/caulk", 4, 3, 256.0),
+    );
+    let path = scratch("patches.map", &map);
+    let out = sim(&["map", path.to_str().unwrap()], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "patches: 3 in all; 1 collidable (1 solid, 0 clip) as 64 facets; 1 non-solid, \
+             0 dropped markers, 1 invalid"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("tessellation: facets within "), "{text}");
+    assert!(
+        text.contains(
+            "patches.map:17: entity 0 patch 1 (textures/x/pipe_nonsolid, 3 x 3): non-solid shader"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("patches.map:33:3: entity 0 patch 2 (common/caulk, 4 x 3): invalid, skipped: patch is 4 x 3"),
+        "{text}"
+    );
+    let out = sim(&["map", path.to_str().unwrap(), "--json"], "");
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = &report["patches"];
+    assert_eq!(p["total"], 3);
+    assert_eq!(p["collidable"], 1);
+    assert_eq!(p["facets"], 64);
+    assert_eq!(report["brushes"]["in_world"], 64);
+    let collidable = &p["collidable_patches"][0];
+    assert_eq!(collidable["facets"], 64);
+    let (bound, measured) = (
+        p["error_bound"].as_f64().unwrap(),
+        p["measured_error"].as_f64().unwrap(),
+    );
+    assert!(
+        0.0 < measured && measured <= bound && bound <= cspace_geom::tolerance::PATCH_ERROR,
+        "measured {measured}, bound {bound}"
+    );
+    assert_eq!(collidable["measured_error"].as_f64().unwrap(), measured);
+    let skipped = p["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 2);
+    assert_eq!(skipped[0]["fate"], "non_solid");
+    assert_eq!(skipped[0]["reason"], "non-solid shader");
+    assert_eq!(skipped[1]["fate"], "invalid");
+    let at = skipped[1]["source"].as_str().unwrap();
+    assert!(at.ends_with("patches.map:33:3"), "{at}");
 }
 
 fn scenario_path(name: &str) -> String {

@@ -5,6 +5,7 @@ mod docs;
 mod domain;
 mod hostile;
 mod movement;
+mod patches;
 mod report;
 mod scenario_errors;
 mod sharing;

@@ -8,11 +8,25 @@
 //! closest-point distance would be 0 while the minimum is negative; only the minimum keeps
 //! Algorithm 1 conservative (a side at 0 would leave the part of `g` behind `L_j` inside), so the
 //! minimum is what every [`Geometry`] returns.
+//!
+//! Curved geometry: quadratic and cubic Bézier curves in any dimension (Section 3.3:
+//! [`QuadraticBezier`], [`CubicBezier`]), the biquadratic pieces of Quake III patches through
+//! their row and column curves ([`BiquadraticPatch`], and `cspace_geom::patch::PatchPiece`
+//! itself), and any parametric boundary with a bound on a derivative through a piecewise Hermite
+//! approximation less its error term (Section 3.5: [`HermiteApproximation`]). A geometry may
+//! return a lower bound of its minimum instead of the minimum: Algorithm 1 stays conservative
+//! (the k-UDOP's side stops short of the geometry by at most the difference).
 
 mod bezier;
+mod parametric;
+mod surface;
 mod world;
 
-pub use bezier::{CubicBezier, QuadraticBezier};
+pub use bezier::{CubicBezier, QuadraticBezier, cubic_minimum, quadratic_minimum};
+pub use parametric::{
+    DerivativeBound, HermiteApproximation, HermiteOrder, HermitePiece, ParametricError,
+};
+pub use surface::{BiquadraticPatch, DistanceBounds, MAX_HALVINGS, surface_minimum};
 
 use crate::vector::Vector;
 
@@ -21,11 +35,24 @@ pub trait Geometry<V: Vector> {
     /// `min { (p - centre) . direction : p in self }` for a unit `direction`: negative when the
     /// geometry reaches behind the hyperplane through `centre` with normal `direction`.
     fn signed_distance(&self, centre: V, direction: V) -> f64;
+
+    /// [`Geometry::signed_distance`] for Algorithm 1's test against a side at `side`: the same
+    /// value when that is below `side`; otherwise any value at least `side` and at most the
+    /// distance (the geometry lies beyond the side, which is all the test needs). A geometry with
+    /// a cheap first bound (a Bézier surface's control points) stops there.
+    fn signed_distance_against(&self, centre: V, direction: V, side: f64) -> f64 {
+        let _ = side;
+        self.signed_distance(centre, direction)
+    }
 }
 
 impl<V: Vector, G: Geometry<V> + ?Sized> Geometry<V> for &G {
     fn signed_distance(&self, centre: V, direction: V) -> f64 {
         (**self).signed_distance(centre, direction)
+    }
+
+    fn signed_distance_against(&self, centre: V, direction: V, side: f64) -> f64 {
+        (**self).signed_distance_against(centre, direction, side)
     }
 }
 
@@ -133,6 +160,13 @@ impl<V: Vector, G: Geometry<V>> Geometry<V> for Inflated<G> {
     #[inline]
     fn signed_distance(&self, centre: V, direction: V) -> f64 {
         self.geometry.signed_distance(centre, direction) - self.margin
+    }
+
+    #[inline]
+    fn signed_distance_against(&self, centre: V, direction: V, side: f64) -> f64 {
+        self.geometry
+            .signed_distance_against(centre, direction, side + self.margin)
+            - self.margin
     }
 }
 

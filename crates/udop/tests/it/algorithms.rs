@@ -267,3 +267,56 @@ fn algorithm_1_excludes_every_geometry_whatever_the_order() {
         }
     }
 }
+
+/// Section 3.5: k-UDOPs built at points inside a closed parametric boundary, from its Hermite
+/// pieces (each a geometry of its own, less the error term), hold no point of the boundary and
+/// contain their centres, for linear and cubic pieces and several direction sets. The boundary
+/// is `p(t) = (3 cos t + 0.6 cos 3t, 2.2 sin t + 0.4 sin 2t)`: `|p''| <= 9.22` and
+/// `|p''''| <= 52.32` (the components' bounds added in quadrature).
+#[test]
+fn udops_inside_a_parametric_boundary_hold_none_of_it() {
+    use cspace_udop::geometry::{DerivativeBound, HermiteApproximation, HermiteOrder};
+    let p = |t: f64| {
+        DVec2::new(
+            3.0 * t.cos() + 0.6 * (3.0 * t).cos(),
+            2.2 * t.sin() + 0.4 * (2.0 * t).sin(),
+        )
+    };
+    let dp = |t: f64| {
+        DVec2::new(
+            -3.0 * t.sin() - 1.8 * (3.0 * t).sin(),
+            2.2 * t.cos() + 0.8 * (2.0 * t).cos(),
+        )
+    };
+    let tau = std::f64::consts::TAU;
+    let boundary: Vec<DVec2> = (0..20_000).map(|i| p(tau * i as f64 / 20_000.0)).collect();
+    let mut rng = Rng::new(81);
+    for (order, pieces, m) in [
+        (HermiteOrder::Linear, 24, 9.22),
+        (HermiteOrder::Cubic, 8, 52.32),
+    ] {
+        let approx = HermiteApproximation::new(
+            p,
+            dp,
+            [0.0, tau],
+            pieces,
+            order,
+            DerivativeBound::Euclidean(m),
+        )
+        .unwrap();
+        for k in [8, 12, 32] {
+            let directions = Arc::new(Directions::<DVec2>::evenly_spread(k).unwrap());
+            for _ in 0..20 {
+                let centre = DVec2::new(rng.range(-1.5, 1.5), rng.range(-1.0, 1.0));
+                let udop = Udop::build(directions.clone(), centre, approx.pieces());
+                assert!(udop.contains_centre(), "{order:?}, k = {k}, at {centre}");
+                for q in &boundary {
+                    assert!(
+                        !udop.contains_point(*q),
+                        "{order:?}, k = {k}: the k-UDOP at {centre} holds {q}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -21,7 +21,7 @@ use cspace_geom::{
     Aabb, Collider, DVec3, ExactCollider, Hit, MoverCache, Shape, WithContext, World,
 };
 use cspace_udop::cache::Margin;
-use cspace_udop::{CacheConfig, Directions, UdopCache};
+use cspace_udop::{CacheConfig, Directions, PatchBound, UdopCache};
 
 use crate::common::{self, NamedWorld};
 
@@ -30,10 +30,10 @@ const WANDER_MOVES: usize = 1000;
 const WANDER_AGENTS: u64 = 24;
 
 #[derive(Debug, Default, Clone, Copy)]
-struct Tally {
-    moves: u64,
-    skipped: u64,
-    hits: u64,
+pub struct Tally {
+    pub moves: u64,
+    pub skipped: u64,
+    pub hits: u64,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -421,4 +421,101 @@ fn each_mover_keeps_its_k_udop_in_its_own_cache() {
     assert!(shared.cache_rebuilds >= 79, "{shared}");
     let shown = own.to_string();
     assert!(shown.contains("; cache: "), "{shown}");
+}
+
+/// The cache configurations near patches: the default (the pieces by their curves), the facets
+/// as brushes, and curves without margin for 20 evenly spread directions.
+fn patch_configs() -> Vec<(&'static str, CacheConfig)> {
+    vec![
+        ("26-dop, curves", CacheConfig::default()),
+        (
+            "26-dop, facets",
+            CacheConfig {
+                patches: PatchBound::Facets,
+                ..CacheConfig::default()
+            },
+        ),
+        (
+            "even-20, no margin, curves",
+            CacheConfig {
+                directions: Arc::new(Directions::<DVec3>::evenly_spread(20).unwrap()),
+                margin: Margin::Units(0.0),
+                patches: PatchBound::Curves,
+                ..CacheConfig::default()
+            },
+        ),
+    ]
+}
+
+/// Agents start free within 48 units of random facets and wander with short moves (turning
+/// back towards their start when more than 160 units away); every answer of the cache is checked
+/// against the exact backend. Per configuration, the tally (moves, skips, hits).
+pub fn wander_near_facets(
+    name: &str,
+    world: &Arc<World>,
+    shape: &Shape,
+    agents: u64,
+    moves: usize,
+    seed: u64,
+) -> Vec<(&'static str, Tally)> {
+    let facets: Vec<Aabb> = world
+        .brushes()
+        .iter()
+        .filter(|b| b.brush.is_flat())
+        .map(|b| b.brush.bounds().loosened(48.0))
+        .collect();
+    assert!(!facets.is_empty(), "{name} has no facet");
+    let mut out = Vec::new();
+    for (what, config) in patch_configs() {
+        let mut pair = Pair::new(
+            world,
+            config,
+            format!("{name} near facets / {} / {what}", shape.describe()),
+        );
+        let mut rng = Rng::new(seed);
+        let mut walkers: Vec<(DVec3, DVec3, DVec3)> = Vec::new();
+        while walkers.len() < agents as usize {
+            let near = facets[rng.below(facets.len())];
+            if let Some(p) = common::free_position(&mut rng, &mut pair.exact, shape, &near) {
+                walkers.push((p, p, common::direction(&mut rng, 0.5)));
+            }
+        }
+        for step in 0..moves {
+            for (id, (home, position, heading)) in walkers.iter_mut().enumerate() {
+                if position.distance(*home) > 160.0 {
+                    *heading = (*home - *position).normalize();
+                } else if rng.next_f64() < 0.1 {
+                    *heading = common::direction(&mut rng, 0.5);
+                }
+                let end = *position + *heading * length(&mut rng);
+                let hit = pair.trace(shape, id as u64, *position, end);
+                if hit.is_hit() {
+                    *heading = common::direction(&mut rng, 0.5);
+                }
+                *position = hit.end;
+                if step % 50 == 0 {
+                    pair.is_solid(shape, id as u64, *position);
+                }
+            }
+        }
+        out.push((what, pair.tally));
+    }
+    out
+}
+
+/// Near the patches of the generated patch world (arches, pipes, sheets, cones, a terrain), the
+/// cache answers as the exact backend for every shape, whether it bounds patches by their curves
+/// or by their facets: 3 shapes x 3 configurations x 16 agents x 600 moves.
+#[test]
+fn wander_near_patches() {
+    let world = common::random_patches();
+    for (i, shape) in common::shapes().iter().enumerate() {
+        for (what, t) in
+            wander_near_facets(world.name, &world.world, shape, 16, 600, 700 + i as u64)
+        {
+            assert!(t.skipped > t.moves / 10, "{what}: {t:?}");
+            assert!(t.hits > t.moves / 100, "{what}: {t:?}");
+            eprintln!("near patches / {} / {what}: {t:?}", shape.describe());
+        }
+    }
 }

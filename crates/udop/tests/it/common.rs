@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use cspace_geom::generate::{RandomBoxes, Rng, oriented_box, random_convex_brushes};
+use cspace_geom::generate::{RandomBoxes, RandomPatches, Rng, oriented_box, random_convex_brushes};
+use cspace_geom::patch::TessellationOptions;
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, WithContext, World};
 
 /// A generated world with a name for messages.
@@ -16,6 +17,14 @@ pub fn random_boxes() -> NamedWorld {
     NamedWorld {
         name: "random boxes",
         world: Arc::new(RandomBoxes::BENCHMARK.scaled(300).world()),
+    }
+}
+
+/// The generated patch world (`RandomPatches::TEST` at the default error bound).
+pub fn random_patches() -> NamedWorld {
+    NamedWorld {
+        name: "random patches",
+        world: Arc::new(RandomPatches::TEST.world(&TessellationOptions::default())),
     }
 }
 

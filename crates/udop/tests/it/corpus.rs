@@ -127,3 +127,21 @@ fn corpus_cache_answers_as_the_exact_backend() {
     }
     eprintln!("corpus cache: {moves} moves, {skipped} skipped");
 }
+
+/// Near the patches of `unvanquished_chasm.map` (12,872 facets at the default bound), the cache
+/// answers as the exact backend with the pieces by their facets and by their curves: the player
+/// box, 12 agents x 400 moves per configuration.
+#[test]
+fn chasm_cache_near_patches_answers_as_the_exact_backend() {
+    let Some(map) = cspace_corpus::map(
+        "chasm_cache_near_patches_answers_as_the_exact_backend",
+        "unvanquished_chasm.map",
+    ) else {
+        return;
+    };
+    let [shape, ..] = cspace_geom::generate::agent_shapes();
+    for (what, t) in crate::cache::wander_near_facets(&map.name, &map.world, &shape, 12, 400, 63) {
+        assert!(t.skipped > t.moves / 10, "{what}: {t:?}");
+        eprintln!("chasm near patches / {what}: {t:?}");
+    }
+}

@@ -8,3 +8,4 @@ mod cache;
 mod common;
 mod conservative;
 mod corpus;
+mod patches;
