@@ -3,9 +3,10 @@
 //! [`Sim`] holds the hecs `World` of agents beside the collision backend, Blow's filter stack,
 //! the counters, the recorder and the step index (the hecs README's advice for spatial indexes).
 //! [`Sim::step`] calls plain system functions in a fixed order. Agents move in interaction
-//! groups ([`groups`]): the agents that can touch within a (sub)step, moved one at a time in id
-//! order, each seeing the others where they are now; groups are independent, so they move on
-//! rayon's threads and the result is the sequential one, bit for bit, on any number of threads.
+//! groups (`simulation/groups.rs`): the agents that can touch within a (sub)step, moved one at a
+//! time in id order, each seeing the others where they are now; groups are independent, so they
+//! move on rayon's threads and the result is the sequential one, bit for bit, on any number of
+//! threads.
 //! Time is `step * dt`, never accumulated.
 
 mod groups;
