@@ -411,12 +411,17 @@ pub(super) fn reach(mover: &Mover<'_>, params: &MoveParams, dt: f64) -> Aabb {
     Aabb::new(at.min - grow, at.max + grow)
 }
 
-/// The groups of a step: union-find over the agents' overlapping reaches, found by sweeping
-/// the reaches in order of their lowest x.
+/// The groups of a step: union-find over the agents' overlapping reaches, found through a grid
+/// of square cells as wide as the widest reach (a reach meets only reaches whose lowest corner is
+/// in its cell or a neighbouring one).
 #[derive(Debug, Default)]
 pub(super) struct Partition {
     parent: Vec<u32>,
-    order: Vec<(f64, u32)>,
+    /// Per agent with a reach (not a large one): its cell ([`pack`]) and id, sorted.
+    cells: Vec<(u64, u32)>,
+    /// The runs of `cells` in one cell: the cell, where its run starts and ends.
+    runs: Vec<(u64, usize, usize)>,
+    widths: Vec<f64>,
     size: Vec<usize>,
     offset: Vec<usize>,
     /// The members of every group, group after group, each group's in ascending id order; groups
@@ -428,7 +433,68 @@ pub(super) struct Partition {
     pub(super) rank: Vec<u32>,
 }
 
+/// Bits per axis of a packed cell.
+const CELL_BITS: u32 = 21;
+
+/// A cell's coordinates packed into one key, x then y then z, each offset by `2^20` (cells are at
+/// least a unit wide and reaches lie in the numeric domain, within `±2^20`; anything beyond is
+/// clamped, which only puts more agents in a cell). Keys sort as the cells do in (x, y, z) order.
+fn pack(cell: DVec3) -> u64 {
+    let offset = 1i64 << (CELL_BITS - 1);
+    let field = |v: f64| ((v as i64).clamp(-offset + 1, offset - 2) + offset) as u64;
+    (field(cell.x) << (2 * CELL_BITS)) | (field(cell.y) << CELL_BITS) | field(cell.z)
+}
+
+/// What adding `[dx, dy, dz]` to a cell adds to its key (fields never cross: cells are kept one
+/// away from their fields' ends).
+const fn offset_of(d: [i64; 3]) -> u64 {
+    let shifted = (d[0] << (2 * CELL_BITS)) + (d[1] << CELL_BITS) + d[2];
+    shifted as u64
+}
+
+/// The cell itself and the 13 cells after it in (x, y, z) order among its 26 neighbours, as key
+/// offsets.
+const FORWARD: [u64; 14] = {
+    let mut out = [0; 14];
+    let mut n = 1;
+    let mut x = -1;
+    while x <= 1 {
+        let mut y = -1;
+        while y <= 1 {
+            let mut z = -1;
+            while z <= 1 {
+                if x > 0 || (x == 0 && (y > 0 || (y == 0 && z > 0))) {
+                    out[n] = offset_of([x, y, z]);
+                    n += 1;
+                }
+                z += 1;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    out
+};
+
+/// The median of `values` (reordered), or 0 for none.
+fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let middle = values.len() / 2;
+    *values.select_nth_unstable_by(middle, f64::total_cmp).1
+}
+
 impl Partition {
+    /// Joins the groups of `i` and `j`; the smaller index is the root, so roots are their
+    /// groups' smallest members.
+    fn union(&mut self, i: u32, j: u32) {
+        let (ri, rj) = (self.root(i), self.root(j));
+        if ri != rj {
+            self.parent[ri.max(rj) as usize] = ri.min(rj);
+        }
+    }
+
     fn root(&mut self, mut i: u32) -> u32 {
         while self.parent[i as usize] != i {
             let grand = self.parent[self.parent[i as usize] as usize];
@@ -444,29 +510,78 @@ impl Partition {
         let n = reaches.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
-        self.order.clear();
-        self.order.extend(
-            reaches
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| r.map(|r| (r.min.x, i as u32))),
-        );
-        self.order
-            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for k in 0..self.order.len() {
-            let i = self.order[k].1;
-            let a = reaches[i as usize].expect("listed agents have a reach");
-            for l in k + 1..self.order.len() {
-                let (min_x, j) = self.order[l];
-                if min_x > a.max.x {
-                    break;
+        // Cells twice the median reach wide and high (in 3D: agents falling past each other are
+        // far apart in z); the few larger reaches (agents falling fast, say) are tested against
+        // every other instead of enlarging every cell.
+        let side = |r: &Aabb| r.size();
+        self.widths.clear();
+        self.widths
+            .extend(reaches.iter().flatten().map(|r| side(r).x.max(side(r).y)));
+        let width = median(&mut self.widths);
+        self.widths.clear();
+        self.widths
+            .extend(reaches.iter().flatten().map(|r| side(r).z));
+        let height = median(&mut self.widths);
+        let cell = DVec3::new(2.0 * width, 2.0 * width, 2.0 * height).max(DVec3::ONE);
+        let large = |r: &Aabb| side(r).cmpgt(cell).any();
+        for (i, a) in reaches.iter().enumerate() {
+            let Some(a) = a.filter(large) else {
+                continue;
+            };
+            for (j, b) in reaches.iter().enumerate() {
+                if let Some(b) = b
+                    && j != i
+                    && a.intersects(b)
+                {
+                    self.union(i as u32, j as u32);
                 }
-                let b = reaches[j as usize].expect("listed agents have a reach");
-                if a.intersects(&b) {
-                    let (ri, rj) = (self.root(i), self.root(j));
-                    // The smaller index is the root: roots are their groups' smallest members.
-                    if ri != rj {
-                        self.parent[ri.max(rj) as usize] = ri.min(rj);
+            }
+        }
+        self.cells.clear();
+        self.cells
+            .extend(reaches.iter().enumerate().filter_map(|(i, r)| {
+                let r = r.filter(|r| !large(r))?;
+                Some((pack((r.min / cell).floor()), i as u32))
+            }));
+        self.cells.sort_unstable();
+        // The runs of agents per cell, in cell order.
+        self.runs.clear();
+        let mut start = 0;
+        while start < self.cells.len() {
+            let key = self.cells[start].0;
+            let end = start + self.cells[start..].partition_point(|c| c.0 == key);
+            self.runs.push((key, start, end));
+            start = end;
+        }
+        // Each run against itself and against the runs of the 13 neighbours after its cell in
+        // (x, y, z) order: every pair of cells within one of each other once. Adding an offset
+        // keeps the cells' order, so one pointer per offset walks the runs once.
+        for (n, d) in FORWARD.into_iter().enumerate() {
+            let mut p = 0;
+            for r in 0..self.runs.len() {
+                let (key, start, end) = self.runs[r];
+                let (from, to) = if n == 0 {
+                    (start, end)
+                } else {
+                    let next = key.wrapping_add(d);
+                    while p < self.runs.len() && self.runs[p].0 < next {
+                        p += 1;
+                    }
+                    match self.runs.get(p) {
+                        Some(&(k, from, to)) if k == next => (from, to),
+                        _ => continue,
+                    }
+                };
+                for a in start..end {
+                    let i = self.cells[a].1;
+                    let ra = reaches[i as usize].expect("listed agents have a reach");
+                    let first = if n == 0 { a + 1 } else { from };
+                    for b in first..to {
+                        let j = self.cells[b].1;
+                        if ra.intersects(&reaches[j as usize].expect("listed agents have a reach"))
+                        {
+                            self.union(i, j);
+                        }
                     }
                 }
             }
