@@ -299,6 +299,7 @@ pub fn time_crowd_on(
         sample_every: steps.max(1),
         time_filters,
         verify: false,
+        ..SimOptions::default()
     };
     let mut sim = crowd.sim(collider, options)?;
     sim.step();

@@ -95,6 +95,8 @@ pub struct RunOptions<'a> {
     /// Check every agent's position after every step with the exact reference
     /// ([`RunOutcome::verification`]; a position in solid fails the run).
     pub verify: bool,
+    /// [`SimOptions::parallel_from`] (`None`: its default).
+    pub parallel_from: Option<usize>,
     /// Called with the step index after every step.
     pub progress: Option<&'a mut dyn FnMut(u64)>,
 }
@@ -105,6 +107,7 @@ impl std::fmt::Debug for RunOptions<'_> {
             .field("sample_every", &self.sample_every)
             .field("time_filters", &self.time_filters)
             .field("verify", &self.verify)
+            .field("parallel_from", &self.parallel_from)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -121,6 +124,7 @@ pub fn run_scenario(
         sample_every,
         time_filters,
         verify,
+        parallel_from,
         mut progress,
     } = options;
     let collider = backend
@@ -143,6 +147,7 @@ pub fn run_scenario(
             sample_every,
             time_filters,
             verify,
+            parallel_from: parallel_from.unwrap_or(crate::simulation::PARALLEL_FROM),
         },
     )?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;

@@ -454,12 +454,16 @@ fn threads(out: &mut String, report: &Report) {
         out,
         "`sim bench`'s crowds for {} steps of 1/60 s after a warm-up step, each run in a rayon \
          pool of 1, 2, ... threads (up to the machine's cores); the agents move in interaction \
-         groups, groups in parallel (ARCHITECTURE.md, Determinism). Runs interleave every crowd, \
+         groups, groups in parallel (ARCHITECTURE.md, Determinism); crowds smaller than \
+         `cspace_sim::simulation::PARALLEL_FROM` ({}) step in order whatever the threads, where \
+         groups cost more than they save. Runs interleave every crowd, \
          backend and thread count within each of {} passes; medians. *Outside groups* is the share \
          of the step spent finding the groups and merging what they did, which more threads \
          cannot shorten. Every thread count ends every crowd on the same state (the fingerprint \
          column).\n",
-        report.config.thread_steps, report.config.thread_passes
+        report.config.thread_steps,
+        cspace_sim::simulation::PARALLEL_FROM,
+        report.config.thread_passes
     );
     let _ = writeln!(
         out,

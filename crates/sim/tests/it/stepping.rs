@@ -373,8 +373,12 @@ script = [{ at = 0, move = [1, 1] }, { at = 0.5, jump = true }, { at = 0.8, crou
                 .iter()
                 .map(|pool| {
                     pool.install(|| {
-                        let outcome =
-                            run_scenario(scenario, backend, RunOptions::default()).unwrap();
+                        // Every crowd in groups, however small.
+                        let options = RunOptions {
+                            parallel_from: Some(0),
+                            ..RunOptions::default()
+                        };
+                        let outcome = run_scenario(scenario, backend, options).unwrap();
                         let bits = outcome
                             .finals
                             .iter()
@@ -430,7 +434,11 @@ fn an_e1m1_crowd_ends_on_the_same_bits_on_any_thread_count() {
                     .build()
                     .unwrap();
                 pool.install(|| {
-                    let mut sim = crowd.sim(collider.clone(), SimOptions::default()).unwrap();
+                    let options = SimOptions {
+                        parallel_from: 0,
+                        ..SimOptions::default()
+                    };
+                    let mut sim = crowd.sim(collider.clone(), options).unwrap();
                     sim.run(90);
                     sim.state_hash()
                 })
