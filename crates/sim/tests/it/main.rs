@@ -5,6 +5,7 @@ mod docs;
 mod domain;
 mod hostile;
 mod movement;
+mod nav;
 mod patches;
 mod report;
 mod scenario_errors;
