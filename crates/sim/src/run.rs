@@ -8,6 +8,7 @@ use cspace_geom::{DVec3, QueryCounters};
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
 use crate::error::Error;
+use crate::navigation::PlannedPath;
 use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
 use crate::simulation::{Sim, SimCounters, SimOptions, Verification};
@@ -54,6 +55,8 @@ pub struct RunOutcome {
     pub trace: String,
     /// What the exactness guard found, when the run was verified ([`RunOptions::verify`]).
     pub verification: Option<Verification>,
+    /// The paths the goto agents planned, in order (`sim plot` draws them).
+    pub plans: Vec<PlannedPath>,
 }
 
 impl RunOutcome {
@@ -195,6 +198,7 @@ pub fn run_scenario(
         seconds,
         trace: text,
         verification: sim.verification().cloned(),
+        plans: sim.plans().to_vec(),
     })
 }
 
@@ -279,6 +283,36 @@ fn judge(
                             crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
                         )),
                         _ => None,
+                    }
+                }
+                Check::Arrives { expected, by } => {
+                    let arrived = recorder.events.iter().find_map(|ev| match ev.kind {
+                        EventKind::Arrived { .. } if ev.agent == agent => Some(ev.step),
+                        _ => None,
+                    });
+                    let failed = recorder.events.iter().find_map(|ev| match ev.kind {
+                        EventKind::GotoFailed { to, why } if ev.agent == agent => Some(format!(
+                            " (cannot go to {}: {})",
+                            crate::trace::compact_vector(to, 3),
+                            why.describe()
+                        )),
+                        _ => None,
+                    });
+                    match (arrived, expected) {
+                        (Some(step), true) if step as f64 * dt <= by + TIME_SLACK => None,
+                        (Some(step), true) => Some(format!(
+                            "arrived at {:.3} s, after {by} s",
+                            step as f64 * dt
+                        )),
+                        (None, true) => Some(format!(
+                            "never arrived (ended at {}){}",
+                            crate::trace::compact_vector(finals[agent.0 as usize].position, 3),
+                            failed.unwrap_or_default()
+                        )),
+                        (Some(step), false) => {
+                            Some(format!("arrived at {:.3} s", step as f64 * dt))
+                        }
+                        (None, false) => None,
                     }
                 }
                 Check::NoContactsWith(filter) => recorder

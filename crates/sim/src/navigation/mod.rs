@@ -4,9 +4,15 @@
 //!
 //! One tree serves every question, as `docs/navigation.md` asks: the agent poses' configuration
 //! spaces (standing, then crouching) and the zero-size pose, whose space gives the line of sight.
+//! A simulation whose agents use `goto` builds a [`Planner`] (its goto agents' boxes) once, and
+//! [`follow`] steers each such agent along its path with the movement model.
 
+pub mod follow;
+mod planner;
 mod report;
 
+pub use follow::{Follow, FollowParams, PlannedPath};
+pub use planner::{PlanError, Planner};
 pub use report::{path_json, path_text, stats_json, stats_text};
 
 use cspace_geom::{DVec3, World};

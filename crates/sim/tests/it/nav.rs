@@ -301,3 +301,142 @@ fn nav_path_and_los_refuse_bad_input_with_a_located_error_and_exit_code_2() {
     let out = sim(&["los", c], "-960 0 8 -800 0 8\n-960 0 8 -800 x 8\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"visible\":true}\n");
 }
+
+/// The obstacle course as a scenario with one goto agent whose script says `rest`
+/// (its later events).
+fn course_scenario(rest: &str) -> cspace_sim::Scenario {
+    let text = format!(
+        r#"name = "course"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = {{ box = {{ mins = [-16, -16, -24], maxs = [16, 16, 32] }} }}
+crouch = {{ box = {{ mins = [-16, -16, -24], maxs = [16, 16, 16] }} }}
+[world]
+map = "obstacle_course.map"
+[[agent]]
+pose = "stand"
+crouch_pose = "crouch"
+spawn = 0
+script = [{{ at = 0, goto = {{ spawn = 1 }} }}{rest}]
+"#
+    );
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    cspace_sim::Scenario::parse(&dir.join("course.toml"), &text).unwrap()
+}
+
+fn events(outcome: &cspace_sim::RunOutcome) -> Vec<String> {
+    outcome
+        .trace
+        .lines()
+        .skip_while(|l| *l != "events")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_goto_plans_once_follows_its_path_and_arrives() {
+    use cspace_sim::{BackendKind, RunOptions, run_scenario};
+    let outcome = run_scenario(
+        &course_scenario(""),
+        BackendKind::Exact,
+        RunOptions::default(),
+    )
+    .unwrap();
+    let events = events(&outcome);
+    assert!(
+        events[0].contains("agent 0 planned a path to (960.000, 64.000, -40.000): 10 waypoints"),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e.contains("arrived at")),
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| e.contains("replanned")),
+        "{events:?}"
+    );
+    // The plan is kept for plots: the waypoints with their kinds.
+    assert_eq!(outcome.plans.len(), 1);
+    let kinds: Vec<&str> = outcome.plans[0]
+        .waypoints
+        .iter()
+        .map(|w| w.kind.name())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "walk", "walk", "crouch", "walk", "stand", "step", "jump", "walk", "drop", "walk"
+        ]
+    );
+    let end = outcome.finals[0].position;
+    assert!(
+        (end.truncate() - cspace_geom::DVec3::new(960.0, 64.0, 0.0).truncate()).length() < 8.0,
+        "{end}"
+    );
+}
+
+#[test]
+fn another_script_event_ends_a_goto_under_way() {
+    use cspace_sim::{BackendKind, RunOptions, run_scenario};
+    let outcome = run_scenario(
+        &course_scenario(", { at = 2, stop = true }"),
+        BackendKind::Onion,
+        RunOptions::default(),
+    )
+    .unwrap();
+    let events = events(&outcome);
+    assert!(!events.iter().any(|e| e.contains("arrived")), "{events:?}");
+    // It stopped where it was at 2 s (in the tunnel, crouching), and rests.
+    let end = outcome.finals[0];
+    assert!(end.position.x < -600.0, "{}", end.position);
+    assert_eq!(end.velocity, cspace_geom::DVec3::ZERO);
+    // A second goto replaces the first.
+    let outcome = run_scenario(
+        &course_scenario(", { at = 1, goto = [-960, 64, 24.03125] }"),
+        BackendKind::Onion,
+        RunOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(outcome.plans.len(), 2);
+    let end = outcome.finals[0].position;
+    assert!(
+        (end.x + 960.0).abs() < 8.0 && (end.y - 64.0).abs() < 8.0,
+        "{end}"
+    );
+}
+
+#[test]
+fn a_planner_of_another_world_is_refused() {
+    use cspace_sim::navigation::Planner;
+    use cspace_sim::{BackendKind, Sim, SimOptions};
+    let scenario = course_scenario("");
+    let flat =
+        cspace_geom::World::from_brushes([cspace_geom::Brush::from_aabb(cspace_geom::Aabb::new(
+            cspace_geom::DVec3::new(-512.0, -512.0, -16.0),
+            cspace_geom::DVec3::new(512.0, 512.0, 0.0),
+        ))
+        .unwrap()]);
+    let planner = Planner::build(&flat, &scenario.agents, &scenario.params).unwrap();
+    let collider = BackendKind::Exact
+        .build_for(&scenario.world.world, &scenario.shapes())
+        .unwrap()
+        .unwrap();
+    let error = Sim::with_planner(
+        collider,
+        scenario.params,
+        scenario.dt,
+        scenario.agents.clone(),
+        SimOptions::default(),
+        Some(std::sync::Arc::new(planner)),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("navigation: the planner was built for world"),
+        "{error}"
+    );
+}
