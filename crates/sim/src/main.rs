@@ -622,8 +622,12 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         .map(|path| read_baseline(path, &scenario, &kinds))
         .transpose()?;
     let mut series = Vec::new();
+    let mut paths = Vec::new();
     for &kind in &kinds {
         let outcome = run_with_progress(&scenario, kind, false)?;
+        if series.is_empty() {
+            paths = outcome.plans.clone();
+        }
         series.push(cspace_sim::plot::Series {
             label: kind.name().to_string(),
             trace: cspace_sim::trace::parse(&outcome.trace)
@@ -639,6 +643,7 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         runs: &series,
         baseline: baseline.as_ref(),
         tolerance: scenario.tolerance,
+        paths: &paths,
     };
     plot.write(&output)?;
     if let Some(base) = &baseline {

@@ -440,3 +440,58 @@ fn a_planner_of_another_world_is_refused() {
         "{error}"
     );
 }
+
+/// `sim plot` draws the planned paths: the legs coloured by their links (step orange, drop
+/// purple, jump green) and the pose changes, under the runs; without goto agents, nothing.
+#[test]
+fn plots_draw_the_planned_paths_with_their_link_kinds() {
+    use cspace_sim::plot::{Plot, Series};
+    use cspace_sim::{BackendKind, RunOptions, run_scenario};
+    let scenario = course_scenario("");
+    let outcome = run_scenario(&scenario, BackendKind::Onion, RunOptions::default()).unwrap();
+    let runs = [Series {
+        label: "onion".to_string(),
+        trace: cspace_sim::trace::parse(&outcome.trace).unwrap(),
+    }];
+    let plot = |paths| Plot {
+        world: &scenario.world.world,
+        agent_names: &scenario.agent_names,
+        runs: &runs,
+        baseline: None,
+        tolerance: scenario.tolerance,
+        paths,
+    };
+    let (step, drop, jump) = ("#E67800", "#8C3CB4", "#14963C");
+    let with = plot(&outcome.plans).svg().unwrap();
+    for colour in [step, drop, jump] {
+        assert!(with.contains(colour), "no {colour} in the plot");
+    }
+    assert!(with.contains("planned paths"));
+    let without = plot(&[]).svg().unwrap();
+    for colour in [step, drop, jump] {
+        assert!(!without.contains(colour), "{colour} without paths");
+    }
+    // The command writes it as a PNG too.
+    let png = std::env::temp_dir().join(format!("cspace-goto-{}.png", std::process::id()));
+    let course = format!(
+        "{}/../../scenarios/goto_obstacle_course.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = crate::cli::sim(
+        &[
+            "plot",
+            &course,
+            "--backend",
+            "onion",
+            "-o",
+            png.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(&png).unwrap().len() > 10_000);
+}
