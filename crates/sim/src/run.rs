@@ -1,5 +1,6 @@
 //! Running a scenario on a backend: the trace, the expectations, and the figures of a summary.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_contact::{AgentId, ContactTarget, FilterStats};
@@ -8,10 +9,10 @@ use cspace_geom::{DVec3, QueryCounters};
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
 use crate::error::Error;
-use crate::navigation::PlannedPath;
+use crate::navigation::{PlannedPath, Planner};
 use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
-use crate::simulation::{Sim, SimCounters, SimOptions, Verification};
+use crate::simulation::{Sim, SimCounters, SimError, SimOptions, Verification};
 use crate::trace;
 use cspace_geom::tolerance::TIME_SLACK;
 
@@ -137,7 +138,21 @@ pub fn run_scenario(
                 .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string()),
         })?;
     let sample_every = sample_every.unwrap_or(scenario.sample_every).max(1);
-    let mut sim = Sim::new(
+    // The goto agents' planner, the map's outside filled from its spawn points.
+    let planner = scenario
+        .uses_goto()
+        .then(|| {
+            Planner::build(
+                &scenario.world.world,
+                &scenario.agents,
+                &scenario.params,
+                &scenario.world.spawns,
+            )
+            .map(Arc::new)
+            .map_err(SimError::from)
+        })
+        .transpose()?;
+    let mut sim = Sim::with_planner(
         collider,
         scenario.params,
         scenario.dt,
@@ -147,6 +162,7 @@ pub fn run_scenario(
             time_filters,
             verify,
         },
+        planner,
     )?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
     let n = scenario.expectations.len();

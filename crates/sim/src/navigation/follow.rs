@@ -7,8 +7,9 @@
 //! changed: the movement model walks, steps up, falls, jumps and crouches as for a scripted
 //! agent.
 //!
-//! - **Speed control.** The follower wants a horizontal velocity (towards the next waypoint, at
-//!   most the pose's speed, slowing down as it nears a corner, an edge or the goal) and picks the
+//! - **Speed control.** The follower wants a horizontal velocity (along the leg to the next
+//!   waypoint, pulled back onto the leg's line when it drifts, straight at the waypoint near it;
+//!   at most the pose's speed, slowing down as it nears a corner, an edge or the goal) and picks the
 //!   wished direction and speed that give it after Quake's friction and acceleration
 //!   (`PM_Friction`, `PM_Accelerate`): the wish points along the difference between the wanted
 //!   and the predicted velocity, so the agent turns without drifting wide.
@@ -61,19 +62,26 @@ pub struct FollowParams {
     /// Plans in a row without reaching a waypoint before the goto fails, stuck: 8.
     pub max_replans: u32,
     /// The share of the ground acceleration (`accelerate * speed`) counted on when slowing down
-    /// for a corner, an edge or the goal: 0.5, so friction and rounding leave room.
+    /// for a corner, an edge or the goal: 0.25 (the model brakes about four times harder on the
+    /// ground, but not at all in the air: a step down on the way is a short fall).
     pub braking_share: f64,
+    /// The same for a corner between two walks: 0.5 (drifting wide there meets a wall at worst,
+    /// where the others can meet a ledge).
+    pub corner_braking_share: f64,
     /// The slowest a corner is taken, as a share of the pose's speed: 0.25 (the speed through a
-    /// corner is the pose's speed times the cosine of the turn, at least this).
+    /// corner is the pose's speed times the squared cosine of half the turn, at least this).
     pub corner_speed_share: f64,
-    /// The speed a ledge is walked off at before a drop, units/s: 96 (the planner traced the
-    /// fall straight down from 4 units past the edge; at 96 units/s a fall of 100 units lands
-    /// about 50 units out, and the weak air control steers the rest).
+    /// The speed a ledge is walked off at before a drop, units/s: 40 (the planner traced the
+    /// fall straight down from 4 units past the edge; at 40 units/s a fall of 100 units lands
+    /// about 20 units out, a narrow shaft is not crossed before the fall is deeper than a step
+    /// (which the step-up would climb back out of), and the weak air control steers the rest;
+    /// the speed control holds it against Quake's stop-speed friction).
     pub drop_speed: f64,
     /// The longest run-up behind a jump's take-off, units: 48 (Quake's acceleration reaches walk
     /// speed from rest in about 30 units).
     pub run_up: f64,
-    /// How fast a sideways offset from a drop's or jump's line is corrected, per second: 8.
+    /// How fast a sideways offset from the line of a leg, a drop or a jump is corrected, per
+    /// second: 8 (a unit off, 8 units/s back).
     pub lateral_gain: f64,
 }
 
@@ -88,9 +96,10 @@ impl Default for FollowParams {
             stray_distance: 48.0,
             stall_seconds: 1.0,
             max_replans: 8,
-            braking_share: 0.5,
+            braking_share: 0.25,
+            corner_braking_share: 0.5,
             corner_speed_share: 0.25,
-            drop_speed: 96.0,
+            drop_speed: 40.0,
             run_up: 48.0,
             lateral_gain: 8.0,
         }
@@ -581,20 +590,32 @@ impl Follow {
             LinkKind::Walk | LinkKind::Step => {
                 let target = self.target();
                 let to = flat(target - p);
-                let arrive = match plan.waypoints.get(i + 1) {
-                    None => 0.0,
+                let corner_braking = fp.corner_braking_share * mp.accelerate * top;
+                let (arrive, braking) = match plan.waypoints.get(i + 1) {
+                    None => (0.0, braking),
                     Some(after) => match after.kind {
-                        LinkKind::Jump => top * corner(to, flat(after.position - w.position), fp),
-                        LinkKind::Drop => fp.drop_speed.min(top),
-                        LinkKind::Crouch => top,
-                        LinkKind::StandUp => 0.0,
-                        LinkKind::Walk | LinkKind::Step => {
-                            top * corner(to, flat(after.position - w.position), fp)
-                        }
+                        LinkKind::Drop => (fp.drop_speed.min(top), braking),
+                        LinkKind::Crouch => (top, braking),
+                        LinkKind::StandUp => (0.0, braking),
+                        LinkKind::Jump | LinkKind::Walk | LinkKind::Step => (
+                            top * corner(to, flat(after.position - w.position), fp),
+                            corner_braking,
+                        ),
                     },
                 };
                 let d = across(p, target);
-                to * top.min((arrive * arrive + 2.0 * braking * d).sqrt())
+                let speed = top.min((arrive * arrive + 2.0 * braking * d).sqrt());
+                // Along the leg's line (the corridor pulled tight), pulled back onto it; near
+                // the waypoint, straight at it.
+                let leg = flat(target - prev.position);
+                if leg == DVec3::ZERO || d <= 2.0 * fp.waypoint_radius {
+                    to * speed
+                } else {
+                    let side = sideways(p, prev.position, leg);
+                    let pull = (side * fp.lateral_gain).clamp(-0.5 * speed, 0.5 * speed);
+                    let along = (speed * speed - pull * pull).sqrt();
+                    leg * along - left_of(leg) * pull
+                }
             }
         };
         let (direction, speed) = wish_for(wanted, now, mp, s.dt, scale);
@@ -603,12 +624,14 @@ impl Follow {
     }
 }
 
-/// The speed share a corner from direction `a` to direction `b` is taken at.
+/// The speed share a corner from direction `a` to direction `b` is taken at: the square of the
+/// cosine of half the turn (a right angle at half speed, where the sideways drift while turning
+/// is a few units), at least [`FollowParams::corner_speed_share`].
 fn corner(a: DVec3, b: DVec3, fp: &FollowParams) -> f64 {
     if a == DVec3::ZERO || b == DVec3::ZERO {
         return 1.0;
     }
-    a.dot(b).clamp(fp.corner_speed_share, 1.0)
+    (0.5 * (1.0 + a.dot(b))).clamp(fp.corner_speed_share, 1.0)
 }
 
 /// The horizontal distance from `p` to the segment `a`..`b`.

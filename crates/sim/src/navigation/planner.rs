@@ -78,13 +78,19 @@ fn box_pose(shape: &Shape, name: String) -> Option<Pose> {
 
 impl Planner {
     /// Builds the planner of `agents` that use goto ([`AgentSpec::uses_goto`]; the others are not
-    /// planned for) in `world`: one onion tree of their distinct boxes and the zero-size pose
-    /// (compiled without outside fill), then one graph per pair of standing and crouching
-    /// boxes, crouching at `params.crouch_speed_scale`.
+    /// planned for) in `world`: one onion tree of their distinct boxes and the zero-size pose,
+    /// then one graph per pair of standing and crouching boxes, crouching at
+    /// `params.crouch_speed_scale`.
+    ///
+    /// With `fill_from` points (a map's spawn points), the tree's outside is filled from them and
+    /// from the goto agents' starts ([`CompileOptions::fill_outside`]), so that a sealed map has
+    /// no floors outside it (the tops of its outer walls) to plan over; a space whose flood leaks
+    /// is kept as it is. Without, nothing is filled.
     pub fn build(
         world: &World,
         agents: &[AgentSpec],
         params: &MoveParams,
+        fill_from: &[cspace_geom::DVec3],
     ) -> Result<Planner, PlanError> {
         let mut boxes: Vec<Shape> = Vec::new();
         let mut pairs: Vec<(Shape, Option<Shape>)> = Vec::new();
@@ -122,7 +128,16 @@ impl Planner {
             .map(|b| box_pose(b, name(b)).expect("boxes only"))
             .collect();
         poses.push(Pose::point());
-        let compiled = cspace_onion::compile(world, &poses, &CompileOptions::default())
+        let mut seeds = fill_from.to_vec();
+        if !seeds.is_empty() {
+            seeds.extend(agents.iter().filter(|a| a.uses_goto()).map(|a| a.start));
+        }
+        let options = CompileOptions {
+            fill_outside: !seeds.is_empty(),
+            spawn_points: seeds,
+            ..CompileOptions::default()
+        };
+        let compiled = cspace_onion::compile(world, &poses, &options)
             .map_err(|e| PlanError::Build(e.to_string()))?;
         let tree: OnionTree = compiled.tree;
         let nav = nav_params(params);

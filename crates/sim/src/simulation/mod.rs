@@ -204,7 +204,8 @@ fn is_agent_shape(shape: &Shape) -> bool {
 impl Sim {
     /// A simulation of `agents` in the world `collider` answers for, stepping `dt` seconds.
     /// When an agent's script has a goto, the planner is built for the world and the goto
-    /// agents' poses ([`Planner::build`]).
+    /// agents' poses ([`Planner::build`], the outside not filled: the simulation knows no spawn
+    /// points; [`crate::run_scenario`] fills it from the map's).
     pub fn new(
         collider: Arc<dyn Collider>,
         params: MoveParams,
@@ -239,6 +240,7 @@ impl Sim {
                 collider.world(),
                 &agents,
                 &params,
+                &[],
             )?)),
             None => None,
         };

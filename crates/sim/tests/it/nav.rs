@@ -419,7 +419,7 @@ fn a_planner_of_another_world_is_refused() {
             cspace_geom::DVec3::new(512.0, 512.0, 0.0),
         ))
         .unwrap()]);
-    let planner = Planner::build(&flat, &scenario.agents, &scenario.params).unwrap();
+    let planner = Planner::build(&flat, &scenario.agents, &scenario.params, &[]).unwrap();
     let collider = BackendKind::Exact
         .build_for(&scenario.world.world, &scenario.shapes())
         .unwrap()
