@@ -103,7 +103,7 @@ const AGENT_COLOURS: [RGBColor; 10] = [
 const DIVERGED: RGBColor = RGBColor(214, 0, 0);
 /// Planned paths: the colour of a leg by the link that reaches its end (walks in the agent's
 /// colour), and of the pose-change marks.
-const STEP: RGBColor = RGBColor(230, 120, 0);
+const STEP: RGBColor = RGBColor(200, 160, 0);
 const DROP: RGBColor = RGBColor(140, 60, 180);
 const JUMP: RGBColor = RGBColor(20, 150, 60);
 const CROUCH: RGBColor = RGBColor(30, 90, 220);

@@ -441,7 +441,7 @@ fn a_planner_of_another_world_is_refused() {
     );
 }
 
-/// `sim plot` draws the planned paths: the legs coloured by their links (step orange, drop
+/// `sim plot` draws the planned paths: the legs coloured by their links (step amber, drop
 /// purple, jump green) and the pose changes, under the runs; without goto agents, nothing.
 #[test]
 fn plots_draw_the_planned_paths_with_their_link_kinds() {
@@ -461,7 +461,7 @@ fn plots_draw_the_planned_paths_with_their_link_kinds() {
         tolerance: scenario.tolerance,
         paths,
     };
-    let (step, drop, jump) = ("#E67800", "#8C3CB4", "#14963C");
+    let (step, drop, jump) = ("#C8A000", "#8C3CB4", "#14963C");
     let with = plot(&outcome.plans).svg().unwrap();
     for colour in [step, drop, jump] {
         assert!(with.contains(colour), "no {colour} in the plot");
