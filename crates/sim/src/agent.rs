@@ -32,6 +32,12 @@ pub enum Action {
     Crouch,
     /// Stand up as soon as the standing pose fits.
     Stand,
+    /// Go to this point (where the agent's origin should end, on the walkable floor below it):
+    /// plan a path with the navigation graph of the agent's poses and follow it with the
+    /// movement model, steering, jumping and crouching as its links require
+    /// ([`crate::navigation::follow`]), until it arrives, cannot, or another event of its script
+    /// fires.
+    Goto(DVec3),
 }
 
 /// Everything needed to place an agent.
@@ -54,16 +60,31 @@ pub struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// True when its script sends it somewhere ([`Action::Goto`]).
+    pub fn uses_goto(&self) -> bool {
+        self.script
+            .iter()
+            .any(|e| matches!(e.action, Action::Goto(_)))
+    }
+
     /// Checks the numeric domain ([`cspace_geom::domain`]): the start within
-    /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE), the velocity and every
-    /// scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED). The error says
-    /// which (`start`, `velocity`, `script speed`). The shapes are checked when built.
+    /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE) (and every goto target), the
+    /// velocity and every scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED).
+    /// The error says which (`start`, `velocity`, `script speed`, `goto target`). The shapes are
+    /// checked when built.
     pub fn check_domain(&self) -> Result<(), (&'static str, OutOfDomain)> {
         domain::check_point(Quantity::Coordinate, self.start).map_err(|e| ("start", e))?;
         domain::check_velocity(self.velocity).map_err(|e| ("velocity", e))?;
         for event in &self.script {
-            if let Action::Move { speed, .. } = event.action {
-                domain::check(Quantity::Speed, speed).map_err(|e| ("script speed", e))?;
+            match event.action {
+                Action::Move { speed, .. } => {
+                    domain::check(Quantity::Speed, speed).map_err(|e| ("script speed", e))?;
+                }
+                Action::Goto(target) => {
+                    domain::check_point(Quantity::Coordinate, target)
+                        .map_err(|e| ("goto target", e))?;
+                }
+                _ => {}
             }
         }
         Ok(())

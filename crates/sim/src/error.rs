@@ -78,6 +78,15 @@ pub enum Error {
         /// The fingerprints.
         error: cspace_geom::WorldMismatch,
     },
+    /// The navigation graph cannot be built, or a query refused its point (a start or goal in
+    /// solid or over a void): `context` says which world or which argument.
+    #[error("{context}: {error}")]
+    Nav {
+        /// The world, or the argument at fault (`--from 1,2,3`).
+        context: String,
+        /// The planner's refusal.
+        error: cspace_nav::NavError,
+    },
     /// The simulation cannot be built (its agents or constants).
     #[error(transparent)]
     Sim(#[from] SimError),

@@ -119,6 +119,7 @@ pub mod bench;
 pub mod error;
 pub mod location;
 pub mod map_report;
+pub mod navigation;
 pub mod params;
 pub mod plot;
 pub mod record;

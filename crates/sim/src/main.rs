@@ -99,6 +99,87 @@ enum Command {
     /// scenario and backend the expectations, the divergences between backends, the plots, and
     /// the diff of every trace that differs from its snapshot.
     Report(ReportArgs),
+    /// Build a world's navigation graph and print its statistics: walkable areas and links by
+    /// kind per pose, components, build times.
+    Nav(NavArgs),
+    /// Plan a path from one agent origin to another: the waypoints with how each is reached
+    /// (walk, step, drop, jump, crouch, stand), the length; exit 1 when the goal is unreachable.
+    Path(PathArgs),
+    /// Line of sight along segments read from standard input; one JSON answer per line.
+    ///
+    /// Standard input: one segment per line, `x0 y0 z0 x1 y1 z1`, as `sim trace` reads them
+    /// (blank lines and lines starting with `#` are skipped; a malformed line or a coordinate
+    /// beyond the numeric domain stops with `stdin:LINE:COLUMN: ...` and exit code 2). Standard
+    /// output: `{"visible":true}` when the segment touches no solid (grazing and touching are
+    /// free), `{"visible":false}` otherwise.
+    ///
+    /// Example: `echo "0 0 8 500 0 8" | sim los world.toml`
+    Los(LosArgs),
+}
+
+/// A pose the navigation plans for, as `--pose` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum NavPoseArg {
+    /// Quake's standing player, (-16,-16,-24)..(16,16,32), at walk speed.
+    Stand,
+    /// Quake's crouching player, (-16,-16,-24)..(16,16,16), at a quarter of it.
+    Crouch,
+}
+
+impl NavPoseArg {
+    fn plan_pose(self) -> cspace_sim::navigation::PlanPose {
+        use cspace_sim::navigation::PlanPose;
+        match self {
+            NavPoseArg::Stand => PlanPose::stand(),
+            NavPoseArg::Crouch => {
+                PlanPose::crouch(cspace_sim::MoveParams::default().crouch_speed_scale)
+            }
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+struct NavArgs {
+    /// The world: a .map file or a TOML world of inline brushes.
+    world: PathBuf,
+    /// A pose to plan for, `stand` or `crouch` (repeat for both; the first is the primary pose,
+    /// whose graph has every walkable area; default: stand, then crouch).
+    #[arg(long = "pose", value_enum)]
+    poses: Vec<NavPoseArg>,
+    /// Fill the outside of a sealed map from its spawn points first (as `sim compile
+    /// --fill-outside`), so that no floor outside the map is counted.
+    #[arg(long)]
+    fill_outside: bool,
+    /// Print the statistics as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct PathArgs {
+    /// The world: a .map file or a TOML world of inline brushes.
+    world: PathBuf,
+    /// Where the agent's origin starts, X,Y,Z (placed on the walkable floor below it).
+    #[arg(long, value_parser = shape_arg::parse_point, allow_hyphen_values = true)]
+    from: cspace_geom::DVec3,
+    /// Where its origin should go, X,Y,Z (placed on the walkable floor below it).
+    #[arg(long, value_parser = shape_arg::parse_point, allow_hyphen_values = true)]
+    to: cspace_geom::DVec3,
+    /// The pose the agent starts in (the graph plans for standing and crouching).
+    #[arg(long, value_enum, default_value = "stand")]
+    pose: NavPoseArg,
+    /// Fill the outside of a sealed map from its spawn points first.
+    #[arg(long)]
+    fill_outside: bool,
+    /// Print the path as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct LosArgs {
+    /// The world: a .map file or a TOML world of inline brushes.
+    world: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -295,6 +376,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compile(args) => compile(args),
         Command::Bench(args) => bench(args),
         Command::Report(args) => report(args),
+        Command::Nav(args) => nav(args),
+        Command::Path(args) => path(args),
+        Command::Los(args) => los(args),
     }
 }
 
@@ -538,8 +622,12 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         .map(|path| read_baseline(path, &scenario, &kinds))
         .transpose()?;
     let mut series = Vec::new();
+    let mut paths = Vec::new();
     for &kind in &kinds {
         let outcome = run_with_progress(&scenario, kind, false)?;
+        if series.is_empty() {
+            paths = outcome.plans.clone();
+        }
         series.push(cspace_sim::plot::Series {
             label: kind.name().to_string(),
             trace: cspace_sim::trace::parse(&outcome.trace)
@@ -555,6 +643,7 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         runs: &series,
         baseline: baseline.as_ref(),
         tolerance: scenario.tolerance,
+        paths: &paths,
     };
     plot.write(&output)?;
     if let Some(base) = &baseline {
@@ -979,6 +1068,140 @@ fn trace(args: TraceArgs) -> anyhow::Result<ExitCode> {
         BufReader::new(stdin.lock()),
         "stdin",
         BufWriter::new(stdout.lock()),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads `world` and builds its navigation for `poses` (with a spinner on a terminal).
+fn navigation(
+    world: &Path,
+    poses: &[NavPoseArg],
+    fill_outside: bool,
+) -> anyhow::Result<cspace_sim::navigation::Navigation> {
+    use cspace_sim::navigation::{self, NavOptions};
+    let loaded = world_file::load_world(world)?;
+    for (i, p) in poses.iter().enumerate() {
+        if poses[..i].contains(p) {
+            anyhow::bail!("--pose {} is given twice", pose_name(*p));
+        }
+    }
+    if fill_outside && loaded.spawns.is_empty() {
+        anyhow::bail!(
+            "--fill-outside needs spawn points, and {} has none",
+            world.display()
+        );
+    }
+    let options = NavOptions {
+        fill_outside: fill_outside.then(|| loaded.spawns.clone()),
+        params: navigation::nav_params(&cspace_sim::MoveParams::default()),
+    };
+    let plan_poses: Vec<_> = poses.iter().map(|p| p.plan_pose()).collect();
+    let spin = spinner(format!(
+        "building the navigation of {} ({} brushes)",
+        world.display(),
+        loaded.world.len()
+    ));
+    let built = navigation::build(
+        &loaded.world,
+        &world.display().to_string(),
+        &plan_poses,
+        &options,
+    );
+    if let Some(s) = spin {
+        s.finish_and_clear();
+    }
+    Ok(built?)
+}
+
+fn pose_name(pose: NavPoseArg) -> &'static str {
+    match pose {
+        NavPoseArg::Stand => "stand",
+        NavPoseArg::Crouch => "crouch",
+    }
+}
+
+fn nav(args: NavArgs) -> anyhow::Result<ExitCode> {
+    let poses = if args.poses.is_empty() {
+        vec![NavPoseArg::Stand, NavPoseArg::Crouch]
+    } else {
+        args.poses
+    };
+    let nav = navigation(&args.world, &poses, args.fill_outside)?;
+    if args.json {
+        let json = cspace_sim::navigation::stats_json(&nav);
+        outln!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        out!("{}", cspace_sim::navigation::stats_text(&nav));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn path(args: PathArgs) -> anyhow::Result<ExitCode> {
+    let nav = navigation(
+        &args.world,
+        &[NavPoseArg::Stand, NavPoseArg::Crouch],
+        args.fill_outside,
+    )?;
+    let pose = match args.pose {
+        NavPoseArg::Stand => 0,
+        NavPoseArg::Crouch => 1,
+    };
+    let mut ctx = cspace_nav::NavContext::new();
+    let path = nav
+        .mesh
+        .path(args.from, args.to, pose, &mut ctx)
+        .map_err(|error| {
+            // Name the argument whose point the planner refused.
+            let what = match &error {
+                cspace_nav::NavError::InSolid { what, .. }
+                | cspace_nav::NavError::NoGround { what, .. }
+                | cspace_nav::NavError::BadPoint { what, .. } => *what,
+                _ => "",
+            };
+            let (flag, point) = match what {
+                "start" => ("--from", args.from),
+                _ => ("--to", args.to),
+            };
+            cspace_sim::Error::Nav {
+                context: format!(
+                    "{}: {flag} {},{},{}",
+                    args.world.display(),
+                    point.x,
+                    point.y,
+                    point.z
+                ),
+                error,
+            }
+        })?;
+    if args.json {
+        let json =
+            cspace_sim::navigation::path_json(&nav.mesh, args.from, args.to, pose, path.as_ref());
+        outln!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        out!(
+            "{}",
+            cspace_sim::navigation::path_text(&nav.mesh, args.from, args.to, pose, path.as_ref())
+        );
+    }
+    Ok(if path.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn los(args: LosArgs) -> anyhow::Result<ExitCode> {
+    let loaded = world_file::load_world(&args.world)?;
+    let los =
+        cspace_sim::navigation::line_of_sight(&loaded.world, &args.world.display().to_string())?;
+    let mut ctx = cspace_nav::NavContext::new();
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    segments::answer_lines(
+        BufReader::new(stdin.lock()),
+        "stdin",
+        BufWriter::new(stdout.lock()),
+        |a, b| serde_json::json!({ "visible": los.visible(a, b, &mut ctx) }),
     )?;
     Ok(ExitCode::SUCCESS)
 }

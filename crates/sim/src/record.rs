@@ -38,10 +38,68 @@ pub enum EventKind {
         /// Where it was when it left.
         at: DVec3,
     },
+    /// The agent planned a path to its goto target ([`crate::agent::Action::Goto`]): first when
+    /// the goto fires, again (`replan`) when it strayed from the path or stopped making progress.
+    Planned {
+        /// The target.
+        to: DVec3,
+        /// Waypoints of the path, the start's included.
+        waypoints: u32,
+        /// Its length through the waypoints, units.
+        length: f64,
+        /// A plan made again on the way.
+        replan: bool,
+    },
+    /// The agent reached its goto target (within
+    /// [`FollowParams::arrival_radius`](crate::navigation::FollowParams::arrival_radius) seen from
+    /// above, on the floor) and stopped wishing to move.
+    Arrived {
+        /// Where its origin was.
+        at: DVec3,
+    },
+    /// The agent's goto ended without arriving: no path, or a path it could not follow.
+    GotoFailed {
+        /// The target.
+        to: DVec3,
+        /// Why.
+        why: GotoFailure,
+    },
     /// The agent fell asleep.
     Slept,
     /// The agent woke up.
     Woke,
+}
+
+/// Why a goto ended without arriving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GotoFailure {
+    /// The planner found no path from where the agent stands to the target.
+    Unreachable,
+    /// The agent's position is inside solid for its pose in the planner's configuration space.
+    StartInSolid,
+    /// No walkable floor below the agent within the deepest fall the planner takes.
+    NoGroundAtStart,
+    /// The target is inside solid for every pose of the agent.
+    GoalInSolid,
+    /// No walkable floor below the target within the deepest fall.
+    NoGroundAtGoal,
+    /// It planned again and again without reaching the next waypoint
+    /// ([`FollowParams::max_replans`](crate::navigation::FollowParams::max_replans)).
+    Stuck,
+}
+
+impl GotoFailure {
+    /// How traces and summaries say it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            GotoFailure::Unreachable => "unreachable",
+            GotoFailure::StartInSolid => "start in solid",
+            GotoFailure::NoGroundAtStart => "no floor below the start",
+            GotoFailure::GoalInSolid => "target in solid",
+            GotoFailure::NoGroundAtGoal => "no floor below the target",
+            GotoFailure::Stuck => "stuck",
+        }
+    }
 }
 
 /// An event with its step and agent.

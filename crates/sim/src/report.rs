@@ -409,6 +409,7 @@ fn run_one(path: &Path, options: &ReportOptions) -> Result<Runs, String> {
                     runs: &run_series,
                     baseline: Some(&baseline),
                     tolerance: scenario.tolerance,
+                    paths: &outcome.plans,
                 }
                 .svg()
                 .map_err(|e| e.to_string())?;
@@ -437,6 +438,7 @@ fn run_one(path: &Path, options: &ReportOptions) -> Result<Runs, String> {
         runs: &series,
         baseline: None,
         tolerance: scenario.tolerance,
+        paths: outcomes.first().map_or(&[], |o| o.plans.as_slice()),
     }
     .svg()
     .map_err(|e| e.to_string())?;

@@ -1,5 +1,6 @@
 //! Running a scenario on a backend: the trace, the expectations, and the figures of a summary.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_contact::{AgentId, ContactTarget, FilterStats};
@@ -8,9 +9,10 @@ use cspace_geom::{DVec3, QueryCounters};
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
 use crate::error::Error;
+use crate::navigation::{PlannedPath, Planner};
 use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
-use crate::simulation::{Sim, SimCounters, SimOptions, Verification};
+use crate::simulation::{Sim, SimCounters, SimError, SimOptions, Verification};
 use crate::trace;
 use cspace_geom::tolerance::TIME_SLACK;
 
@@ -54,6 +56,8 @@ pub struct RunOutcome {
     pub trace: String,
     /// What the exactness guard found, when the run was verified ([`RunOptions::verify`]).
     pub verification: Option<Verification>,
+    /// The paths the goto agents planned, in order (`sim plot` draws them).
+    pub plans: Vec<PlannedPath>,
 }
 
 impl RunOutcome {
@@ -138,7 +142,21 @@ pub fn run_scenario(
                 .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string()),
         })?;
     let sample_every = sample_every.unwrap_or(scenario.sample_every).max(1);
-    let mut sim = Sim::new(
+    // The goto agents' planner, the map's outside filled from its spawn points.
+    let planner = scenario
+        .uses_goto()
+        .then(|| {
+            Planner::build(
+                &scenario.world.world,
+                &scenario.agents,
+                &scenario.params,
+                &scenario.world.spawns,
+            )
+            .map(Arc::new)
+            .map_err(SimError::from)
+        })
+        .transpose()?;
+    let mut sim = Sim::with_planner(
         collider,
         scenario.params,
         scenario.dt,
@@ -149,6 +167,7 @@ pub fn run_scenario(
             verify,
             parallel_from: parallel_from.unwrap_or(crate::simulation::PARALLEL_FROM),
         },
+        planner,
     )?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
     let n = scenario.expectations.len();
@@ -200,6 +219,7 @@ pub fn run_scenario(
         seconds,
         trace: text,
         verification: sim.verification().cloned(),
+        plans: sim.plans().to_vec(),
     })
 }
 
@@ -284,6 +304,36 @@ fn judge(
                             crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
                         )),
                         _ => None,
+                    }
+                }
+                Check::Arrives { expected, by } => {
+                    let arrived = recorder.events.iter().find_map(|ev| match ev.kind {
+                        EventKind::Arrived { .. } if ev.agent == agent => Some(ev.step),
+                        _ => None,
+                    });
+                    let failed = recorder.events.iter().find_map(|ev| match ev.kind {
+                        EventKind::GotoFailed { to, why } if ev.agent == agent => Some(format!(
+                            " (cannot go to {}: {})",
+                            crate::trace::compact_vector(to, 3),
+                            why.describe()
+                        )),
+                        _ => None,
+                    });
+                    match (arrived, expected) {
+                        (Some(step), true) if step as f64 * dt <= by + TIME_SLACK => None,
+                        (Some(step), true) => Some(format!(
+                            "arrived at {:.3} s, after {by} s",
+                            step as f64 * dt
+                        )),
+                        (None, true) => Some(format!(
+                            "never arrived (ended at {}){}",
+                            crate::trace::compact_vector(finals[agent.0 as usize].position, 3),
+                            failed.unwrap_or_default()
+                        )),
+                        (Some(step), false) => {
+                            Some(format!("arrived at {:.3} s", step as f64 * dt))
+                        }
+                        (None, false) => None,
                     }
                 }
                 Check::NoContactsWith(filter) => recorder

@@ -1,4 +1,5 @@
-//! `sim trace`: segments in (`x0 y0 z0 x1 y1 z1` per line), one JSON hit per line out.
+//! `sim trace` and `sim los`: segments in (`x0 y0 z0 x1 y1 z1` per line), one JSON answer per
+//! line out.
 
 use std::io::{BufRead, Write};
 
@@ -83,7 +84,22 @@ pub fn trace_lines(
     shape: &Prepared,
     input: impl BufRead,
     input_name: &str,
+    output: impl Write,
+) -> Result<usize, Error> {
+    answer_lines(input, input_name, output, |start, end| {
+        hit_json(&collider.trace(ctx, shape, start, end))
+    })
+}
+
+/// Reads every segment of `input` ([`parse_segment`]: blank lines and comments skipped) and
+/// writes `answer`'s JSON for it as one line of `output` (`sim trace`, `sim los`). A malformed
+/// line stops with an error naming `input_name:LINE:COLUMN`; the answers before it are written.
+/// Returns how many segments were answered.
+pub fn answer_lines(
+    input: impl BufRead,
+    input_name: &str,
     mut output: impl Write,
+    mut answer: impl FnMut(DVec3, DVec3) -> Value,
 ) -> Result<usize, Error> {
     let at = |line: usize, (column, message): (usize, String)| LocatedError {
         file: input_name.into(),
@@ -95,11 +111,18 @@ pub fn trace_lines(
     let mut count = 0;
     for (index, line) in input.lines().enumerate() {
         let line = line.map_err(|e| at(index + 1, (1, e.to_string())))?;
-        let Some((start, end)) = parse_segment(&line).map_err(|e| at(index + 1, e))? else {
+        let parsed = parse_segment(&line).map_err(|e| at(index + 1, e));
+        let Some((start, end)) = (match parsed {
+            Ok(segment) => segment,
+            Err(e) => {
+                // What was answered so far reaches the reader before the error.
+                output.flush().map_err(write_error)?;
+                return Err(e.into());
+            }
+        }) else {
             continue;
         };
-        let hit = collider.trace(ctx, shape, start, end);
-        writeln!(output, "{}", hit_json(&hit)).map_err(write_error)?;
+        writeln!(output, "{}", answer(start, end)).map_err(write_error)?;
         count += 1;
     }
     output.flush().map_err(write_error)?;

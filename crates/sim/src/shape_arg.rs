@@ -80,6 +80,32 @@ pub fn parse_pose(text: &str) -> Result<cspace_onion::Pose, String> {
         .map_err(|e: cspace_onion::PoseParseError| e.to_string())
 }
 
+/// Parses a point, `X,Y,Z`: three finite numbers, each within
+/// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE) (the numeric domain of positions,
+/// [`cspace_geom::domain`]).
+pub fn parse_point(text: &str) -> Result<DVec3, String> {
+    let fields: Vec<&str> = text.split(',').collect();
+    if fields.len() != 3 {
+        return Err(format!(
+            "point {text:?}: expected X,Y,Z (3 numbers), got {}",
+            fields.len()
+        ));
+    }
+    let mut v = [0.0; 3];
+    for (slot, field) in v.iter_mut().zip(&fields) {
+        let x: f64 = field
+            .trim()
+            .parse()
+            .map_err(|_| format!("{field:?} is not a number in point {text:?}"))?;
+        if !x.is_finite() {
+            return Err(format!("{field:?} is not finite in point {text:?}"));
+        }
+        *slot = cspace_geom::domain::check(cspace_geom::domain::Quantity::Coordinate, x)
+            .map_err(|e| format!("point {text:?}: {e}"))?;
+    }
+    Ok(DVec3::from_array(v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +121,31 @@ mod tests {
         assert_eq!(
             parse_pose("crouch=1,2,3").unwrap_err(),
             "pose 'crouch=1,2,3': 3 numbers, not 6 (expected name=minx,miny,minz,maxx,maxy,maxz)"
+        );
+    }
+
+    #[test]
+    fn points_are_three_numbers_within_the_domain() {
+        assert_eq!(
+            parse_point("1,-2.5,3e2").unwrap(),
+            DVec3::new(1.0, -2.5, 300.0)
+        );
+        assert_eq!(
+            parse_point("1,2").unwrap_err(),
+            "point \"1,2\": expected X,Y,Z (3 numbers), got 2"
+        );
+        assert_eq!(
+            parse_point("1,y,3").unwrap_err(),
+            "\"y\" is not a number in point \"1,y,3\""
+        );
+        assert_eq!(
+            parse_point("1,2,nan").unwrap_err(),
+            "\"nan\" is not finite in point \"1,2,nan\""
+        );
+        assert!(
+            parse_point("1e9,0,0")
+                .unwrap_err()
+                .contains("MAX_COORDINATE")
         );
     }
 

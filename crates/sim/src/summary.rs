@@ -143,6 +143,10 @@ pub fn describe(check: &Check) -> String {
         Check::NoContactsWith(f) => format!("no contacts with {f:?}"),
         Check::LeavesWorld(true) => "leaves the world".to_string(),
         Check::LeavesWorld(false) => "stays in the world".to_string(),
+        Check::Arrives { expected: true, by } => format!("arrives at its goto target by {by} s"),
+        Check::Arrives {
+            expected: false, ..
+        } => "never arrives at its goto target".to_string(),
     }
 }
 

@@ -140,6 +140,21 @@ pub fn write(
             EventKind::Stuck { at } => format!("stuck at {}", p(at)),
             EventKind::LeftWorld { at } => format!("left the world at {}", p(at)),
             EventKind::StandRefused => "stand refused".to_string(),
+            EventKind::Planned {
+                to,
+                waypoints,
+                length,
+                replan,
+            } => format!(
+                "{} a path to {}: {waypoints} waypoints, {} units",
+                if replan { "replanned" } else { "planned" },
+                p(to),
+                fixed(length, POSITION_DECIMALS)
+            ),
+            EventKind::Arrived { at } => format!("arrived at {}", p(at)),
+            EventKind::GotoFailed { to, why } => {
+                format!("cannot go to {}: {}", p(to), why.describe())
+            }
             EventKind::Slept => "slept".to_string(),
             EventKind::Woke => "woke".to_string(),
         };

@@ -7,7 +7,8 @@
 //! crosses and the baseline's as rings; the baseline as a pale band under each run's line, so a
 //! run that keeps to it draws its line inside the band; the first divergence (step, time, agent,
 //! distance) marked and written out; backends whose trajectories are identical drawn once, named
-//! together. Both views keep one scale on both axes and are sized to the data, sharing the x axis
+//! together; the paths goto agents planned, through their waypoints, each leg coloured by the
+//! link that reaches its end (walk, step, drop, jump; pose changes marked). Both views keep one scale on both axes and are sized to the data, sharing the x axis
 //! when the side view looks along y.
 //!
 //! One drawing function, generic over plotters' `DrawingBackend`, serves SVG files, PNG files,
@@ -25,8 +26,10 @@ use plotters::coord::combinators::IntoLogRange;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use crate::navigation::PlannedPath;
 use crate::trace::{Trace, TraceEventKind};
 pub use compare::{FirstDivergence, distances, first_divergence, positions_off};
+use cspace_nav::LinkKind;
 pub use outline::{Rect, brush_outline, clip, hull};
 
 /// One trajectory set to draw: a run or a recorded trace.
@@ -80,6 +83,8 @@ pub struct Plot<'a> {
     pub baseline: Option<&'a Series>,
     /// Distance beyond which a run is off its baseline, units.
     pub tolerance: f64,
+    /// The paths the goto agents planned (of the first run; empty when none).
+    pub paths: &'a [PlannedPath],
 }
 
 /// Colours of agents, in id order (cycled): Tableau 10.
@@ -96,6 +101,13 @@ const AGENT_COLOURS: [RGBColor; 10] = [
     RGBColor(214, 39, 40),
 ];
 const DIVERGED: RGBColor = RGBColor(214, 0, 0);
+/// Planned paths: the colour of a leg by the link that reaches its end (walks in the agent's
+/// colour), and of the pose-change marks.
+const STEP: RGBColor = RGBColor(200, 160, 0);
+const DROP: RGBColor = RGBColor(140, 60, 180);
+const JUMP: RGBColor = RGBColor(20, 150, 60);
+const CROUCH: RGBColor = RGBColor(30, 90, 220);
+const STAND: RGBColor = RGBColor(0, 170, 190);
 const BRUSH: RGBColor = RGBColor(150, 150, 150);
 const INK: RGBColor = RGBColor(40, 40, 40);
 
@@ -315,6 +327,11 @@ impl Plot<'_> {
                 }
             }
         }
+        for path in self.paths {
+            for w in &path.waypoints {
+                b = b.including(w.position);
+            }
+        }
         if b.is_empty() {
             Aabb::new(DVec3::splat(-64.0), DVec3::splat(64.0))
         } else {
@@ -338,7 +355,8 @@ impl Plot<'_> {
         } else {
             View::fit(&bounds, [1, 2], size.y / f64::from(PLOT_WIDTH))
         };
-        let header_lines = 3 + u32::from(self.baseline.is_some());
+        let header_lines =
+            3 + u32::from(self.baseline.is_some()) + u32::from(!self.paths.is_empty());
         Layout {
             header: 12 + 22 * header_lines,
             top,
@@ -442,6 +460,9 @@ impl Plot<'_> {
             area.draw(&Text::new(text.to_string(), (x + 18, y), small.clone()))?;
             x += 18 + 9 * text.chars().count() as i32 + 22;
         }
+        if !self.paths.is_empty() {
+            self.draw_path_legend(area, if self.baseline.is_some() { 100 } else { 78 })?;
+        }
         if let Some(baseline) = self.baseline {
             let y = 78;
             let off: usize = self
@@ -532,6 +553,7 @@ impl Plot<'_> {
         let agents = self.agents();
         let crowd = agents > LABELLED_AGENTS;
         let point = |p: DVec3| (p[a], p[b]);
+        self.draw_paths(&mut chart, view.axes)?;
         // The baseline: a pale band per agent, rings at its contacts.
         if let Some(base) = self.baseline {
             for agent in 0..agents {
@@ -667,6 +689,118 @@ impl Plot<'_> {
                         ("sans-serif", 14).into_font().color(&DIVERGED),
                     ),
             ))?;
+        }
+        Ok(())
+    }
+
+    /// The header's line explaining the planned paths' colours.
+    fn draw_path_legend<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        y: i32,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let small = ("sans-serif", 14).into_font().color(&INK);
+        let mut x = MARGIN as i32;
+        area.draw(&Text::new(
+            "planned paths (o waypoint):".to_string(),
+            (x, y),
+            small.clone(),
+        ))?;
+        x += 9 * 27 + 14;
+        let legs: [(&str, RGBColor); 4] = [
+            ("walk (agent's colour, dashed)", INK),
+            ("step", STEP),
+            ("drop", DROP),
+            ("jump", JUMP),
+        ];
+        for (i, (text, colour)) in legs.iter().enumerate() {
+            let y0 = y + 7;
+            if i == 0 {
+                area.draw(&DashedPathElement::new(
+                    vec![(x, y0), (x + 22, y0)],
+                    4,
+                    3,
+                    colour.stroke_width(2),
+                ))?;
+            } else {
+                area.draw(&PathElement::new(
+                    vec![(x, y0), (x + 22, y0)],
+                    colour.stroke_width(3),
+                ))?;
+            }
+            area.draw(&Text::new(text.to_string(), (x + 28, y), small.clone()))?;
+            x += 28 + 9 * text.chars().count() as i32 + 18;
+        }
+        for (text, colour, up) in [("crouch", CROUCH, false), ("stand up", STAND, true)] {
+            area.draw(&Polygon::new(
+                pose_mark((x + 6, y + 7), up),
+                colour.filled(),
+            ))?;
+            area.draw(&Text::new(text.to_string(), (x + 18, y), small.clone()))?;
+            x += 18 + 9 * text.chars().count() as i32 + 18;
+        }
+        Ok(())
+    }
+
+    /// The planned paths under the runs: each leg to a waypoint coloured by the link that
+    /// reaches it, the waypoints as rings, pose changes as triangles; plans made again on the way
+    /// paler.
+    fn draw_paths<DB: DrawingBackend>(
+        &self,
+        chart: &mut ChartContext<
+            '_,
+            DB,
+            Cartesian2d<
+                plotters::coord::types::RangedCoordf64,
+                plotters::coord::types::RangedCoordf64,
+            >,
+        >,
+        axes: [usize; 2],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let [a, b] = axes;
+        let point = |p: DVec3| (p[a], p[b]);
+        for path in self.paths {
+            let agent = agent_colour(path.agent.0 as usize);
+            let fade = if path.replan { 0.45 } else { 0.95 };
+            for pair in path.waypoints.windows(2) {
+                let (from, to) = (point(pair[0].position), point(pair[1].position));
+                match pair[1].kind {
+                    LinkKind::Walk => {
+                        chart.draw_series(std::iter::once(DashedPathElement::new(
+                            vec![from, to],
+                            5,
+                            4,
+                            agent.mix(fade).stroke_width(2),
+                        )))?;
+                    }
+                    LinkKind::Step | LinkKind::Drop | LinkKind::Jump => {
+                        let colour = match pair[1].kind {
+                            LinkKind::Step => STEP,
+                            LinkKind::Drop => DROP,
+                            _ => JUMP,
+                        };
+                        chart.draw_series(std::iter::once(PathElement::new(
+                            vec![from, to],
+                            colour.mix(fade).stroke_width(3),
+                        )))?;
+                    }
+                    LinkKind::Crouch | LinkKind::StandUp => {
+                        let up = pair[1].kind == LinkKind::StandUp;
+                        let colour = if up { STAND } else { CROUCH };
+                        chart.draw_series(std::iter::once(
+                            EmptyElement::at(to)
+                                + Polygon::new(pose_mark((0, 0), up), colour.mix(fade).filled()),
+                        ))?;
+                    }
+                }
+            }
+            for w in &path.waypoints {
+                chart.draw_series(std::iter::once(Circle::new(
+                    point(w.position),
+                    3,
+                    agent.mix(fade).stroke_width(1),
+                )))?;
+            }
         }
         Ok(())
     }
@@ -827,6 +961,16 @@ fn arrowhead(at: (i32, i32), d: (f64, f64)) -> Vec<(i32, i32)> {
         )
     };
     vec![p(7.0, 0.0), p(-4.0, 4.5), p(-4.0, -4.5)]
+}
+
+/// A triangle marking a pose change at `at`: pointing up for standing up, down for crouching.
+fn pose_mark(at: (i32, i32), up: bool) -> Vec<(i32, i32)> {
+    let s = if up { -1 } else { 1 };
+    vec![
+        (at.0 - 6, at.1 - 5 * s),
+        (at.0 + 6, at.1 - 5 * s),
+        (at.0, at.1 + 6 * s),
+    ]
 }
 
 /// A diamond of half-size `r` pixels around `at`.

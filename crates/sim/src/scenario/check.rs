@@ -12,8 +12,8 @@ use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryContext, Shape};
 use toml::Spanned;
 
 use super::raw::{
-    RawAgent, RawAgentRef, RawContactTarget, RawCrowd, RawExpect, RawExpectedDifference, RawPose,
-    RawRegion, RawScenario, RawScriptEvent,
+    RawAgent, RawAgentRef, RawContactTarget, RawCrowd, RawExpect, RawExpectedDifference, RawGoto,
+    RawPose, RawRegion, RawScenario, RawScriptEvent,
 };
 use super::{
     Check, ContactFilter, DEFAULT_TOLERANCE, Expectation, ExpectedDifference, Scenario, refusal,
@@ -156,7 +156,7 @@ impl Checker<'_> {
         let expectations = raw
             .expectations
             .iter()
-            .map(|e| self.expectation(e, &agents.names, end_time))
+            .map(|e| self.expectation(e, &agents, end_time))
             .collect::<Located<Vec<_>>>()?;
         Ok(Scenario {
             path: self.path.to_path_buf(),
@@ -354,6 +354,7 @@ impl Checker<'_> {
             })
             .transpose()?
             .unwrap_or(DVec3::ZERO);
+        let script = self.script(&a.script, params, world, (&standing, crouching.as_ref()))?;
         let spec = AgentSpec {
             id,
             standing,
@@ -361,7 +362,7 @@ impl Checker<'_> {
             start,
             velocity,
             start_crouched: a.crouched,
-            script: self.script(&a.script, params)?,
+            script,
         };
         if !a.allow_start_in_solid {
             self.check_start(world, &spec, raw.span().start)?;
@@ -425,7 +426,7 @@ impl Checker<'_> {
                 ),
             );
         }
-        let script = self.script(&c.script, params)?;
+        let script = self.script(&c.script, params, world, (&standing, crouching.as_ref()))?;
         for r in 0..rows {
             for k in 0..columns {
                 let id = AgentId(agents.specs.len() as u32);
@@ -450,6 +451,8 @@ impl Checker<'_> {
         &self,
         events: &[Spanned<RawScriptEvent>],
         params: &MoveParams,
+        world: &LoadedWorld,
+        shapes: (&Shape, Option<&Shape>),
     ) -> Located<Vec<ScriptEvent>> {
         let mut out = Vec::with_capacity(events.len());
         let mut last = f64::NEG_INFINITY;
@@ -469,14 +472,21 @@ impl Checker<'_> {
                 );
             }
             last = at;
-            let chosen = [e.direction.is_some(), e.jump, e.crouch, e.stand, e.stop]
-                .iter()
-                .filter(|x| **x)
-                .count();
+            let chosen = [
+                e.direction.is_some(),
+                e.jump,
+                e.crouch,
+                e.stand,
+                e.stop,
+                e.goto.is_some(),
+            ]
+            .iter()
+            .filter(|x| **x)
+            .count();
             if chosen != 1 {
                 return self.err(
                     event.span().start,
-                    "script event: give exactly one of `move`, `jump`, `crouch`, `stand`, `stop`",
+                    "script event: give exactly one of `move`, `jump`, `crouch`, `stand`, `stop`, `goto`",
                 );
             }
             if e.speed.is_some() && e.direction.is_none() {
@@ -507,6 +517,8 @@ impl Checker<'_> {
                     direction: v,
                     speed,
                 }
+            } else if let Some(g) = &e.goto {
+                Action::Goto(self.goto(g, params, world, shapes)?)
             } else if e.jump {
                 Action::Jump
             } else if e.crouch {
@@ -519,6 +531,101 @@ impl Checker<'_> {
             out.push(ScriptEvent { at, action });
         }
         Ok(out)
+    }
+
+    /// A goto's target: a point or a spawn point, where an agent of these poses (boxes, the
+    /// crouching one inside the standing one) is free in one of them and has a walkable floor
+    /// below within the planner's deepest fall.
+    fn goto(
+        &self,
+        g: &Spanned<RawGoto>,
+        params: &MoveParams,
+        world: &LoadedWorld,
+        (standing, crouching): (&Shape, Option<&Shape>),
+    ) -> Located<DVec3> {
+        let at = g.span().start;
+        let target = match g.get_ref() {
+            RawGoto::Point(p) => {
+                let v = DVec3::from_array(*p);
+                if !v.is_finite() {
+                    return self.err(at, format!("goto must be finite numbers, got {v}"));
+                }
+                domain::check_point(Quantity::Coordinate, v)
+                    .map_err(|e| self.at(at, format!("goto: {e}")))?
+            }
+            RawGoto::Spawn { spawn } => {
+                match usize::try_from(*spawn)
+                    .ok()
+                    .and_then(|i| world.spawns.get(i))
+                {
+                    Some(p) => *p,
+                    None => {
+                        return self.err(
+                            at,
+                            format!(
+                                "goto spawn {spawn}: the world has {} spawn points",
+                                world.spawns.len()
+                            ),
+                        );
+                    }
+                }
+            }
+        };
+        for shape in std::iter::once(standing).chain(crouching) {
+            if !matches!(shape, Shape::Box(_)) {
+                return self.err(
+                    at,
+                    format!(
+                        "goto: the agent is {}; goto plans for box poses (the onion tree's configuration spaces)",
+                        shape.describe()
+                    ),
+                );
+            }
+        }
+        if let (Shape::Box(s), Some(Shape::Box(c))) = (standing, crouching)
+            && !(s.mins.cmple(c.mins).all() && c.maxs.cmple(s.maxs).all())
+        {
+            return self.err(
+                at,
+                "goto: the agent's crouching box must fit inside its standing box",
+            );
+        }
+        let exact = ExactCollider::new(world.world.clone());
+        let mut ctx = QueryContext::new();
+        let Some(free) = std::iter::once(standing)
+            .chain(crouching)
+            .find_map(|shape| {
+                let prepared = exact
+                    .prepare(shape)
+                    .expect("the exact backend takes every shape")
+                    .with_skin(params.skin);
+                (!exact.is_solid(&mut ctx, &prepared, target)).then_some(prepared)
+            })
+        else {
+            return self.err(
+                at,
+                format!(
+                    "goto target {} is inside solid for the agent's poses (a target is where the agent's origin goes: 24 units above the floor for a Quake player)",
+                    crate::trace::compact_vector(target, 3)
+                ),
+            );
+        };
+        let depth = cspace_nav::NavParams::default().max_fall + params.skin;
+        let down = exact.trace(&mut ctx, &free, target, target - DVec3::Z * depth);
+        let floor = down
+            .surface
+            .as_ref()
+            .is_some_and(|f| f.plane.normal().z >= params.min_walk_normal);
+        if !floor {
+            return self.err(
+                at,
+                format!(
+                    "goto target {} has no walkable floor within {depth} units below it",
+                    crate::trace::compact_vector(target, 3)
+                ),
+            );
+        }
+        Ok(target)
     }
 
     fn check_start(&self, world: &LoadedWorld, spec: &AgentSpec, at: usize) -> Located<()> {
@@ -632,9 +739,10 @@ impl Checker<'_> {
     fn expectation(
         &self,
         e: &Spanned<RawExpect>,
-        names: &[String],
+        agents: &Agents,
         end_time: f64,
     ) -> Located<Expectation> {
+        let names = &agents.names;
         let raw = e.get_ref();
         let agent = match raw.agent.get_ref() {
             RawAgentRef::Index(i) if (0..names.len() as i64).contains(i) => AgentId(*i as u32),
@@ -667,15 +775,28 @@ impl Checker<'_> {
             raw.stays_crouched.is_some(),
             raw.no_contacts_with.is_some(),
             raw.leaves_world.is_some(),
+            raw.arrives.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return self.err(
                 e.span().start,
-                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`",
+                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`",
             );
         }
-        if raw.by.is_some() && raw.reaches.is_none() {
-            return self.err(e.span().start, "expect: `by` goes with `reaches`");
+        if raw.by.is_some() && raw.reaches.is_none() && raw.arrives != Some(true) {
+            return self.err(
+                e.span().start,
+                "expect: `by` goes with `reaches` or `arrives = true`",
+            );
+        }
+        if raw.arrives.is_some() && !agents.specs[agent.0 as usize].uses_goto() {
+            return self.err(
+                e.span().start,
+                format!(
+                    "expect: `arrives` checks a goto, and agent {} has none in its script",
+                    names[agent.0 as usize]
+                ),
+            );
         }
         if raw.from.is_some() && raw.stays_crouched.is_none() {
             return self.err(e.span().start, "expect: `from` goes with `stays_crouched`");
@@ -695,6 +816,14 @@ impl Checker<'_> {
             }
         } else if let Some(leaves) = raw.leaves_world {
             Check::LeavesWorld(leaves)
+        } else if let Some(expected) = raw.arrives {
+            Check::Arrives {
+                expected,
+                by: match &raw.by {
+                    Some(b) => self.finite(b, "by")?,
+                    None => end_time,
+                },
+            }
         } else if raw.ends_on_ground == Some(true) {
             Check::EndsOnGround
         } else if raw.stays_crouched == Some(true) {

@@ -72,6 +72,14 @@ pub enum Check {
     /// The agent leaves the world (`true`: it must fall out or go beyond the domain; `false`: it
     /// must not), as [`EventKind::LeftWorld`](crate::record::EventKind::LeftWorld) records.
     LeavesWorld(bool),
+    /// The agent arrives at a goto target no later than `by` seconds (`true`), or never arrives
+    /// (`false`), as [`EventKind::Arrived`](crate::record::EventKind::Arrived) records.
+    Arrives {
+        /// Whether it must arrive.
+        expected: bool,
+        /// The deadline, seconds.
+        by: f64,
+    },
 }
 
 /// One expectation: an agent and a check, with where it was written (`line:column`).
@@ -136,6 +144,11 @@ impl Scenario {
         let raw: RawScenario =
             toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
         Checker { path, text }.check(raw)
+    }
+
+    /// True when an agent's script has a goto (a run then builds the planner).
+    pub fn uses_goto(&self) -> bool {
+        self.agents.iter().any(AgentSpec::uses_goto)
     }
 
     /// The shapes every agent uses (standing and crouching), for preparing backends.

@@ -125,6 +125,16 @@ pub(super) struct RawScriptEvent {
     pub(super) stand: bool,
     #[serde(default)]
     pub(super) stop: bool,
+    #[serde(default)]
+    pub(super) goto: Option<Spanned<RawGoto>>,
+}
+
+/// Where a goto sends an agent: a point, or a spawn point of the map.
+#[derive(Debug, Deserialize)]
+#[serde(untagged, expecting = "goto: expected [x, y, z] or { spawn = N }")]
+pub(super) enum RawGoto {
+    Point([f64; 3]),
+    Spawn { spawn: i64 },
 }
 
 #[derive(Debug, Deserialize)]
@@ -168,4 +178,6 @@ pub(super) struct RawExpect {
     pub(super) no_contacts_with: Option<Spanned<RawContactTarget>>,
     #[serde(default)]
     pub(super) leaves_world: Option<bool>,
+    #[serde(default)]
+    pub(super) arrives: Option<bool>,
 }

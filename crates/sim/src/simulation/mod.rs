@@ -29,6 +29,8 @@ use crate::agent::{
     Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, Touching,
     Velocity,
 };
+use crate::navigation::follow::{AgentNow, Steer};
+use crate::navigation::{Follow, FollowParams, PlanError, PlannedPath, Planner};
 use crate::params::{MoveParams, ParamError};
 use crate::record::{AgentState, EventKind, Recorder, Sample};
 use cspace_geom::Aabb;
@@ -78,6 +80,9 @@ pub enum SimError {
         /// The shape.
         shape: String,
     },
+    /// The planner of the goto agents cannot be built.
+    #[error("navigation: {0}")]
+    Navigation(#[from] PlanError),
     /// The backend cannot trace an agent's shape.
     #[error("agent {agent}: {error}")]
     Unsupported {
@@ -186,6 +191,12 @@ pub struct Sim {
     reaches: Vec<Option<Aabb>>,
     /// The exactness guard, when asked for.
     verifier: Option<verify::Verifier>,
+    /// The goto agents' planner, its scratch and the follower's constants.
+    planner: Option<Arc<Planner>>,
+    nav_ctx: cspace_nav::NavContext,
+    follow_params: FollowParams,
+    /// Every path planned so far, in order.
+    plans: Vec<PlannedPath>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -204,6 +215,9 @@ fn is_agent_shape(shape: &Shape) -> bool {
 
 impl Sim {
     /// A simulation of `agents` in the world `collider` answers for, stepping `dt` seconds.
+    /// When an agent's script has a goto, the planner is built for the world and the goto
+    /// agents' poses ([`Planner::build`], the outside not filled: the simulation knows no spawn
+    /// points; [`crate::run_scenario`] fills it from the map's).
     pub fn new(
         collider: Arc<dyn Collider>,
         params: MoveParams,
@@ -211,10 +225,37 @@ impl Sim {
         agents: Vec<AgentSpec>,
         options: SimOptions,
     ) -> Result<Sim, SimError> {
+        Sim::with_planner(collider, params, dt, agents, options, None)
+    }
+
+    /// [`Sim::new`] with a planner built beforehand for the same world (shared by many runs;
+    /// `None` builds one when an agent uses goto). Every goto agent's poses must be among the
+    /// planner's.
+    pub fn with_planner(
+        collider: Arc<dyn Collider>,
+        params: MoveParams,
+        dt: f64,
+        agents: Vec<AgentSpec>,
+        options: SimOptions,
+        planner: Option<Arc<Planner>>,
+    ) -> Result<Sim, SimError> {
         params.validate()?;
         if !(dt > 0.0 && dt <= cspace_geom::tolerance::MAX_TIME_STEP) {
             return Err(SimError::TimeStep(dt));
         }
+        let planner = match planner {
+            Some(p) => {
+                p.check_world(collider.world())?;
+                Some(p)
+            }
+            None if agents.iter().any(AgentSpec::uses_goto) => Some(Arc::new(Planner::build(
+                collider.world(),
+                &agents,
+                &params,
+                &[],
+            )?)),
+            None => None,
+        };
         let mut world = hecs::World::new();
         let mut entities = Vec::with_capacity(agents.len());
         let mut filters = FilterStack::new(params.grid_cell, options.time_filters);
@@ -255,6 +296,13 @@ impl Sim {
                 Pose::Standing
             };
             filters.insert(spec.id, poses.get(pose).shape(), spec.start);
+            let mesh = match &planner {
+                Some(p) if spec.uses_goto() => Some(
+                    p.mesh_index(&spec.standing, spec.crouching.as_ref())
+                        .ok_or(PlanError::NotPlanned { agent: spec.id.0 })?,
+                ),
+                _ => None,
+            };
             let mut script = spec.script;
             script.sort_by(|a, b| a.at.total_cmp(&b.at));
             entities.push(world.spawn((
@@ -276,6 +324,7 @@ impl Sim {
                 Totals::default(),
                 Touching::default(),
                 MoverCache::default(),
+                Follow::new(mesh),
             )));
         }
         let floor = fall_floor(&collider.world().bounds());
@@ -300,6 +349,10 @@ impl Sim {
             partition: Partition::default(),
             reaches: Vec::new(),
             verifier: None,
+            planner,
+            nav_ctx: cspace_nav::NavContext::new(),
+            follow_params: FollowParams::default(),
+            plans: Vec::new(),
         };
         sim.settle();
         // Settling is not part of the run: its totals are cleared, and finding the ground under
@@ -408,6 +461,16 @@ impl Sim {
         cspace_geom::world::fnv1a64(&bytes)
     }
 
+    /// Every path the goto agents planned so far, in order.
+    pub fn plans(&self) -> &[PlannedPath] {
+        &self.plans
+    }
+
+    /// The goto agents' planner, when an agent uses goto.
+    pub fn planner(&self) -> Option<&Arc<Planner>> {
+        self.planner.as_ref()
+    }
+
     /// What the exactness guard found ([`SimOptions::verify`]); `None` when it is off.
     pub fn verification(&self) -> Option<&Verification> {
         self.verifier.as_ref().map(|v| &v.found)
@@ -451,6 +514,14 @@ impl Sim {
             time,
             self.step,
             &mut self.recorder,
+            Steering {
+                planner: self.planner.as_deref(),
+                ctx: &mut self.nav_ctx,
+                params: &self.params,
+                follow: &self.follow_params,
+                dt: self.dt,
+                plans: &mut self.plans,
+            },
         );
         for _ in 0..substeps {
             self.move_agents(sub_dt);
@@ -708,25 +779,56 @@ fn fall_floor(bounds: &Aabb) -> f64 {
     }
 }
 
-/// Applies every script event due by `time`: the first system of the step.
+/// What the script system needs to steer goto agents.
+struct Steering<'a> {
+    planner: Option<&'a Planner>,
+    ctx: &'a mut cspace_nav::NavContext,
+    params: &'a MoveParams,
+    follow: &'a FollowParams,
+    dt: f64,
+    plans: &'a mut Vec<PlannedPath>,
+}
+
+/// Applies every script event due by `time`, then steers every goto agent along its path from
+/// its own state ([`crate::navigation::follow`]): the first system of the step, before any agent
+/// moves, so the groups see ordinary intents. A goto event starts a goto; any other event ends
+/// one under way.
 fn apply_scripts(
     world: &mut hecs::World,
     agents: &[hecs::Entity],
     time: f64,
     step: u64,
     recorder: &mut Recorder,
+    steering: Steering<'_>,
 ) {
     // A small slack so an event at exactly k * dt fires at step k despite rounding of k * dt.
     let due = time + TIME_SLACK;
-    let mut view = world.view_mut::<(&mut Script, &mut Intent, &mut Rest)>();
+    let mut view = world.view_mut::<(
+        &mut Script,
+        &mut Intent,
+        &mut Rest,
+        &mut Follow,
+        &Position,
+        &Velocity,
+        &Ground,
+        &Pose,
+    )>();
+    let mut events = Vec::new();
     for (index, &entity) in agents.iter().enumerate() {
-        let (script, intent, rest) = view.get_mut(entity).expect("agents have scripts");
+        let (script, intent, rest, follow, position, velocity, ground, pose) =
+            view.get_mut(entity).expect("agents have scripts");
         if rest.left_world {
             continue;
         }
+        let id = AgentId(index as u32);
         let mut fired = false;
         while let Some(event) = script.events.get(script.next).filter(|e| e.at <= due) {
             fired = true;
+            if let Action::Goto(goal) = event.action {
+                follow.start(goal);
+            } else {
+                follow.cancel();
+            }
             match event.action {
                 Action::Move { direction, speed } => {
                     intent.direction =
@@ -740,15 +842,41 @@ fn apply_scripts(
                 Action::Jump => intent.jump = true,
                 Action::Crouch => intent.crouch = true,
                 Action::Stand => intent.crouch = false,
+                Action::Goto(_) => {}
             }
             script.next += 1;
         }
-        if fired {
+        let following = follow.active();
+        if let (true, Some(planner)) = (following, steering.planner) {
+            let now = AgentNow {
+                position: position.0,
+                velocity: velocity.0,
+                ground: *ground,
+                pose: *pose,
+            };
+            let mut steer = Steer {
+                planner,
+                ctx: &mut *steering.ctx,
+                params: steering.params,
+                follow: steering.follow,
+                dt: steering.dt,
+                step,
+                agent: id,
+                events: &mut events,
+                plans: &mut *steering.plans,
+            };
+            follow.steer(&now, &mut steer, intent);
+        }
+        if fired || following {
+            // A following agent is never at rest: it is steered every step.
             rest.still_steps = 0;
             if rest.asleep {
                 rest.asleep = false;
-                recorder.record(step, AgentId(index as u32), EventKind::Woke);
+                recorder.record(step, id, EventKind::Woke);
             }
+        }
+        for kind in events.drain(..) {
+            recorder.record(step, id, kind);
         }
     }
 }

@@ -1197,6 +1197,9 @@ fn a_closed_standard_output_ends_every_command_quietly() {
             plot.to_str().unwrap(),
         ],
         vec!["report", &tunnel, "-o", report.to_str().unwrap()],
+        vec!["nav", &rooms, "--json"],
+        vec!["path", &rooms, "--from", "128,128,24", "--to", "512,128,24"],
+        vec!["los", w],
     ];
     for args in commands {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))

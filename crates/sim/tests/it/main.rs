@@ -5,6 +5,8 @@ mod docs;
 mod domain;
 mod hostile;
 mod movement;
+mod nav;
+mod nav_validation;
 mod patches;
 mod report;
 mod scenario_errors;

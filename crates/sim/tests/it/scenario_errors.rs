@@ -231,6 +231,86 @@ fn numbers_beyond_the_numeric_domain_are_refused_where_they_are_written() {
     check_cases(cases);
 }
 
+/// A goto's target is checked where it is written: a point where the agent fits, over a walkable
+/// floor, within the domain, or a spawn point the world has; the agent's poses are boxes, the
+/// crouching one inside the standing one; `arrives` checks an agent that has a goto.
+#[test]
+fn goto_targets_and_arrivals_are_checked_where_they_are_written() {
+    let goto = |target: &str| BASE.replace("move = [1, 0]", &format!("goto = {target}"));
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        (
+            "target in solid",
+            goto("[100, 0, 0]"),
+            ":15:28:",
+            "goto target (100, 0, 0) is inside solid for the agent's poses",
+        ),
+        (
+            "target over the void",
+            goto("[600, 0, 24]"),
+            ":15:28:",
+            "goto target (600, 0, 24) has no walkable floor within 264.03125 units below it",
+        ),
+        (
+            "target beyond the domain",
+            goto("[1e9, 0, 24]"),
+            ":15:28:",
+            "goto: coordinate 1e9 units is beyond cspace's limit",
+        ),
+        (
+            "spawn point of a world without any",
+            goto("{ spawn = 0 }"),
+            ":15:28:",
+            "goto spawn 0: the world has 0 spawn points",
+        ),
+        (
+            "neither a point nor a spawn point",
+            goto("{ spawns = 0 }"),
+            ":15:28:",
+            "goto: expected [x, y, z] or { spawn = N }",
+        ),
+        (
+            "goto and move in one event",
+            BASE.replace("move = [1, 0]", "move = [1, 0], goto = [0, 0, 24.03125]"),
+            ":15:11:",
+            "give exactly one of `move`, `jump`, `crouch`, `stand`, `stop`, `goto`",
+        ),
+        (
+            "a sphere sent somewhere",
+            goto("[0, 0, 24.03125]").replace("stand = { box", "ball = { sphere = 16 }\nstand = { box").replace("pose = \"stand\"", "pose = \"ball\""),
+            ":16:28:",
+            "goto: the agent is sphere:16; goto plans for box poses",
+        ),
+        (
+            "a crouching box wider than the standing one",
+            goto("[0, 0, 24.03125]")
+                .replace("stand = { box", "wide = { box = { mins = [-20, -20, -24], maxs = [20, 20, 16] } }\nstand = { box")
+                .replace("pose = \"stand\"", "pose = \"stand\"\ncrouch_pose = \"wide\""),
+            ":17:28:",
+            "goto: the agent's crouching box must fit inside its standing box",
+        ),
+        (
+            "arrives without a goto",
+            format!("{BASE}\n[[expect]]\nagent = 0\narrives = true\n"),
+            ":17:1:",
+            "expect: `arrives` checks a goto, and agent 0 has none in its script",
+        ),
+        (
+            "a deadline for never arriving",
+            format!("{}\n[[expect]]\nagent = 0\narrives = false\nby = 2\n", goto("[0, 0, 24.03125]")),
+            ":17:1:",
+            "expect: `by` goes with `reaches` or `arrives = true`",
+        ),
+    ];
+    check_cases(cases);
+    // The same checks pass a goto to a free point over the floor, and `arrives` with it.
+    let fine = format!(
+        "{}\n[[expect]]\nagent = 0\narrives = true\nby = 0.1\n",
+        goto("[200, 0, 24.03125]")
+    );
+    let s = Scenario::parse(&dir().join("goto.toml"), &fine).unwrap();
+    assert!(s.uses_goto());
+}
+
 /// Each case's error starts with `file:line:column:` and contains its message.
 fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
     let mut wrong = Vec::new();

@@ -352,10 +352,31 @@ columns = 12
 spacing = [33, 34]
 script = [{ at = 0, move = [1, 1] }, { at = 0.5, jump = true }, { at = 0.8, crouch = true }, { at = 1.2, stand = true }]
 "#;
+    // Goto agents steered along their paths before the groups move (a crowd through the
+    // obstacle course's tunnel, over its gap and down its drop).
+    let goto_crowd = r#"name = "goto crowd"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+crouch = { box = { mins = [-16, -16, -24], maxs = [16, 16, 16] } }
+[world]
+map = "obstacle_course.map"
+[[crowd]]
+pose = "stand"
+crouch_pose = "crouch"
+origin = [-992, -96, 24.03125]
+rows = 3
+columns = 4
+spacing = [40, 80]
+script = [{ at = 0, goto = [900, 0, -39.96875] }]
+"#;
     let scenarios = [
         Scenario::load(&dir.join("crowd.toml")).unwrap(),
         Scenario::load(&dir.join("spheres.toml")).unwrap(),
         Scenario::parse(&dir.join("packed.toml"), packed).unwrap(),
+        Scenario::load(&dir.join("goto_obstacle_course.toml")).unwrap(),
+        Scenario::parse(&dir.join("goto_crowd.toml"), goto_crowd).unwrap(),
     ];
     let pools: Vec<rayon::ThreadPool> = [1, 2, 3, 8]
         .iter()

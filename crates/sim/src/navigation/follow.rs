@@ -1,0 +1,719 @@
+//! Following a planned path with the ordinary movement model (scenario `goto`).
+//!
+//! Once per step, before the agents move (the script system, `apply_scripts`), a goto agent's
+//! wished direction, speed, jump and crouch are set from its own state alone (position,
+//! velocity, ground, pose) and its path, so that the interaction groups that move it later see an
+//! ordinary intent and the step stays bit-identical on any number of threads. Nothing else is
+//! changed: the movement model walks, steps up, falls, jumps and crouches as for a scripted
+//! agent.
+//!
+//! - **Speed control.** The follower wants a horizontal velocity (along the leg to the next
+//!   waypoint, pulled back onto the leg's line when it drifts, straight at the waypoint near it;
+//!   at most the pose's speed, slowing down as it nears a corner, an edge or the goal) and picks the
+//!   wished direction and speed that give it after Quake's friction and acceleration
+//!   (`PM_Friction`, `PM_Accelerate`): the wish points along the difference between the wanted
+//!   and the predicted velocity, so the agent turns without drifting wide.
+//! - **Waypoints** (`cspace_nav::Waypoint`): a walk or step waypoint is reached within
+//!   [`FollowParams::waypoint_radius`] seen from above (or passed, crossing the line through it
+//!   square to the leg, close to it), at the floor's height within a step; the goal within
+//!   [`FollowParams::arrival_radius`], slowed down to [`FollowParams::arrival_speed`]. A crouch or stand-up waypoint is reached when the pose has
+//!   changed (the movement model stands up only where the standing box fits). A drop or jump's
+//!   landing is reached on landing within [`FollowParams::landing_radius`].
+//! - **Drops**: the edge is walked off slowly ([`FollowParams::drop_speed`]) along the link's
+//!   direction, the fall steered towards the landing (air control is weak).
+//! - **Jumps**: the take-off is approached from a run-up point behind it on its floor (up to
+//!   [`FollowParams::run_up`] back along the jump), then run at along the jump's line at full
+//!   speed; the jump is wished at the step that reaches the take-off, as the planner traced it
+//!   (walk speed out, jump speed up). A jump onto a ledge is taken against the riser, no run-up.
+//! - **Replanning**: a path is planned again from where the agent stands when it strays more than
+//!   [`FollowParams::stray_distance`] from its leg, falls below it, lands away from a landing, or
+//!   makes no progress for [`FollowParams::stall_seconds`]; after [`FollowParams::max_replans`]
+//!   plans without reaching a waypoint, the goto fails (stuck).
+
+use cspace_contact::AgentId;
+use cspace_geom::DVec3;
+use cspace_nav::{LinkKind, NavContext, NavError, Waypoint};
+
+use super::planner::Planner;
+use crate::agent::{Ground, Intent, Pose};
+use crate::params::MoveParams;
+use crate::record::{EventKind, GotoFailure};
+
+/// The follower's constants (units, seconds).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FollowParams {
+    /// A walk or step waypoint is reached within this distance seen from above, units: 12 (under
+    /// half a Quake player's width, two steps at walk speed).
+    pub waypoint_radius: f64,
+    /// The goal is reached within this distance seen from above, on the floor, units: 8.
+    pub arrival_radius: f64,
+    /// ... and no faster than this, units/s: 40 (friction then stops the agent within 2 units).
+    pub arrival_speed: f64,
+    /// A drop's or jump's landing is reached on landing within this distance, units: 48 (a
+    /// landing within a player and a half of the traced one; a farther one is planned from).
+    pub landing_radius: f64,
+    /// A take-off's run-up point is reached within this distance, units: 6.
+    pub run_up_radius: f64,
+    /// Farther than this from the leg being walked, seen from above, the agent plans again,
+    /// units: 48.
+    pub stray_distance: f64,
+    /// No progress of a unit towards the waypoint for this long plans again, seconds: 1.
+    pub stall_seconds: f64,
+    /// Plans in a row without reaching a waypoint before the goto fails, stuck: 8.
+    pub max_replans: u32,
+    /// The share of the ground acceleration (`accelerate * speed`) counted on when slowing down
+    /// for a corner, an edge or the goal: 0.25 (the model brakes about four times harder on the
+    /// ground, but not at all in the air: a step down on the way is a short fall).
+    pub braking_share: f64,
+    /// The same for a corner between two walks: 0.5 (drifting wide there meets a wall at worst,
+    /// where the others can meet a ledge).
+    pub corner_braking_share: f64,
+    /// The slowest a corner is taken, as a share of the pose's speed: 0.25 (the speed through a
+    /// corner is the pose's speed times the squared cosine of half the turn, at least this).
+    pub corner_speed_share: f64,
+    /// The speed a ledge is walked off at before a drop, units/s: 40 (the planner traced the
+    /// fall straight down from 4 units past the edge; at 40 units/s a fall of 100 units lands
+    /// about 20 units out, a narrow shaft is not crossed before the fall is deeper than a step
+    /// (which the step-up would climb back out of), and the weak air control steers the rest;
+    /// the speed control holds it against Quake's stop-speed friction).
+    pub drop_speed: f64,
+    /// The longest run-up behind a jump's take-off, units: 48 (Quake's acceleration reaches walk
+    /// speed from rest in about 30 units).
+    pub run_up: f64,
+    /// How fast a sideways offset from the line of a leg, a drop or a jump is corrected, per
+    /// second: 8 (a unit off, 8 units/s back).
+    pub lateral_gain: f64,
+}
+
+impl Default for FollowParams {
+    fn default() -> FollowParams {
+        FollowParams {
+            waypoint_radius: 12.0,
+            arrival_radius: 8.0,
+            arrival_speed: 40.0,
+            landing_radius: 48.0,
+            run_up_radius: 6.0,
+            stray_distance: 48.0,
+            stall_seconds: 1.0,
+            max_replans: 8,
+            braking_share: 0.25,
+            corner_braking_share: 0.5,
+            corner_speed_share: 0.25,
+            drop_speed: 40.0,
+            run_up: 48.0,
+            lateral_gain: 8.0,
+        }
+    }
+}
+
+/// A path a goto agent planned, as `sim plot` draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedPath {
+    /// The step it was planned at (applied from that step on).
+    pub step: u64,
+    /// The agent.
+    pub agent: AgentId,
+    /// The waypoints, the agent's start first.
+    pub waypoints: Vec<Waypoint>,
+    /// A plan made again on the way.
+    pub replan: bool,
+}
+
+/// A goto agent's state (a hecs component): its goal and graph, the path it follows and how it
+/// is doing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Follow {
+    /// Where its origin should go; `None` when it has no goto under way.
+    pub goal: Option<DVec3>,
+    /// The planner's graph for its poses ([`Planner::mesh_index`]); `None` for an agent without
+    /// goto.
+    pub mesh: Option<usize>,
+    plan: Option<Plan>,
+    /// Plans made for the current goal.
+    plans_made: u32,
+    /// Plans in a row since a waypoint was last reached.
+    replans: u32,
+    /// The nearest the agent came to its steering target since it was set, units, and when.
+    best: f64,
+    best_step: u64,
+    /// In the air since heading for the current waypoint.
+    airborne: bool,
+    /// Jumped for the current waypoint.
+    jumped: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Plan {
+    waypoints: Vec<Waypoint>,
+    /// The waypoint headed for (the start, 0, is where it was planned from).
+    next: usize,
+    /// Per waypoint: the run-up point of a jump that takes off from it.
+    run_up: Vec<Option<DVec3>>,
+}
+
+/// The agent's state as steering reads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AgentNow {
+    pub position: DVec3,
+    pub velocity: DVec3,
+    pub ground: Ground,
+    pub pose: Pose,
+}
+
+/// What steering shares between agents: the planner and its scratch, the constants, the step.
+pub(crate) struct Steer<'a> {
+    pub planner: &'a Planner,
+    pub ctx: &'a mut NavContext,
+    pub params: &'a MoveParams,
+    pub follow: &'a FollowParams,
+    pub dt: f64,
+    pub step: u64,
+    pub agent: AgentId,
+    /// Events to record for the agent.
+    pub events: &'a mut Vec<EventKind>,
+    /// Paths planned, for plots.
+    pub plans: &'a mut Vec<PlannedPath>,
+}
+
+/// Whether the agent keeps to its path.
+enum Course {
+    On,
+    /// Held up near a corner (by other agents, most often): on to the next waypoint.
+    Skip,
+    /// Off it, or making no progress: plan again.
+    Off,
+}
+
+/// Whether the waypoint headed for is reached.
+enum Reach {
+    Yes,
+    No,
+    /// A drop or jump landed away from its landing.
+    Missed,
+}
+
+/// The horizontal unit direction of `v`, or zero.
+fn flat(v: DVec3) -> DVec3 {
+    DVec3::new(v.x, v.y, 0.0).normalize_or_zero()
+}
+
+/// The horizontal distance between two points.
+fn across(a: DVec3, b: DVec3) -> f64 {
+    (a - b).truncate().length()
+}
+
+/// The sideways offset of `p` from the line through `origin` along the horizontal unit `u`
+/// (positive to the left).
+fn sideways(p: DVec3, origin: DVec3, u: DVec3) -> f64 {
+    let d = p - origin;
+    u.x * d.y - u.y * d.x
+}
+
+/// The horizontal unit 90 degrees left of `u`.
+fn left_of(u: DVec3) -> DVec3 {
+    DVec3::new(-u.y, u.x, 0.0)
+}
+
+impl Follow {
+    /// A follower for an agent planned by graph `mesh`.
+    pub fn new(mesh: Option<usize>) -> Follow {
+        Follow {
+            mesh,
+            ..Follow::default()
+        }
+    }
+
+    /// Starts a goto towards `goal` (planned at the next steering).
+    pub(crate) fn start(&mut self, goal: DVec3) {
+        *self = Follow {
+            goal: Some(goal),
+            ..Follow::new(self.mesh)
+        };
+    }
+
+    /// Ends any goto (another script event fired).
+    pub(crate) fn cancel(&mut self) {
+        *self = Follow::new(self.mesh);
+    }
+
+    /// True while a goto is under way.
+    pub fn active(&self) -> bool {
+        self.goal.is_some()
+    }
+
+    /// Sets the agent's intent for this step from its path (planning it first, or again, when
+    /// needed), and records what happened.
+    pub(crate) fn steer(&mut self, now: &AgentNow, s: &mut Steer<'_>, intent: &mut Intent) {
+        let Some(goal) = self.goal else { return };
+        let on_ground = now.ground.walkable().is_some();
+        if !on_ground {
+            self.airborne = true;
+        }
+        intent.jump = false;
+        if self.plan.is_none() {
+            if !on_ground {
+                // Plan where it lands; keep wishing what it wished.
+                return;
+            }
+            if !self.plan_from(now, goal, s) || self.plan.is_none() {
+                stop(intent, now);
+                return;
+            }
+        }
+        // Advance past every waypoint reached.
+        loop {
+            let plan = self.plan.as_ref().expect("a plan");
+            if plan.next >= plan.waypoints.len() {
+                s.events.push(EventKind::Arrived { at: now.position });
+                self.cancel();
+                stop(intent, now);
+                return;
+            }
+            match self.reached(now, s) {
+                Reach::Yes => {
+                    self.plan.as_mut().expect("a plan").next += 1;
+                    self.replans = 0;
+                    self.airborne = !on_ground;
+                    self.jumped = false;
+                    self.best = f64::INFINITY;
+                    self.best_step = s.step;
+                }
+                Reach::No => break,
+                Reach::Missed => {
+                    if !self.replan(now, goal, s) || self.plan.is_none() {
+                        stop(intent, now);
+                        return;
+                    }
+                }
+            }
+        }
+        if on_ground {
+            match self.off_course(now, s) {
+                Course::On => {}
+                Course::Skip => {
+                    self.plan.as_mut().expect("a plan").next += 1;
+                    self.best = f64::INFINITY;
+                    self.best_step = s.step;
+                }
+                Course::Off => {
+                    if !self.replan(now, goal, s) {
+                        stop(intent, now);
+                        return;
+                    }
+                }
+            }
+        }
+        if self.plan.is_none() {
+            stop(intent, now);
+            return;
+        }
+        self.drive(now, s, intent);
+    }
+
+    /// Plans from where the agent stands; false when the goto ended (recorded).
+    fn plan_from(&mut self, now: &AgentNow, goal: DVec3, s: &mut Steer<'_>) -> bool {
+        let Some(index) = self.mesh else {
+            s.events.push(EventKind::GotoFailed {
+                to: goal,
+                why: GotoFailure::Unreachable,
+            });
+            self.cancel();
+            return false;
+        };
+        let mesh = s.planner.mesh(index);
+        // Standing where the standing pose is free (the goal is then placed for it first), else
+        // crouching.
+        let mut planned = mesh.path(now.position, goal, 0, s.ctx);
+        if now.pose == Pose::Crouching
+            && mesh.poses().len() > 1
+            && matches!(planned, Err(NavError::InSolid { what: "start", .. }))
+        {
+            planned = mesh.path(now.position, goal, 1, s.ctx);
+        }
+        let failure = match planned {
+            Ok(Some(path)) => {
+                let replan = self.plans_made > 0;
+                self.plans_made += 1;
+                s.events.push(EventKind::Planned {
+                    to: goal,
+                    waypoints: path.waypoints.len() as u32,
+                    length: path.length(),
+                    replan,
+                });
+                s.plans.push(PlannedPath {
+                    step: s.step,
+                    agent: s.agent,
+                    waypoints: path.waypoints.clone(),
+                    replan,
+                });
+                let run_up = run_ups(&path.waypoints, mesh, s.params, s.follow);
+                self.plan = Some(Plan {
+                    waypoints: path.waypoints,
+                    next: 1,
+                    run_up,
+                });
+                self.best = f64::INFINITY;
+                self.best_step = s.step;
+                self.airborne = false;
+                self.jumped = false;
+                return true;
+            }
+            Ok(None) => GotoFailure::Unreachable,
+            Err(NavError::InSolid { what: "start", .. }) => GotoFailure::StartInSolid,
+            Err(NavError::NoGround { what: "start", .. }) => GotoFailure::NoGroundAtStart,
+            Err(NavError::InSolid { .. }) => GotoFailure::GoalInSolid,
+            Err(NavError::NoGround { .. }) => GotoFailure::NoGroundAtGoal,
+            Err(_) => GotoFailure::Unreachable,
+        };
+        // A failure on the way (standing where the planner finds no floor) is tried again next
+        // step, within the replan budget; an unreachable goal or a first plan that fails ends it.
+        if self.plans_made > 0
+            && failure != GotoFailure::Unreachable
+            && self.replans < s.follow.max_replans
+        {
+            self.replans += 1;
+            self.plan = None;
+            return true;
+        }
+        s.events.push(EventKind::GotoFailed {
+            to: goal,
+            why: failure,
+        });
+        self.cancel();
+        false
+    }
+
+    /// Plans again from here (when on the ground); false when the goto ended.
+    fn replan(&mut self, now: &AgentNow, goal: DVec3, s: &mut Steer<'_>) -> bool {
+        self.replans += 1;
+        self.plan = None;
+        if self.replans > s.follow.max_replans {
+            s.events.push(EventKind::GotoFailed {
+                to: goal,
+                why: GotoFailure::Stuck,
+            });
+            self.cancel();
+            return false;
+        }
+        if now.ground.walkable().is_none() {
+            return true;
+        }
+        self.plan_from(now, goal, s)
+    }
+
+    /// Whether the waypoint headed for is reached.
+    fn reached(&self, now: &AgentNow, s: &Steer<'_>) -> Reach {
+        let plan = self.plan.as_ref().expect("a plan");
+        let (fp, mp) = (s.follow, s.params);
+        let i = plan.next;
+        let w = plan.waypoints[i];
+        let prev = plan.waypoints[i - 1];
+        let on_ground = now.ground.walkable().is_some();
+        let level = |at: DVec3| (now.position.z - at.z).abs() <= mp.step_height + 1.0;
+        match w.kind {
+            LinkKind::Crouch if now.pose == Pose::Crouching => Reach::Yes,
+            LinkKind::StandUp if now.pose == Pose::Standing => Reach::Yes,
+            LinkKind::Crouch | LinkKind::StandUp => Reach::No,
+            LinkKind::Drop | LinkKind::Jump => {
+                if !(on_ground && self.airborne) {
+                    Reach::No
+                } else if across(now.position, w.position) <= fp.landing_radius && level(w.position)
+                {
+                    Reach::Yes
+                } else {
+                    Reach::Missed
+                }
+            }
+            LinkKind::Walk | LinkKind::Step => {
+                if !on_ground || !level(w.position) {
+                    return Reach::No;
+                }
+                let Some(after) = plan.waypoints.get(i + 1) else {
+                    return if across(now.position, w.position) <= fp.arrival_radius
+                        && now.velocity.truncate().length() <= fp.arrival_speed
+                    {
+                        Reach::Yes
+                    } else {
+                        Reach::No
+                    };
+                };
+                if after.kind == LinkKind::Jump {
+                    // A take-off is reached at its run-up point (or itself): the jump's own
+                    // steering runs at it from there.
+                    let target = plan.run_up[i].unwrap_or(w.position);
+                    let u = flat(after.position - w.position);
+                    let d = (now.position - target).truncate();
+                    let near = d.length() <= fp.run_up_radius;
+                    let passed = d.dot(u.truncate()) >= 0.0
+                        && sideways(now.position, target, u).abs() <= fp.run_up_radius;
+                    return if near || passed {
+                        Reach::Yes
+                    } else {
+                        Reach::No
+                    };
+                }
+                if across(now.position, w.position) <= fp.waypoint_radius {
+                    return Reach::Yes;
+                }
+                // Passed: beyond the line through it square to the leg, close to it.
+                let leg = flat(w.position - prev.position);
+                let d = (now.position - w.position).truncate();
+                if leg != DVec3::ZERO
+                    && d.dot(leg.truncate()) >= 0.0
+                    && sideways(now.position, w.position, leg).abs() <= 2.0 * fp.waypoint_radius
+                {
+                    return Reach::Yes;
+                }
+                Reach::No
+            }
+        }
+    }
+
+    /// Where the agent steers now, on the ground: the waypoint, or a take-off's run-up point.
+    fn target(&self) -> DVec3 {
+        let plan = self.plan.as_ref().expect("a plan");
+        let w = plan.waypoints[plan.next];
+        match plan.waypoints.get(plan.next + 1) {
+            Some(after) if after.kind == LinkKind::Jump && w.kind != LinkKind::Jump => {
+                plan.run_up[plan.next].unwrap_or(w.position)
+            }
+            _ => w.position,
+        }
+    }
+
+    /// Whether the agent, on the ground, keeps to its path: far from its leg or below it, it is
+    /// off; making no progress it is off too, unless it is held up within twice the waypoint
+    /// radius of a corner whose next leg it can walk (a walk or step waypoint before a walk, a
+    /// step or a pose change): then it goes on to the next waypoint, which unties agents that
+    /// crowd one corner (every one waiting for the others to leave it).
+    fn off_course(&mut self, now: &AgentNow, s: &Steer<'_>) -> Course {
+        let plan = self.plan.as_ref().expect("a plan");
+        let (fp, mp) = (s.follow, s.params);
+        let w = plan.waypoints[plan.next];
+        let prev = plan.waypoints[plan.next - 1];
+        let target = self.target();
+        let p = now.position;
+        let strayed = match w.kind {
+            LinkKind::Walk | LinkKind::Step => {
+                let below = p.z < prev.position.z.min(w.position.z) - 2.0 * mp.step_height;
+                below || distance_to_leg(p, prev.position, target) > fp.stray_distance
+            }
+            // Before the edge or the take-off: kept near the link's line.
+            LinkKind::Drop | LinkKind::Jump if !self.airborne => {
+                let u = flat(w.position - prev.position);
+                sideways(p, prev.position, u).abs() > fp.stray_distance
+            }
+            _ => false,
+        };
+        if strayed {
+            return Course::Off;
+        }
+        let d = across(p, target);
+        if d < self.best - 1.0 {
+            self.best = d;
+            self.best_step = s.step;
+            return Course::On;
+        }
+        if (s.step - self.best_step) as f64 * s.dt <= fp.stall_seconds {
+            return Course::On;
+        }
+        let corner = matches!(w.kind, LinkKind::Walk | LinkKind::Step)
+            && plan.waypoints.get(plan.next + 1).is_some_and(|after| {
+                matches!(
+                    after.kind,
+                    LinkKind::Walk | LinkKind::Step | LinkKind::Crouch | LinkKind::StandUp
+                )
+            });
+        if corner && d <= 2.0 * fp.waypoint_radius {
+            Course::Skip
+        } else {
+            Course::Off
+        }
+    }
+
+    /// Sets the intent towards the waypoint headed for.
+    fn drive(&mut self, now: &AgentNow, s: &Steer<'_>, intent: &mut Intent) {
+        let plan = self.plan.as_ref().expect("a plan");
+        let (fp, mp) = (s.follow, s.params);
+        let i = plan.next;
+        let w = plan.waypoints[i];
+        let prev = plan.waypoints[i - 1];
+        let p = now.position;
+        let on_ground = now.ground.walkable().is_some();
+        intent.crouch = w.pose != 0;
+        let scale = if now.pose == Pose::Crouching {
+            mp.crouch_speed_scale
+        } else {
+            1.0
+        };
+        let top = mp.walk_speed * scale;
+        let braking = fp.braking_share * mp.accelerate * top;
+        let wanted = match w.kind {
+            // Changing pose where the planner said (standing up only fits there): on to the
+            // point, stopping on it.
+            LinkKind::Crouch | LinkKind::StandUp => {
+                let d = across(p, w.position);
+                flat(w.position - p) * top.min((2.0 * braking * d).sqrt())
+            }
+            LinkKind::Jump => {
+                let u = flat(w.position - prev.position);
+                if !on_ground || self.jumped {
+                    // In the air: keep running at the landing.
+                    intent.direction = flat(w.position - p);
+                    intent.speed = mp.walk_speed;
+                    return;
+                }
+                let along = (p - prev.position).truncate().dot(u.truncate());
+                let reach = now.velocity.truncate().dot(u.truncate()).max(0.0) * s.dt + 1.0;
+                if along >= -reach {
+                    intent.jump = true;
+                    intent.direction = u;
+                    intent.speed = mp.walk_speed;
+                    self.jumped = true;
+                    return;
+                }
+                let side = sideways(p, prev.position, u);
+                u * top - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
+            }
+            LinkKind::Drop => {
+                if on_ground {
+                    let u = flat(w.position - prev.position);
+                    let slow = fp.drop_speed.min(top);
+                    let side = sideways(p, prev.position, u);
+                    u * slow - left_of(u) * (side * fp.lateral_gain).clamp(-slow, slow)
+                } else {
+                    let air = mp.air_accelerate * mp.walk_speed;
+                    let d = across(p, w.position);
+                    flat(w.position - p) * fp.drop_speed.min((2.0 * air * d).sqrt())
+                }
+            }
+            LinkKind::Walk | LinkKind::Step => {
+                let target = self.target();
+                let to = flat(target - p);
+                let corner_braking = fp.corner_braking_share * mp.accelerate * top;
+                let (arrive, braking) = match plan.waypoints.get(i + 1) {
+                    None => (0.0, braking),
+                    Some(after) => match after.kind {
+                        LinkKind::Drop => (fp.drop_speed.min(top), braking),
+                        LinkKind::Crouch => (top, braking),
+                        LinkKind::StandUp => (0.0, braking),
+                        LinkKind::Jump | LinkKind::Walk | LinkKind::Step => (
+                            top * corner(to, flat(after.position - w.position), fp),
+                            corner_braking,
+                        ),
+                    },
+                };
+                let d = across(p, target);
+                let speed = top.min((arrive * arrive + 2.0 * braking * d).sqrt());
+                // Along the leg's line (the corridor pulled tight), pulled back onto it; near
+                // the waypoint, straight at it.
+                let leg = flat(target - prev.position);
+                if leg == DVec3::ZERO || d <= 2.0 * fp.waypoint_radius {
+                    to * speed
+                } else {
+                    let side = sideways(p, prev.position, leg);
+                    let pull = (side * fp.lateral_gain).clamp(-0.5 * speed, 0.5 * speed);
+                    let along = (speed * speed - pull * pull).sqrt();
+                    leg * along - left_of(leg) * pull
+                }
+            }
+        };
+        let (direction, speed) = wish_for(wanted, now, mp, s.dt, scale);
+        intent.direction = direction;
+        intent.speed = speed;
+    }
+}
+
+/// The speed share a corner from direction `a` to direction `b` is taken at: the square of the
+/// cosine of half the turn (a right angle at half speed, where the sideways drift while turning
+/// is a few units), at least [`FollowParams::corner_speed_share`].
+fn corner(a: DVec3, b: DVec3, fp: &FollowParams) -> f64 {
+    if a == DVec3::ZERO || b == DVec3::ZERO {
+        return 1.0;
+    }
+    (0.5 * (1.0 + a.dot(b))).clamp(fp.corner_speed_share, 1.0)
+}
+
+/// The horizontal distance from `p` to the segment `a`..`b`.
+fn distance_to_leg(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+    let (p, a, b) = (p.truncate(), a.truncate(), b.truncate());
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p - (a + ab * t)).length()
+}
+
+/// No wish: the agent stops (keeping its pose, so it does not try to stand where it cannot).
+fn stop(intent: &mut Intent, now: &AgentNow) {
+    intent.direction = DVec3::ZERO;
+    intent.speed = 0.0;
+    intent.jump = false;
+    intent.crouch = now.pose == Pose::Crouching;
+}
+
+/// The wished direction and speed (the intent's, before the crouching scale) that turn the
+/// agent's horizontal velocity into `wanted` in one step of `dt`, as far as the movement model
+/// allows: friction first (on the ground, `PM_Friction`), then `PM_Accelerate`, which adds along
+/// the wish at most `accel * dt * wish_speed`, and only up to `wish_speed` along it. With the
+/// difference `m` between the wanted and the predicted velocity along the unit `d`, and the
+/// predicted speed `c` along `d`, the wish `max(m / (accel dt), m + c)` adds exactly `m`.
+fn wish_for(wanted: DVec3, now: &AgentNow, mp: &MoveParams, dt: f64, scale: f64) -> (DVec3, f64) {
+    let top = mp.walk_speed * scale;
+    let v = DVec3::new(now.velocity.x, now.velocity.y, 0.0);
+    let on_ground = now.ground.walkable().is_some();
+    let (predicted, accel) = if on_ground {
+        let speed = v.length();
+        let after = if speed < 1.0 {
+            DVec3::ZERO
+        } else {
+            let drop = speed.max(mp.stop_speed) * mp.friction * dt;
+            v * ((speed - drop).max(0.0) / speed)
+        };
+        (after, mp.accelerate)
+    } else {
+        (v, mp.air_accelerate)
+    };
+    let delta = wanted - predicted;
+    let m = delta.length();
+    let Some(d) = delta.try_normalize() else {
+        return (flat(wanted), wanted.length().min(top) / scale);
+    };
+    let c = predicted.dot(d);
+    let wish = (m / (accel * dt)).max(m + c).clamp(0.0, top);
+    (d, wish / scale)
+}
+
+/// For each waypoint a jump takes off from (a standing take-off over a gap, not onto a ledge):
+/// the farthest point behind it along the jump, at most [`FollowParams::run_up`] back, on its
+/// area's floor (convex: the run along it is on the floor), trying 48, 40, ... 8 units.
+fn run_ups(
+    waypoints: &[Waypoint],
+    mesh: &cspace_nav::NavMesh,
+    mp: &MoveParams,
+    fp: &FollowParams,
+) -> Vec<Option<DVec3>> {
+    let mut out = vec![None; waypoints.len()];
+    for (i, pair) in waypoints.windows(2).enumerate() {
+        let (t, l) = (pair[0], pair[1]);
+        if l.kind != LinkKind::Jump || l.position.z - t.position.z > mp.step_height {
+            continue;
+        }
+        let u = flat(l.position - t.position);
+        let area = &mesh.areas()[t.area as usize];
+        let mut back = fp.run_up;
+        while back >= fp.run_up_radius {
+            let r = t.position - u * back;
+            if area.contains_xy(r, 0.0) {
+                out[i] = Some(
+                    area.on_floor(r) + DVec3::Z * (t.position.z - area.on_floor(t.position).z),
+                );
+                break;
+            }
+            back -= 8.0;
+        }
+    }
+    out
+}
