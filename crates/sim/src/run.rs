@@ -1,9 +1,10 @@
 //! Running a scenario on a backend: the trace, the expectations, and the figures of a summary.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_contact::{AgentId, ContactTarget, FilterStats};
-use cspace_geom::{DVec3, QueryCounters};
+use cspace_geom::{Collider, DVec3, QueryCounters};
 
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
@@ -54,6 +55,9 @@ pub struct RunOutcome {
     pub trace: String,
     /// What the exactness guard found, when the run was verified ([`RunOptions::verify`]).
     pub verification: Option<Verification>,
+    /// The fingerprint of every agent's end state ([`Sim::state_hash`]): equal for two runs
+    /// exactly when (barring a collision of the hash) they end on the same bits.
+    pub end_state: u64,
 }
 
 impl RunOutcome {
@@ -117,13 +121,18 @@ pub fn run_scenario(
     backend: BackendKind,
     options: RunOptions<'_>,
 ) -> Result<RunOutcome, Error> {
-    let RunOptions {
-        sample_every,
-        time_filters,
-        verify,
-        mut progress,
-    } = options;
-    let collider = backend
+    let collider = build_collider(scenario, backend)?;
+    run_scenario_with(scenario, backend, collider, options)
+}
+
+/// Builds `backend` for `scenario`'s world and agents' shapes: the collider [`run_scenario`]
+/// runs on. Runs that share the world and the shapes (a sweep's seeds) can share it
+/// ([`run_scenario_with`]).
+pub fn build_collider(
+    scenario: &Scenario,
+    backend: BackendKind,
+) -> Result<Arc<dyn Collider>, Error> {
+    backend
         .build_for(&scenario.world.world, &scenario.shapes())
         .map_err(|e| e.in_scenario(&scenario.path))?
         .ok_or_else(|| Error::Unsupported {
@@ -132,7 +141,23 @@ pub fn run_scenario(
             reason: scenario
                 .refusal(backend)
                 .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string()),
-        })?;
+        })
+}
+
+/// [`run_scenario`] on a collider already built for the scenario ([`build_collider`] with the
+/// same world and shapes; `backend` names it in the outcome and the trace).
+pub fn run_scenario_with(
+    scenario: &Scenario,
+    backend: BackendKind,
+    collider: Arc<dyn Collider>,
+    options: RunOptions<'_>,
+) -> Result<RunOutcome, Error> {
+    let RunOptions {
+        sample_every,
+        time_filters,
+        verify,
+        mut progress,
+    } = options;
     let sample_every = sample_every.unwrap_or(scenario.sample_every).max(1);
     let mut sim = Sim::new(
         collider,
@@ -170,6 +195,7 @@ pub fn run_scenario(
     }
     sim.sample();
     let seconds = clock.elapsed().as_secs_f64();
+    let end_state = sim.state_hash();
     let finals = sim.states();
     let totals = sim.totals();
     let checks = judge(scenario, &tracker, sim.recorder(), &finals);
@@ -195,6 +221,7 @@ pub fn run_scenario(
         seconds,
         trace: text,
         verification: sim.verification().cloned(),
+        end_state,
     })
 }
 
