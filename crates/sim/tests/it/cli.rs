@@ -728,7 +728,7 @@ fn sim_map_reports_our_own_map_and_refuses_broken_ones() {
     );
 }
 
-fn scenario_path(name: &str) -> String {
+pub fn scenario_path(name: &str) -> String {
     format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -1077,6 +1077,7 @@ fn a_closed_standard_output_ends_every_command_quietly() {
             plot.to_str().unwrap(),
         ],
         vec!["report", &tunnel, "-o", report.to_str().unwrap()],
+        vec!["sweep", &tunnel, "--backends", "exact", "--seeds", "0..2"],
     ];
     for args in commands {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
