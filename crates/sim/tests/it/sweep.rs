@@ -598,3 +598,60 @@ fn sim_check_validates_sweep_files() {
     let at = |column: usize| format!("{}:1:{column}: cannot read the scenario", bad.display());
     assert!(err.contains(&at(14)) && err.contains(&at(29)), "{err}");
 }
+
+/// Hostile input: a sweep file cut at every character or with one character replaced, and a
+/// sweep's line mangled the same way, give a plan, a sweep, merged lines or an error that names
+/// the file; never a panic.
+#[test]
+fn mangled_sweep_files_and_lines_are_errors_never_panics() {
+    use cspace_sim::sweep::{Plan, Sweep, merge};
+    let path = PathBuf::from(scenario_path("sweeps/crowd_drop.toml"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let name = path.display().to_string();
+    let mut variants: Vec<String> = (0..=text.len())
+        .filter(|&i| text.is_char_boundary(i))
+        .map(|i| text[..i].to_string())
+        .collect();
+    for (i, c) in text.char_indices() {
+        for r in ['"', '[', '=', '\n', '9', '-', '.', '$'] {
+            if r != c {
+                variants.push(format!("{}{r}{}", &text[..i], &text[i + c.len_utf8()..]));
+            }
+        }
+    }
+    let (mut plans, mut sweeps) = (0, 0);
+    for v in &variants {
+        match Plan::parse(&path, v) {
+            Ok(plan) => {
+                plans += 1;
+                match Sweep::load(&plan) {
+                    Ok(sweep) => {
+                        sweeps += 1;
+                        assert!(sweep.runs() > 0);
+                    }
+                    Err(errors) => assert!(!errors.is_empty()),
+                }
+            }
+            Err(e) => assert!(e.to_string().starts_with(&name), "{e}"),
+        }
+    }
+    assert!(
+        plans > 100 && sweeps > 100,
+        "{plans} plans, {sweeps} sweeps"
+    );
+
+    let line = r#"{"run":0,"runs":1,"scenario":"a.toml","name":"a","map":null,"seed":0,"backend":"onion","passed":true,"error":null,"expectations":[],"end_state":"0123456789abcdef","steps":1,"agent_steps":1}"#;
+    let file = Path::new("lines.jsonl");
+    for (i, c) in line.char_indices() {
+        for r in ['"', '1', '9', '-', ',', '}', ' '] {
+            let mangled = format!("{}{r}{}", &line[..i], &line[i + c.len_utf8()..]);
+            if let Err(e) = merge(&[(file, &mangled)]) {
+                let e = e.to_string();
+                assert!(
+                    e.starts_with("lines.jsonl:1:1: ") || e.contains("missing"),
+                    "{e}"
+                );
+            }
+        }
+    }
+}
