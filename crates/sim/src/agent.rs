@@ -54,6 +54,15 @@ pub struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// The shape the agent starts in: crouching when it starts crouched and can crouch,
+    /// standing otherwise.
+    pub fn start_shape(&self) -> &Shape {
+        match (&self.crouching, self.start_crouched) {
+            (Some(crouching), true) => crouching,
+            _ => &self.standing,
+        }
+    }
+
     /// Checks the numeric domain ([`cspace_geom::domain`]): the start within
     /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE), the velocity and every
     /// scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED). The error says

@@ -537,13 +537,8 @@ impl Checker<'_> {
 
     fn check_start(&self, world: &LoadedWorld, spec: &AgentSpec, at: usize) -> Located<()> {
         let exact = ExactCollider::new(world.world.clone());
-        let shape = if spec.start_crouched {
-            spec.crouching.as_ref().unwrap_or(&spec.standing)
-        } else {
-            &spec.standing
-        };
         let prepared = exact
-            .prepare(shape)
+            .prepare(spec.start_shape())
             .expect("the exact backend takes every shape");
         if exact.is_solid(&mut QueryContext::new(), &prepared, spec.start) {
             return self.err(

@@ -38,7 +38,8 @@ pub struct RunLine {
     pub end_state: Option<String>,
     /// Steps run.
     pub steps: u64,
-    /// Agent steps run (steps times agents still in the world).
+    /// Agent updates run (agents times steps; asleep agents and agents out of the world are not
+    /// counted).
     pub agent_steps: u64,
     /// Wall-clock figures, only with `--timing`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,55 +82,8 @@ pub(super) struct Identity {
 }
 
 impl RunLine {
-    /// The line of a run that ran.
-    pub(super) fn ran(
-        id: Identity,
-        scenario: &Scenario,
-        outcome: &RunOutcome,
-        timing: bool,
-    ) -> RunLine {
-        let file = scenario.path.display().to_string();
-        let expectations: Vec<ExpectationLine> = outcome
-            .checks
-            .iter()
-            .map(|c| ExpectationLine {
-                agent: scenario.agent_names[c.expectation.agent.0 as usize].clone(),
-                check: describe(&c.expectation.check),
-                // `written_at` is `path:line:column`; the path as the sweep names it keeps the line
-                // the same wherever the command runs.
-                at: match c.expectation.written_at.strip_prefix(&file) {
-                    Some(place) => format!("{}{place}", id.scenario),
-                    None => c.expectation.written_at.clone(),
-                },
-                passed: c.failure.is_none(),
-                failure: c.failure.clone(),
-            })
-            .collect();
-        let agent_steps = outcome.counters.agent_steps;
-        RunLine {
-            run: id.run,
-            runs: id.runs,
-            scenario: id.scenario,
-            name: scenario.name.clone(),
-            map: id.map,
-            seed: id.seed,
-            backend: id.backend.to_string(),
-            passed: outcome.passed(),
-            error: None,
-            expectations,
-            end_state: Some(format!("{:016x}", outcome.end_state)),
-            steps: scenario.steps,
-            agent_steps,
-            timing: timing.then(|| Timing {
-                seconds: outcome.seconds,
-                // not a tolerance: guards the division
-                agent_steps_per_second: agent_steps as f64 / outcome.seconds.max(1e-9),
-            }),
-        }
-    }
-
-    /// The line of a run that could not be made.
-    pub(super) fn failed(id: Identity, scenario: &Scenario, error: String) -> RunLine {
+    /// A run's line before it is made: not passed, nothing measured.
+    fn new(id: Identity, scenario: &Scenario) -> RunLine {
         RunLine {
             run: id.run,
             runs: id.runs,
@@ -139,12 +93,57 @@ impl RunLine {
             seed: id.seed,
             backend: id.backend.to_string(),
             passed: false,
-            error: Some(error),
+            error: None,
             expectations: Vec::new(),
             end_state: None,
             steps: 0,
             agent_steps: 0,
             timing: None,
+        }
+    }
+
+    /// The line of a run that ran.
+    pub(super) fn ran(
+        id: Identity,
+        scenario: &Scenario,
+        outcome: &RunOutcome,
+        timing: bool,
+    ) -> RunLine {
+        let mut line = RunLine::new(id, scenario);
+        let file = scenario.path.display().to_string();
+        line.expectations = outcome
+            .checks
+            .iter()
+            .map(|c| ExpectationLine {
+                agent: scenario.agent_names[c.expectation.agent.0 as usize].clone(),
+                check: describe(&c.expectation.check),
+                // `written_at` is `path:line:column`; the path as the sweep names it keeps the
+                // line the same wherever the command runs.
+                at: match c.expectation.written_at.strip_prefix(&file) {
+                    Some(place) => format!("{}{place}", line.scenario),
+                    None => c.expectation.written_at.clone(),
+                },
+                passed: c.failure.is_none(),
+                failure: c.failure.clone(),
+            })
+            .collect();
+        line.passed = outcome.passed();
+        line.end_state = Some(format!("{:016x}", outcome.end_state));
+        line.steps = scenario.steps;
+        line.agent_steps = outcome.counters.agent_steps;
+        line.timing = timing.then(|| Timing {
+            seconds: outcome.seconds,
+            // not a tolerance: guards the division
+            agent_steps_per_second: line.agent_steps as f64 / outcome.seconds.max(1e-9),
+        });
+        line
+    }
+
+    /// The line of a run that could not be made.
+    pub(super) fn failed(id: Identity, scenario: &Scenario, error: String) -> RunLine {
+        RunLine {
+            error: Some(error),
+            ..RunLine::new(id, scenario)
         }
     }
 

@@ -101,13 +101,8 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
     let mut ctx = QueryContext::new();
     let turn = jitter.heading_degrees * std::f64::consts::PI / 180.0;
     for (agent, written) in varied.agents.iter_mut().zip(&scenario.agent_starts) {
-        let shape = if agent.start_crouched {
-            agent.crouching.as_ref().unwrap_or(&agent.standing)
-        } else {
-            &agent.standing
-        };
         let prepared = exact
-            .prepare(shape)
+            .prepare(agent.start_shape())
             .expect("the exact backend takes every agent shape");
         let mut free = |p: DVec3| {
             domain::check_point(Quantity::Coordinate, p).is_ok()
