@@ -67,6 +67,15 @@ impl AgentSpec {
             .any(|e| matches!(e.action, Action::Goto(_)))
     }
 
+    /// The shape the agent starts in: crouching when it starts crouched and can crouch,
+    /// standing otherwise.
+    pub fn start_shape(&self) -> &Shape {
+        match (&self.crouching, self.start_crouched) {
+            (Some(crouching), true) => crouching,
+            _ => &self.standing,
+        }
+    }
+
     /// Checks the numeric domain ([`cspace_geom::domain`]): the start within
     /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE) (and every goto target), the
     /// velocity and every scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED).

@@ -87,6 +87,31 @@ pub enum Error {
         /// The planner's refusal.
         error: cspace_nav::NavError,
     },
+    /// A sweep with no runs, or with more than [`MAX_RUNS`](crate::sweep::MAX_RUNS).
+    #[error("{}", if *runs == 0 {
+        format!("the sweep has no runs: {}", left_out.join("; "))
+    } else {
+        format!("the sweep has {runs} runs; one sweep holds at most {} (split its seeds)", crate::sweep::MAX_RUNS)
+    })]
+    SweepSize {
+        /// How many runs it has.
+        runs: u128,
+        /// What it leaves out, and why (a backend that cannot run a scenario).
+        left_out: Vec<String>,
+    },
+    /// The shards of a sweep, merged, lack runs (`sim sweep --merge`).
+    #[error(
+        "{missing} of the sweep's {runs} runs are missing (the first: {}): merge the lines of every shard",
+        first.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    MissingRuns {
+        /// How many runs are missing.
+        missing: u64,
+        /// How many runs the sweep has.
+        runs: u64,
+        /// The first missing run ids (at most 10).
+        first: Vec<u64>,
+    },
     /// The simulation cannot be built (its agents or constants).
     #[error(transparent)]
     Sim(#[from] SimError),

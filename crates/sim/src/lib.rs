@@ -18,6 +18,8 @@
 //! - [`BackendKind`] names the backends; [`BACKENDS`] says once per backend what it is, what it
 //!   takes and how it is built ([`BackendKind::build_for`]: one collider for a world, shared by
 //!   every thread, each with its own [`cspace_geom::QueryContext`]).
+//! - [`sweep`] runs the cross product of scenarios, maps, seeds and backends on a pool of
+//!   threads, one [`sweep::RunLine`] per run in a fixed order (`sim sweep`, `docs/sweep.md`).
 //! - [`load_world`] reads `.map` files and TOML worlds; [`summary`], [`plot`], [`report`] and
 //!   [`snapshot`] serve `sim run`, `sim compare`, `sim plot` and `sim report`.
 //! - Every failure is an [`Error`] that says where: `file:line:column` when it is in a file.
@@ -131,6 +133,7 @@ pub mod shape_arg;
 pub mod simulation;
 pub mod snapshot;
 pub mod summary;
+pub mod sweep;
 pub mod trace;
 pub mod tree_report;
 pub mod world_file;
@@ -140,8 +143,8 @@ pub use backend::{BACKENDS, BackendInfo, BackendKind, UnknownBackend};
 pub use error::Error;
 pub use location::LocatedError;
 pub use params::MoveParams;
-pub use run::{RunOptions, RunOutcome, run_scenario};
-pub use scenario::Scenario;
+pub use run::{RunOptions, RunOutcome, build_collider, run_scenario, run_scenario_with};
+pub use scenario::{AgentStart, Scenario};
 pub use simulation::{Sim, SimCounters, SimError, SimOptions};
 pub use trace::Trace;
 pub use world_file::{LoadedWorld, load_world};

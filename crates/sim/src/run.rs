@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_contact::{AgentId, ContactTarget, FilterStats};
-use cspace_geom::{DVec3, QueryCounters};
+use cspace_geom::{Collider, DVec3, QueryCounters};
 
 use crate::agent::{Pose, Totals};
 use crate::backend::BackendKind;
@@ -58,6 +58,9 @@ pub struct RunOutcome {
     pub verification: Option<Verification>,
     /// The paths the goto agents planned, in order (`sim plot` draws them).
     pub plans: Vec<PlannedPath>,
+    /// The fingerprint of every agent's end state ([`Sim::state_hash`]): equal for two runs
+    /// exactly when (barring a collision of the hash) they end on the same bits.
+    pub end_state: u64,
 }
 
 impl RunOutcome {
@@ -124,14 +127,18 @@ pub fn run_scenario(
     backend: BackendKind,
     options: RunOptions<'_>,
 ) -> Result<RunOutcome, Error> {
-    let RunOptions {
-        sample_every,
-        time_filters,
-        verify,
-        parallel_from,
-        mut progress,
-    } = options;
-    let collider = backend
+    let collider = build_collider(scenario, backend)?;
+    run_scenario_with(scenario, backend, collider, options)
+}
+
+/// Builds `backend` for `scenario`'s world and agents' shapes: the collider [`run_scenario`]
+/// runs on. Runs that share the world and the shapes (a sweep's seeds) can share it
+/// ([`run_scenario_with`]).
+pub fn build_collider(
+    scenario: &Scenario,
+    backend: BackendKind,
+) -> Result<Arc<dyn Collider>, Error> {
+    backend
         .build_for(&scenario.world.world, &scenario.shapes())
         .map_err(|e| e.in_scenario(&scenario.path))?
         .ok_or_else(|| Error::Unsupported {
@@ -140,7 +147,24 @@ pub fn run_scenario(
             reason: scenario
                 .refusal(backend)
                 .unwrap_or_else(|| "it cannot prepare an agent's shape".to_string()),
-        })?;
+        })
+}
+
+/// [`run_scenario`] on a collider already built for the scenario ([`build_collider`] with the
+/// same world and shapes; `backend` names it in the outcome and the trace).
+pub fn run_scenario_with(
+    scenario: &Scenario,
+    backend: BackendKind,
+    collider: Arc<dyn Collider>,
+    options: RunOptions<'_>,
+) -> Result<RunOutcome, Error> {
+    let RunOptions {
+        sample_every,
+        time_filters,
+        verify,
+        parallel_from,
+        mut progress,
+    } = options;
     let sample_every = sample_every.unwrap_or(scenario.sample_every).max(1);
     // The goto agents' planner, the map's outside filled from its spawn points.
     let planner = scenario
@@ -194,6 +218,7 @@ pub fn run_scenario(
     }
     sim.sample();
     let seconds = clock.elapsed().as_secs_f64();
+    let end_state = sim.state_hash();
     let finals = sim.states();
     let totals = sim.totals();
     let checks = judge(scenario, &tracker, sim.recorder(), &finals);
@@ -220,6 +245,7 @@ pub fn run_scenario(
         trace: text,
         verification: sim.verification().cloned(),
         plans: sim.plans().to_vec(),
+        end_state,
     })
 }
 

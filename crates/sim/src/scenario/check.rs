@@ -16,7 +16,8 @@ use super::raw::{
     RawPose, RawRegion, RawScenario, RawScriptEvent,
 };
 use super::{
-    Check, ContactFilter, DEFAULT_TOLERANCE, Expectation, ExpectedDifference, Scenario, refusal,
+    AgentStart, Check, ContactFilter, DEFAULT_TOLERANCE, Expectation, ExpectedDifference, Scenario,
+    refusal,
 };
 use crate::agent::{Action, AgentSpec, ScriptEvent};
 use crate::backend::BackendKind;
@@ -67,6 +68,7 @@ struct Header {
 struct Agents {
     specs: Vec<AgentSpec>,
     names: Vec<String>,
+    starts: Vec<AgentStart>,
 }
 
 /// The backends to run, and those left out with why.
@@ -78,6 +80,8 @@ struct Backends {
 pub(super) struct Checker<'a> {
     pub(super) path: &'a Path,
     pub(super) text: &'a str,
+    /// A world in the place of the file's own `[world]` (a sweep's map), which is then not read.
+    pub(super) world: Option<LoadedWorld>,
 }
 
 impl Checker<'_> {
@@ -132,7 +136,10 @@ impl Checker<'_> {
     /// The whole file, section by section.
     pub(super) fn check(&self, raw: RawScenario) -> Result<Scenario, Error> {
         let header = self.header(&raw)?;
-        let world = load_spec(raw.world.get_ref(), self.path, self.text)?;
+        let world = match &self.world {
+            Some(world) => world.clone(),
+            None => load_spec(raw.world.get_ref(), self.path, self.text)?,
+        };
         let poses = self.poses(&raw.poses)?;
         let mut agents = Agents::default();
         for a in &raw.agents {
@@ -173,6 +180,7 @@ impl Checker<'_> {
             world,
             agents: agents.specs,
             agent_names: agents.names,
+            agent_starts: agents.starts,
             expectations,
         })
     }
@@ -321,18 +329,19 @@ impl Checker<'_> {
             (Some(s), None) => self.within3(s, "start", Quantity::Coordinate)?,
             (None, Some(i)) => {
                 let index = *i.get_ref();
-                match usize::try_from(index)
-                    .ok()
-                    .and_then(|i| world.spawns.get(i))
-                {
+                let count = world.spawns.len();
+                // On a sweep's map, the index wraps around that map's spawn points.
+                let wrapped = match usize::try_from(index) {
+                    Ok(n) if self.world.is_some() && count > 0 => Some(n % count),
+                    Ok(n) => Some(n),
+                    Err(_) => None,
+                };
+                match wrapped.and_then(|n| world.spawns.get(n)) {
                     Some(p) => *p,
                     None => {
                         return self.err(
                             i.span().start,
-                            format!(
-                                "spawn {index}: the world has {} spawn points",
-                                world.spawns.len()
-                            ),
+                            format!("spawn {index}: the world has {count} spawn points"),
                         );
                     }
                 }
@@ -371,6 +380,10 @@ impl Checker<'_> {
             .names
             .push(a.name.clone().unwrap_or_else(|| id.0.to_string()));
         agents.specs.push(spec);
+        agents.starts.push(AgentStart {
+            spawn: a.spawn.as_ref().map(|i| *i.get_ref() as usize),
+            allow_in_solid: a.allow_start_in_solid,
+        });
         Ok(())
     }
 
@@ -442,6 +455,7 @@ impl Checker<'_> {
                 self.check_start(world, &spec, raw.span().start)?;
                 agents.names.push(id.0.to_string());
                 agents.specs.push(spec);
+                agents.starts.push(AgentStart::default());
             }
         }
         Ok(())
@@ -630,13 +644,8 @@ impl Checker<'_> {
 
     fn check_start(&self, world: &LoadedWorld, spec: &AgentSpec, at: usize) -> Located<()> {
         let exact = ExactCollider::new(world.world.clone());
-        let shape = if spec.start_crouched {
-            spec.crouching.as_ref().unwrap_or(&spec.standing)
-        } else {
-            &spec.standing
-        };
         let prepared = exact
-            .prepare(shape)
+            .prepare(spec.start_shape())
             .expect("the exact backend takes every shape");
         if exact.is_solid(&mut QueryContext::new(), &prepared, spec.start) {
             return self.err(

@@ -93,6 +93,17 @@ pub struct Expectation {
     pub written_at: String,
 }
 
+/// How an agent's start was written: what a sweep's seed may vary ([`crate::sweep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AgentStart {
+    /// `spawn = N`: the index as written (the agent starts at spawn point `N`, or `N` modulo the
+    /// count on a map a sweep puts in the scenario's place); `None` for `start` and crowds.
+    pub spawn: Option<usize>,
+    /// `allow_start_in_solid = true`: the start is the point of the scenario, and a sweep leaves
+    /// it where it is.
+    pub allow_in_solid: bool,
+}
+
 /// A checked scenario, ready to run.
 #[derive(Debug, Clone)]
 pub struct Scenario {
@@ -125,6 +136,8 @@ pub struct Scenario {
     pub agents: Vec<AgentSpec>,
     /// The agents' names (their index when unnamed).
     pub agent_names: Vec<String>,
+    /// How each agent's start was written, in id order.
+    pub agent_starts: Vec<AgentStart>,
     /// The expectations.
     pub expectations: Vec<Expectation>,
 }
@@ -143,7 +156,31 @@ impl Scenario {
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, Error> {
         let raw: RawScenario =
             toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
-        Checker { path, text }.check(raw)
+        Checker {
+            path,
+            text,
+            world: None,
+        }
+        .check(raw)
+    }
+
+    /// Checks a scenario given its text, with `world` in the place of its own `[world]` (which is
+    /// then not read): a sweep's map ([`crate::sweep`]). An agent written with `spawn = N` starts
+    /// at `world`'s spawn point `N` modulo their count; one with `start` keeps it, and must not
+    /// be in solid there (unless it allows it).
+    pub fn parse_with_world(
+        path: &Path,
+        text: &str,
+        world: LoadedWorld,
+    ) -> Result<Scenario, Error> {
+        let raw: RawScenario =
+            toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
+        Checker {
+            path,
+            text,
+            world: Some(world),
+        }
+        .check(raw)
     }
 
     /// True when an agent's script has a goto (a run then builds the planner).

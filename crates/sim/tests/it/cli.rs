@@ -848,7 +848,7 @@ fn sim_map_reports_what_became_of_each_patch() {
     assert!(at.ends_with("patches.map:33:3"), "{at}");
 }
 
-fn scenario_path(name: &str) -> String {
+pub fn scenario_path(name: &str) -> String {
     format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -1200,6 +1200,7 @@ fn a_closed_standard_output_ends_every_command_quietly() {
         vec!["nav", &rooms, "--json"],
         vec!["path", &rooms, "--from", "128,128,24", "--to", "512,128,24"],
         vec!["los", w],
+        vec!["sweep", &tunnel, "--backends", "exact", "--seeds", "0..2"],
     ];
     for args in commands {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))

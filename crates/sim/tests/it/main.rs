@@ -13,3 +13,4 @@ mod scenario_errors;
 mod sharing;
 mod soak;
 mod stepping;
+mod sweep;
