@@ -384,15 +384,7 @@ impl Fixtures {
                 Self::probe(Arc::new(map.world), fnv1a64(input), None)?;
                 Ok(Verdict::Accepted)
             }
-            Err(e) => {
-                let message = e.to_string();
-                short(&message)?;
-                if located(&message, MAP_NAME) {
-                    Ok(Verdict::Refused(message.to_string()))
-                } else {
-                    Err(Failure::Unlocated(message))
-                }
-            }
+            Err(e) => self.refused(&e.to_string(), MAP_NAME),
         }
     }
 

@@ -14,6 +14,14 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Runs `sim` with `args` on `stdin`, which must refuse (exit 2); its standard error.
+fn refused(args: &[&str], stdin: &str, what: &str) -> String {
+    let out = sim(args, stdin);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+    err
+}
+
 /// A scenario with a floor, `agent` (TOML body of one `[[agent]]`) and `extra` top-level lines.
 fn scenario(name: &str, extra: &str, agent: &str) -> std::path::PathBuf {
     scratch(
@@ -49,7 +57,7 @@ fn failure_1_and_4_overflowing_segments_are_located_errors_on_every_backend() {
             ("1e300 0 0 -1e300 0 0", 1, "1e300"),
             ("0 0 0 1.7e308 1.7e308 1.7e308", 7, "1.7e308"),
         ] {
-            let out = sim(
+            let err = refused(
                 &[
                     "trace",
                     world.to_str().unwrap(),
@@ -59,9 +67,8 @@ fn failure_1_and_4_overflowing_segments_are_located_errors_on_every_backend() {
                     BOX,
                 ],
                 &format!("{line}\n"),
+                &format!("{backend} {line:?}"),
             );
-            let err = stderr(&out);
-            assert_eq!(out.status.code(), Some(2), "{backend} {line:?}: {err}");
             assert!(
                 err.contains(&format!("stdin:1:{column}: coordinate {value} "))
                     && err.contains("tolerance::WORLD_HALF_EXTENT"),
@@ -121,9 +128,7 @@ columns = 2
 spacing = [1e308, 48]
 "#,
     );
-    let out = sim(&["check", path.to_str().unwrap()], "");
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["check", path.to_str().unwrap()], "", "");
     assert!(err.contains("hostile-crowd.toml:"), "{err}");
     assert!(err.contains("tolerance::MAX_COORDINATE"), "{err}");
 }
@@ -134,7 +139,7 @@ spacing = [1e308, 48]
 fn failure_2_huge_shapes_are_refused() {
     let world = scratch("hostile-wall-2.toml", WALL);
     for shape in ["cylinder:2e6,2e6", "cylinder:1e300,1e300", "sphere:1e300"] {
-        let out = sim(
+        let err = refused(
             &[
                 "trace",
                 world.to_str().unwrap(),
@@ -144,9 +149,8 @@ fn failure_2_huge_shapes_are_refused() {
                 shape,
             ],
             "0 0 0 1 0 0\n",
+            shape,
         );
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{shape}: {err}");
         assert!(err.contains("MAX_SHAPE_EXTENT"), "{shape}: {err}");
     }
     let path = scratch(
@@ -165,9 +169,7 @@ start = [0, 0, 100]
 "#,
     );
     for command in ["check", "run"] {
-        let out = sim(&[command, path.to_str().unwrap()], "");
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{command}: {err}");
+        let err = refused(&[command, path.to_str().unwrap()], "", command);
         assert!(err.contains("hostile-pose.toml:"), "{command}: {err}");
         assert!(err.contains("1e300"), "{command}: {err}");
     }
@@ -182,9 +184,7 @@ fn failure_3_an_enormous_time_step_is_refused() {
         .replace("time_step = 0.015625", "time_step = 1e300");
     std::fs::write(&path, text).unwrap();
     for command in ["check", "run"] {
-        let out = sim(&[command, path.to_str().unwrap()], "");
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{command}: {err}");
+        let err = refused(&[command, path.to_str().unwrap()], "", command);
         assert!(
             err.contains("hostile-step.toml:2:13") && err.contains("time step 1e300"),
             "{command}: {err}"
@@ -209,9 +209,7 @@ fn failure_5_agent_states_stay_finite() {
         ),
     ] {
         let path = scenario(name, "", agent);
-        let out = sim(&["check", path.to_str().unwrap()], "");
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        let err = refused(&["check", path.to_str().unwrap()], "", name);
         assert!(
             err.contains(value) && err.contains("MAX_SPEED"),
             "{name}: {err}"
@@ -281,9 +279,7 @@ fn failure_6_an_agent_that_leaves_the_world_is_reported() {
         assert!(written.contains("left the world at"), "{written}");
     }
     let path = scenario("hostile-far.toml", "", "start = [1e12, 0, 24]");
-    let out = sim(&["check", path.to_str().unwrap()], "");
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["check", path.to_str().unwrap()], "", "");
     assert!(
         err.contains("hostile-far.toml:") && err.contains("coordinate 1e12 units"),
         "{err}"
@@ -310,9 +306,7 @@ fn failure_7_check_locates_what_run_would_refuse() {
     bytes.extend_from_slice(&[0xe9, b'\n']);
     bytes.extend_from_slice(b"name = \"latin1\"\n");
     std::fs::write(&scenario, bytes).unwrap();
-    let out = sim(&["check", scenario.to_str().unwrap()], "");
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["check", scenario.to_str().unwrap()], "", "");
     assert!(
         err.contains("latin1.toml:1:6") && err.contains("byte 0xe9 is not UTF-8"),
         "{err}"
@@ -333,9 +327,7 @@ pose = "stand"
 start = [0, 0, 100]
 "#,
     );
-    let out = sim(&["check", path.to_str().unwrap()], "");
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["check", path.to_str().unwrap()], "", "");
     assert!(
         err.contains("hostile-1e15.toml:5:9") && err.contains("-1e15 units"),
         "{err}"
