@@ -578,7 +578,10 @@ impl Sim {
             .query_mut::<Mover>()
             .into_iter()
             .collect::<Vec<_>>();
-        movers.sort_unstable_by_key(|m| m.id.0);
+        // hecs lists agents spawned together in spawn order, which is id order: sorted already.
+        if !movers.is_sorted_by_key(|m| m.id.0) {
+            movers.sort_unstable_by_key(|m| m.id.0);
+        }
         let outcome = groups::run_group(
             &mut self.worker,
             shared,
