@@ -10,16 +10,8 @@ use crate::suite::{Report, boxes_name};
 /// One line: a label and its points `(boxes, value)`.
 pub type Series = (String, Vec<(f64, f64)>);
 
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(23, 190, 207),
-];
+/// The series' colours: the simulator's plot colours (Tableau 10).
+const PALETTE: [RGBColor; 10] = cspace_sim::plot::AGENT_COLOURS;
 
 /// ns per trace against the box count: one series per backend and query (rays and boxes).
 pub fn trace_series(report: &Report) -> Vec<Series> {

@@ -87,8 +87,8 @@ pub struct Plot<'a> {
     pub paths: &'a [PlannedPath],
 }
 
-/// Colours of agents, in id order (cycled): Tableau 10.
-const AGENT_COLOURS: [RGBColor; 10] = [
+/// Colours of agents, in id order (cycled), and of series in other charts: Tableau 10.
+pub const AGENT_COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
