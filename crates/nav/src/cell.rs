@@ -1,16 +1,12 @@
 //! Region cells: Golodetz's Listing 4 polyhedron (the planes above a leaf inside a box around the
 //! world), cut incrementally down a space's pruned tree.
 
-use cspace_geom::{Aabb, Plane, Polygon};
+use cspace_geom::{Aabb, Plane};
 use glam::DVec3;
 
-use crate::bsp::{LEAF, SOLID, SpaceBsp};
+pub(crate) use cspace_onion::Cell;
 
-/// A convex cell as its faces, each with an outward plane.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Cell {
-    pub faces: Vec<Polygon>,
-}
+use crate::bsp::{LEAF, SOLID, SpaceBsp};
 
 /// The box every cell is cut from, and the half side of the squares the cuts start from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,53 +49,14 @@ impl CellBox {
     }
 }
 
-impl Cell {
-    /// The box as a cell.
-    pub fn from_box(cell_box: &CellBox) -> Cell {
-        let planes = cell_box.planes();
-        let mut faces = Vec::with_capacity(6);
-        for (i, plane) in planes.iter().enumerate() {
-            let mut face = Some(Polygon::square_on(*plane, cell_box.half));
-            for (j, other) in planes.iter().enumerate() {
-                if i != j {
-                    face = face.and_then(|f| f.clipped_behind_with(other, 0.0));
-                }
-            }
-            faces.extend(face);
-        }
-        Cell { faces }
-    }
-
-    /// The front and back parts of the cell cut by `plane` (exact crossings).
-    pub fn split(&self, plane: &Plane, half: f64) -> (Cell, Cell) {
-        let mut front = Vec::with_capacity(self.faces.len() + 1);
-        let mut back = Vec::with_capacity(self.faces.len() + 1);
-        for face in &self.faces {
-            let (b, f) = face.split_with(plane, 0.0);
-            front.extend(f);
-            back.extend(b);
-        }
-        // The cap: the plane's polygon inside the cell; outward for the back part.
-        let mut cap = Some(Polygon::square_on(*plane, half));
-        for face in &self.faces {
-            cap = cap.and_then(|c| c.clipped_behind_with(&face.plane, 0.0));
-            if cap.is_none() {
-                break;
-            }
-        }
-        if let Some(cap) = cap {
-            front.push(cap.flipped());
-            back.push(cap);
-        }
-        (Cell { faces: front }, Cell { faces: back })
-    }
-}
-
 /// The cell of every region of `bsp`, inside `cell_box` (regions without volume there get a cell
 /// without faces).
 pub(crate) fn region_cells(bsp: &SpaceBsp, cell_box: &CellBox) -> Vec<Cell> {
     let mut cells = vec![Cell::default(); bsp.regions()];
-    let mut stack = vec![(bsp.root, Cell::from_box(cell_box))];
+    let mut stack = vec![(
+        bsp.root,
+        Cell::from_planes(&cell_box.planes(), cell_box.half),
+    )];
     while let Some((at, cell)) = stack.pop() {
         if at == SOLID {
             continue;

@@ -59,7 +59,7 @@ mod validate;
 mod verify;
 
 pub use collider::OnionCollider;
-pub use compile::{CompileError, CompileOptions, Compiled, compile};
+pub use compile::{Cell, CompileError, CompileOptions, Compiled, compile};
 pub use cspace_geom::WorldMismatch;
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::{Pose, PoseParseError};

@@ -4,9 +4,11 @@
 use cspace_geom::{Aabb, Plane, Polygon};
 use glam::DVec3;
 
-/// A convex cell as its faces, each with an outward plane.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Cell {
+/// A convex cell as its faces, each with an outward plane: Golodetz's Listing 4 polyhedron, cut
+/// down a tree one plane at a time (the compiler's leaf cells, and `cspace-nav`'s region cells).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cell {
+    /// The faces, each with its outward plane.
     pub faces: Vec<Polygon>,
 }
 
@@ -47,7 +49,6 @@ impl Cell {
 
     /// The front and back parts of the cell cut by `plane` (exact crossings).
     pub fn split(&self, plane: &Plane, half: f64) -> (Cell, Cell) {
-        let flipped = plane.flipped();
         let mut front = Vec::with_capacity(self.faces.len() + 1);
         let mut back = Vec::with_capacity(self.faces.len() + 1);
         for face in &self.faces {
@@ -64,10 +65,7 @@ impl Cell {
             }
         }
         if let Some(cap) = cap {
-            front.push(Polygon {
-                vertices: cap.vertices.iter().rev().copied().collect(),
-                plane: flipped,
-            });
+            front.push(cap.flipped());
             back.push(cap);
         }
         (Cell { faces: front }, Cell { faces: back })

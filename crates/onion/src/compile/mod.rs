@@ -18,7 +18,7 @@ use crate::tree::{MAX_SPACES, OnionTree};
 use build::Builder;
 pub(crate) use build::{BuildPolygon, LeafCell, cut_half, leaf_point, partition, solid_spaces};
 pub(crate) use build::{LeafInfo as LeafInfoView, all_spaces};
-pub(crate) use cell::Cell;
+pub use cell::Cell;
 pub(crate) use planes::PlaneTable;
 pub(crate) use space::Space;
 
