@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::navigation::{PlannedPath, Planner};
 use crate::record::{AgentState, EventKind, Recorder};
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
-use crate::simulation::{Sim, SimCounters, SimError, SimOptions, Verification};
+use crate::simulation::{Sim, SimCounters, SimOptions, Verification};
 use crate::trace;
 use cspace_geom::tolerance::TIME_SLACK;
 
@@ -177,7 +177,11 @@ pub fn run_scenario_with(
                 &scenario.world.spawns,
             )
             .map(Arc::new)
-            .map_err(SimError::from)
+            .map_err(|e| Error::Build {
+                scenario: Some(scenario.path.clone()),
+                backend: "goto planner",
+                message: e.to_string(),
+            })
         })
         .transpose()?;
     let mut sim = Sim::with_planner(

@@ -111,7 +111,10 @@ impl Planner {
             {
                 return Err(PlanError::NotNested { agent: a.id.0 });
             }
-            let pair = (a.standing.clone(), a.crouching.clone());
+            let pair = (
+                a.standing.clone(),
+                planned_crouch(&a.standing, a.crouching.as_ref()).cloned(),
+            );
             if !pairs.contains(&pair) {
                 pairs.push(pair);
             }
@@ -170,6 +173,7 @@ impl Planner {
 
     /// The graph that plans for an agent of these poses, by index.
     pub fn mesh_index(&self, standing: &Shape, crouching: Option<&Shape>) -> Option<usize> {
+        let crouching = planned_crouch(standing, crouching);
         self.meshes
             .iter()
             .position(|m| &m.standing == standing && m.crouching.as_ref() == crouching)
@@ -201,4 +205,10 @@ impl Planner {
             })
         }
     }
+}
+
+/// The crouching box an agent is planned with: none when it equals the standing box (the same
+/// configuration space; a second pose of the same name would be refused).
+fn planned_crouch<'a>(standing: &Shape, crouching: Option<&'a Shape>) -> Option<&'a Shape> {
+    crouching.filter(|c| *c != standing)
 }
