@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Parser;
+use cpu_time::ProcessTime;
 use cspace_fuzz::{Fixtures, Target, Verdict, case_seed, run_input};
 use cspace_geom::generate::Rng;
 
@@ -32,7 +33,9 @@ struct Args {
     #[arg(long, value_enum, value_delimiter = ',')]
     targets: Vec<Target>,
     /// A case that takes longer than this many seconds is a hang: the run saves its input and
-    /// stops.
+    /// stops. The seconds are the process's CPU time while the case runs (so a machine busy with
+    /// other work does not turn slow cases into hangs), and a case that has not ended after 30
+    /// times this much wall-clock time is a hang however little it computed (a deadlock).
     #[arg(long, default_value_t = 20.0)]
     time_limit: f64,
     /// Worker threads (each case runs on one).
@@ -52,6 +55,9 @@ struct Slot {
     started: AtomicU64,
     case: AtomicU64,
 }
+
+/// Wall-clock time a case may take however little the process computes, in time limits.
+const DEADLOCK_LIMITS: u64 = 30;
 
 fn main() -> anyhow::Result<ExitCode> {
     let args = Args::parse();
@@ -113,15 +119,42 @@ fn main() -> anyhow::Result<ExitCode> {
         let slots = &slots;
         let done = &done;
         scope.spawn(move || {
+            // The process's CPU time at the watchdog's tick when each slot's case was first seen
+            // running (an underestimate of what the case had, by at most one tick).
+            let mut seen: Vec<Option<(u64, u64, Duration)>> = vec![None; slots.len()];
+            let process = ProcessTime::now();
             while done.load(Ordering::Relaxed) < threads {
                 std::thread::sleep(Duration::from_millis(200));
                 let now = began.elapsed().as_millis() as u64 + 1;
-                for slot in slots {
+                let cpu = process.elapsed();
+                for (slot, seen) in slots.iter().zip(&mut seen) {
                     let started = slot.started.load(Ordering::Relaxed);
-                    if started > 0 && now - started > limit.as_millis() as u64 {
-                        let case = slot.case.load(Ordering::Relaxed);
+                    let case = slot.case.load(Ordering::Relaxed);
+                    if started == 0 {
+                        *seen = None;
+                        continue;
+                    }
+                    let first_cpu = match *seen {
+                        Some((s, c, first_cpu)) if s == started && c == case => first_cpu,
+                        _ => {
+                            *seen = Some((started, case, cpu));
+                            cpu
+                        }
+                    };
+                    let wall = now - started;
+                    let computed = cpu.saturating_sub(first_cpu);
+                    if (wall > limit.as_millis() as u64 && computed > limit)
+                        || wall > DEADLOCK_LIMITS * limit.as_millis() as u64
+                    {
                         let (target, input) = input_of(case);
-                        save(target, case, &input, &format!("no answer in {:?}", limit));
+                        let failure = format!(
+                            "no answer after {:.1} s ({:.1} s of the process's CPU time; the limit \
+                             is {:?})",
+                            wall as f64 / 1000.0,
+                            computed.as_secs_f64(),
+                            limit
+                        );
+                        save(target, case, &input, &failure);
                         std::process::exit(3);
                     }
                 }
