@@ -141,7 +141,8 @@ fn main() -> anyhow::Result<ExitCode> {
                             cpu
                         }
                     };
-                    let wall = now - started;
+                    // A case may have started after `now` was read.
+                    let wall = now.saturating_sub(started);
                     let computed = cpu.saturating_sub(first_cpu);
                     if (wall > limit.as_millis() as u64 && computed > limit)
                         || wall > DEADLOCK_LIMITS * limit.as_millis() as u64
