@@ -354,7 +354,7 @@ impl Prober<'_> {
         }
         // A riser: over it at step height, else (for poses that jump) at the jump's height.
         let mut heights = vec![(params.step_height, LinkKind::Step)];
-        let jump_height = params.jump_apex() - params.jump_margin;
+        let jump_height = params.ledge_jump_height();
         if self.can_jump && jump_height > params.step_height {
             heights.push((jump_height, LinkKind::Jump));
         }

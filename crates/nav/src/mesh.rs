@@ -200,7 +200,13 @@ impl NavMesh {
         links.sort_by_key(|l| (l.from, l.kind, l.to));
         let grid = AreaGrid::new(&areas);
         let (link_start, hops) = index(areas.len(), &links);
-        let area_speed = areas.iter().map(|a| infos[a.pose].speed).collect();
+        let area_speed = areas
+            .iter()
+            .map(|a| {
+                let steep = a.polygon.plane.normal().z < params.steep_normal;
+                infos[a.pose].speed * if steep { params.steep_speed_share } else { 1.0 }
+            })
+            .collect();
         let component = components(areas.len(), &links);
 
         let los = tree

@@ -19,6 +19,11 @@ pub struct NavParams {
     pub jump_speed: f64,
     /// Highest step an agent walks up, units: 18 (Quake's `STEPSIZE`).
     pub step_height: f64,
+    /// Highest step an agent climbs in the air when not rising, units: 18. Quake III's
+    /// `PM_StepSlideMove` (and cspace's movement model) steps up in the air too, once the jump
+    /// has stopped rising, so a jump against a riser climbs a ledge up to the apex plus this
+    /// (less `jump_margin`); 0 for Quake's `SV_WalkMove`, which steps only on the ground.
+    pub air_step_height: f64,
     /// Deepest fall a drop or jump link may take, units: 264, the fall after which Quake's
     /// player lands faster than 650 units/s and is hurt (`client.qc`, `PlayerPostThink`).
     /// The simulator has no fall damage; this keeps the planner from ledges a player avoids.
@@ -26,6 +31,13 @@ pub struct NavParams {
     /// Smallest z of a walkable floor's normal: 0.7 (Quake III's `MIN_WALK_NORMAL`, about 45.6
     /// degrees of slope).
     pub min_walk_normal: f64,
+    /// Floors whose normal's z is below this are steep, 0.85 (about 32 degrees): they are walked
+    /// at [`NavParams::steep_speed_share`] of the pose's speed. At full speed an agent leaves a
+    /// steep floor at every crest and lands lower down (the simulated validation found it on
+    /// terrain and rotated brushes); the simulator's follower slows down there.
+    pub steep_normal: f64,
+    /// The speed on steep floors, as a share of the pose's speed: 0.5.
+    pub steep_speed_share: f64,
     /// Distance between the probes along an area's open edge (a ledge, a riser), units: 16,
     /// half a Quake player's width, so every step of a staircase is probed at least once.
     pub probe_spacing: f64,
@@ -34,9 +46,12 @@ pub struct NavParams {
     /// configuration space is where the box's side meets it, so any reach past it is over the
     /// step).
     pub probe_reach: f64,
-    /// How far below the apex a jump must clear the lip it jumps onto, units: 8. In the air an
-    /// agent regains speed slowly (Quake III's `pm_airaccelerate` is 1), so it needs time above
-    /// the lip to move over it.
+    /// How far below the best a jump against a riser climbs (the apex plus the air step) the
+    /// highest ledge planned lies, units: 2. Pressed against the riser, the agent steps onto the
+    /// lip at the first step after the apex where its move is blocked; with Quake's constants a
+    /// standing jump in the simulator climbs a 63-unit ledge and not a 64-unit one (63.6 at best),
+    /// and the brute-force search over the simulator climbed a 56-unit one in `quake_e3m5` that
+    /// an 8-unit margin had left unplanned.
     pub jump_margin: f64,
     /// Time step of the jump arc's chords, seconds: 1/64 (a chord is at most
     /// `gravity * dt^2 / 8` = 0.024 units below the arc).
@@ -63,11 +78,14 @@ impl Default for NavParams {
             walk_speed: 320.0,
             jump_speed: 270.0,
             step_height: 18.0,
+            air_step_height: 18.0,
             max_fall: 264.0,
             min_walk_normal: 0.7,
+            steep_normal: 0.85,
+            steep_speed_share: 0.5,
             probe_spacing: 16.0,
             probe_reach: 4.0,
-            jump_margin: 8.0,
+            jump_margin: 2.0,
             arc_step: 1.0 / 64.0,
             jump_penalty: 0.5,
             pose_change_cost: 0.1,
@@ -97,6 +115,13 @@ impl NavParams {
         self.jump_speed * self.jump_speed / (2.0 * self.gravity)
     }
 
+    /// The highest ledge a jump against its riser is planned onto, units: the apex, plus the
+    /// step the movement model climbs in the air after it, less the margin (45.6 + 18 - 2 =
+    /// 61.6 with Quake's constants).
+    pub fn ledge_jump_height(&self) -> f64 {
+        self.jump_apex() + self.air_step_height - self.jump_margin
+    }
+
     /// Checks every constant: finite, positive where it divides or steps, the walk normal in
     /// `(0, 1]`. The error names the field.
     pub fn validate(&self) -> Result<(), NavError> {
@@ -121,6 +146,7 @@ impl NavParams {
         for (field, value) in [
             ("jump_speed", self.jump_speed),
             ("step_height", self.step_height),
+            ("air_step_height", self.air_step_height),
             ("max_fall", self.max_fall),
             ("jump_margin", self.jump_margin),
             ("jump_penalty", self.jump_penalty),
@@ -134,6 +160,16 @@ impl NavParams {
         }
         if !(self.min_walk_normal > 0.0 && self.min_walk_normal <= 1.0) {
             return bad("min_walk_normal", self.min_walk_normal, "must be in (0, 1]");
+        }
+        if !(0.0..=1.0).contains(&self.steep_normal) {
+            return bad("steep_normal", self.steep_normal, "must be in [0, 1]");
+        }
+        if !(self.steep_speed_share > 0.0 && self.steep_speed_share <= 1.0) {
+            return bad(
+                "steep_speed_share",
+                self.steep_speed_share,
+                "must be in (0, 1]",
+            );
         }
         if !(MIN_ARC_STEP..=1.0).contains(&self.arc_step) {
             return bad("arc_step", self.arc_step, "must be from 1/1024 to 1 second");
@@ -197,13 +233,19 @@ mod tests {
     fn quake_jump_apex_is_45_6_units() {
         let apex = NavParams::default().jump_apex();
         assert!((apex - 45.5625).abs() < 1e-12, "apex {apex}");
+        // A jump against a riser: the apex, the air step, less the margin.
+        let ledge = NavParams::default().ledge_jump_height();
+        assert!((ledge - 61.5625).abs() < 1e-12, "ledge {ledge}");
     }
 
     #[test]
     fn bad_params_name_the_field() {
         type Change = fn(&mut NavParams);
-        let cases: [(Change, &str); 5] = [
+        let cases: [(Change, &str); 8] = [
             (|p| p.gravity = 0.0, "gravity"),
+            (|p| p.air_step_height = -1.0, "air_step_height"),
+            (|p| p.steep_normal = 1.5, "steep_normal"),
+            (|p| p.steep_speed_share = 0.0, "steep_speed_share"),
             (|p| p.max_fall = f64::NAN, "max_fall"),
             (|p| p.min_walk_normal = 1.5, "min_walk_normal"),
             (|p| p.arc_step = 2.0, "arc_step"),

@@ -604,6 +604,17 @@ impl Follow {
                     },
                 };
                 let d = across(p, target);
+                // Steep ground is walked at the pace the planner counted on there.
+                let np = s
+                    .planner
+                    .mesh(self.mesh.expect("a goto agent's graph"))
+                    .params();
+                let steep = now.ground.walkable().is_some_and(|n| n.z < np.steep_normal);
+                let top = if steep {
+                    top * np.steep_speed_share
+                } else {
+                    top
+                };
                 let speed = top.min((arrive * arrive + 2.0 * braking * d).sqrt());
                 // Along the leg's line (the corridor pulled tight), pulled back onto it; near
                 // the waypoint, straight at it.

@@ -32,6 +32,8 @@ pub fn nav_params(params: &MoveParams) -> NavParams {
         walk_speed: params.walk_speed,
         jump_speed: params.jump_speed,
         step_height: params.step_height,
+        // The movement model steps up in the air once a jump stops rising (`step_slide_move`).
+        air_step_height: params.step_height,
         min_walk_normal: params.min_walk_normal,
         clearance: params.skin,
         ..NavParams::default()

@@ -379,6 +379,68 @@ fn a_goto_plans_once_follows_its_path_and_arrives() {
 }
 
 #[test]
+fn a_goto_jumps_onto_ledges_up_to_the_apex_plus_an_air_step() {
+    use cspace_sim::{BackendKind, RunOptions, run_scenario};
+    // The apex is 45.6 units; the movement model steps 18 more in the air once the jump stops
+    // rising, and the planner plans ledges up to 61.6 (a 2-unit margin): found missing by the
+    // brute-force search (`nav_brute_force`), which climbed a 48-unit ledge of E1M1 and a
+    // 56-unit one of E3M5.
+    for (height, arrives) in [
+        (32.0, true),
+        (48.0, true),
+        (56.0, true),
+        (61.0, true),
+        (62.0, false),
+    ] {
+        let top = height + 24.03125;
+        let text = format!(
+            r#"name = "ledge"
+time_step = 0.015625
+steps = 320
+[poses]
+stand = {{ box = {{ mins = [-16, -16, -24], maxs = [16, 16, 32] }} }}
+[[world.brush]]
+box = {{ min = [-512, -256, -16], max = [512, 256, 0] }}
+[[world.brush]]
+box = {{ min = [0, -256, 0], max = [512, 256, {height}] }}
+[[agent]]
+pose = "stand"
+start = [-300, 0, 24.03125]
+script = [{{ at = 0, goto = [300, 0, {top}] }}]
+"#
+        );
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let scenario = cspace_sim::Scenario::parse(&dir.join("ledge.toml"), &text).unwrap();
+        for backend in [BackendKind::Exact, BackendKind::Onion] {
+            let outcome = run_scenario(&scenario, backend, RunOptions::default()).unwrap();
+            let events = events(&outcome);
+            assert_eq!(
+                events.iter().any(|e| e.contains("arrived at")),
+                arrives,
+                "ledge {height} on {backend:?}: {events:?}"
+            );
+            if arrives {
+                assert!(
+                    !events.iter().any(|e| e.contains("replanned")),
+                    "ledge {height} on {backend:?}: {events:?}"
+                );
+                let kinds: Vec<&str> = outcome.plans[0]
+                    .waypoints
+                    .iter()
+                    .map(|w| w.kind.name())
+                    .collect();
+                assert!(kinds.contains(&"jump"), "{kinds:?}");
+            } else {
+                assert!(
+                    events.iter().any(|e| e.contains("cannot go to")),
+                    "ledge {height} on {backend:?}: {events:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn another_script_event_ends_a_goto_under_way() {
     use cspace_sim::{BackendKind, RunOptions, run_scenario};
     let outcome = run_scenario(
