@@ -6,6 +6,7 @@ mod domain;
 mod hostile;
 mod movement;
 mod nav;
+mod nav_brute_force;
 mod nav_validation;
 mod patches;
 mod report;

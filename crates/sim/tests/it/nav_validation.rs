@@ -45,7 +45,7 @@ fn setting(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.is_empty())
 }
 
-fn count(var: &str, default: usize) -> usize {
+pub(crate) fn count(var: &str, default: usize) -> usize {
     setting(var).map_or(default, |v| {
         v.parse()
             .unwrap_or_else(|_| panic!("{var}={v} is not a count"))
@@ -54,13 +54,13 @@ fn count(var: &str, default: usize) -> usize {
 
 /// One pair followed.
 #[derive(Debug, Clone)]
-struct Pair {
-    pose: usize,
-    from: DVec3,
-    to: DVec3,
+pub(crate) struct Pair {
+    pub(crate) pose: usize,
+    pub(crate) from: DVec3,
+    pub(crate) to: DVec3,
     /// The path's length and the planner's estimate, seconds.
-    length: f64,
-    cost: f64,
+    pub(crate) length: f64,
+    pub(crate) cost: f64,
     /// Its link kinds, in order (for failures).
     kinds: String,
     /// When it arrived, seconds.
@@ -213,124 +213,213 @@ fn segments(world: &cspace_geom::World, count: usize, seed: u64) -> Vec<(DVec3, 
     out
 }
 
+/// The maps to validate: `CSPACE_GOTO_MAPS` (comma-separated names without `.map`), or every
+/// map of the corpus folder `dir`.
+pub(crate) fn map_names(dir: &std::path::Path) -> Vec<String> {
+    match setting("CSPACE_GOTO_MAPS") {
+        Some(v) => v.split(',').map(|s| s.trim().to_string()).collect(),
+        None => cspace_corpus::map_paths_in(dir)
+            .iter()
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect(),
+    }
+}
+
+/// The seed of a map's pairs: from its name (FNV-1a), so that a map draws the same pairs in a
+/// run of any set of maps.
+pub(crate) fn map_seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The scenario planner of a goto agent with Quake's poses over one corpus map, and what
+/// following and checking its paths needs (shared with the brute-force check, `nav_brute_force`).
+pub(crate) struct QuakeNav {
+    pub(crate) planner: Arc<Planner>,
+    /// The exact backend, as the simulation takes it.
+    pub(crate) collider: Arc<dyn Collider>,
+    pub(crate) shapes: (Shape, Shape),
+    pub(crate) params: MoveParams,
+    exact: ExactCollider,
+    /// The standing and crouching shapes prepared for the exact point query, with the skin.
+    prepared: [cspace_geom::Prepared; 2],
+}
+
+/// A pair drawn, and what the planner said of it.
+pub(crate) enum Drawn {
+    /// An end in solid for the exact backend, or not placed by the planner.
+    Refused { pose: usize },
+    /// The planner found no path.
+    Unreachable { pose: usize, from: DVec3, to: DVec3 },
+    /// Planned.
+    Planned(Pair),
+}
+
+impl QuakeNav {
+    pub(crate) fn build(map: &cspace_corpus::CorpusMap) -> QuakeNav {
+        let params = MoveParams::default();
+        let standing = Shape::new_box(
+            DVec3::new(-16.0, -16.0, -24.0),
+            DVec3::new(16.0, 16.0, 32.0),
+        )
+        .unwrap();
+        let crouching = Shape::new_box(
+            DVec3::new(-16.0, -16.0, -24.0),
+            DVec3::new(16.0, 16.0, 16.0),
+        )
+        .unwrap();
+        // The planner of a goto agent of Quake's poses (the agent is only a template).
+        let template = AgentSpec {
+            id: AgentId(0),
+            standing: standing.clone(),
+            crouching: Some(crouching.clone()),
+            // A start inside the map, or the outside fill's flood would leak from it.
+            start: map.spawns.first().copied().unwrap_or(DVec3::ZERO),
+            velocity: DVec3::ZERO,
+            start_crouched: false,
+            script: vec![ScriptEvent {
+                at: 0.0,
+                action: Action::Goto(DVec3::ZERO),
+            }],
+        };
+        let planner = Arc::new(
+            Planner::build(
+                &map.world,
+                std::slice::from_ref(&template),
+                &params,
+                &map.spawns,
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", map.name)),
+        );
+        let collider = BackendKind::Exact
+            .build_for(&map.world, &[standing.clone(), crouching.clone()])
+            .unwrap()
+            .unwrap();
+        let exact = ExactCollider::new(map.world.clone());
+        let prepared = [
+            exact.prepare(&standing).unwrap().with_skin(params.skin),
+            exact.prepare(&crouching).unwrap().with_skin(params.skin),
+        ];
+        QuakeNav {
+            planner,
+            collider,
+            shapes: (standing, crouching),
+            params,
+            exact,
+            prepared,
+        }
+    }
+
+    pub(crate) fn mesh(&self) -> &NavMesh {
+        self.planner.mesh(0)
+    }
+
+    /// `pairs` pairs per pose: a random point of a random area of the pose (crouching: the
+    /// areas only a crouching agent has), to a random point of a random area of the same
+    /// component (most of which can be reached), each planned.
+    pub(crate) fn draw(&self, pairs: usize, seed: u64) -> Vec<Drawn> {
+        let nav = self.mesh();
+        let areas = nav.areas();
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        for a in 0..areas.len() as u32 {
+            let c = nav.component(a) as usize;
+            members.resize(members.len().max(c + 1), Vec::new());
+            members[c].push(a);
+        }
+        let mut rng = Rng::new(seed);
+        let mut ctx = NavContext::new();
+        let mut qctx = QueryContext::new();
+        let mut out = Vec::new();
+        for pose in 0..nav.poses().len().min(2) {
+            let of_pose: Vec<u32> = (0..areas.len() as u32)
+                .filter(|&a| areas[a as usize].pose == pose)
+                .collect();
+            if of_pose.is_empty() {
+                continue;
+            }
+            for _ in 0..pairs {
+                let a = of_pose[rng.below(of_pose.len())];
+                let group = &members[nav.component(a) as usize];
+                let b = group[rng.below(group.len())];
+                let from = point_on(nav, a, &mut rng);
+                let to = point_on(nav, b, &mut rng);
+                let goal_pose = areas[b as usize].pose;
+                if self.exact.is_solid(&mut qctx, &self.prepared[pose], from)
+                    || self
+                        .exact
+                        .is_solid(&mut qctx, &self.prepared[goal_pose], to)
+                {
+                    out.push(Drawn::Refused { pose });
+                    continue;
+                }
+                out.push(match nav.path(from, to, pose, &mut ctx) {
+                    Ok(Some(path)) => Drawn::Planned(Pair {
+                        pose,
+                        from,
+                        to,
+                        length: path.length(),
+                        cost: path.cost,
+                        kinds: path
+                            .waypoints
+                            .iter()
+                            .skip(1)
+                            .map(|w| w.kind.name())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                        arrived: None,
+                        ended: String::new(),
+                    }),
+                    Ok(None) => Drawn::Unreachable { pose, from, to },
+                    Err(_) => Drawn::Refused { pose },
+                });
+            }
+        }
+        out
+    }
+}
+
 fn validate(
     map: &cspace_corpus::CorpusMap,
     pairs: usize,
     los_segments: usize,
     seed: u64,
 ) -> MapTally {
-    let params = MoveParams::default();
-    let standing = Shape::new_box(
-        DVec3::new(-16.0, -16.0, -24.0),
-        DVec3::new(16.0, 16.0, 32.0),
-    )
-    .unwrap();
-    let crouching = Shape::new_box(
-        DVec3::new(-16.0, -16.0, -24.0),
-        DVec3::new(16.0, 16.0, 16.0),
-    )
-    .unwrap();
-    let shapes = (standing.clone(), crouching.clone());
-    // The planner of a goto agent of Quake's poses (the agent is only a template).
-    let template = AgentSpec {
-        id: AgentId(0),
-        standing: standing.clone(),
-        crouching: Some(crouching.clone()),
-        // A start inside the map, or the outside fill's flood would leak from it.
-        start: map.spawns.first().copied().unwrap_or(DVec3::ZERO),
-        velocity: DVec3::ZERO,
-        start_crouched: false,
-        script: vec![ScriptEvent {
-            at: 0.0,
-            action: Action::Goto(DVec3::ZERO),
-        }],
-    };
-    let planner = Arc::new(
-        Planner::build(
-            &map.world,
-            std::slice::from_ref(&template),
-            &params,
-            &map.spawns,
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", map.name)),
-    );
-    let nav = planner.mesh(0);
-    let collider = BackendKind::Exact
-        .build_for(&map.world, &[standing.clone(), crouching.clone()])
-        .unwrap()
-        .unwrap();
-    let exact = ExactCollider::new(map.world.clone());
-    let prepared = [
-        exact.prepare(&standing).unwrap().with_skin(params.skin),
-        exact.prepare(&crouching).unwrap().with_skin(params.skin),
-    ];
+    let quake = QuakeNav::build(map);
     let mut tally = MapTally::default();
-
-    // The pairs: per pose, a random point of a random area of the pose, to a random point of a
-    // random area of the same component (most of which can be reached).
-    let areas = nav.areas();
-    let mut members: Vec<Vec<u32>> = Vec::new();
-    for a in 0..areas.len() as u32 {
-        let c = nav.component(a) as usize;
-        members.resize(members.len().max(c + 1), Vec::new());
-        members[c].push(a);
-    }
-    let mut rng = Rng::new(seed);
-    let mut ctx = NavContext::new();
-    let mut qctx = QueryContext::new();
     let mut planned = Vec::new();
-    for pose in 0..nav.poses().len().min(2) {
-        let of_pose: Vec<u32> = (0..areas.len() as u32)
-            .filter(|&a| areas[a as usize].pose == pose)
-            .collect();
-        if of_pose.is_empty() {
-            continue;
-        }
-        for _ in 0..pairs {
-            tally.drawn[pose] += 1;
-            let a = of_pose[rng.below(of_pose.len())];
-            let group = &members[nav.component(a) as usize];
-            let b = group[rng.below(group.len())];
-            let from = point_on(nav, a, &mut rng);
-            let to = point_on(nav, b, &mut rng);
-            let goal_pose = areas[b as usize].pose;
-            if exact.is_solid(&mut qctx, &prepared[pose], from)
-                || exact.is_solid(&mut qctx, &prepared[goal_pose], to)
-            {
+    for drawn in quake.draw(pairs, seed) {
+        let pose = match drawn {
+            Drawn::Refused { pose } => {
                 tally.refused[pose] += 1;
-                continue;
+                pose
             }
-            match nav.path(from, to, pose, &mut ctx) {
-                Ok(Some(path)) => {
-                    let kinds = path
-                        .waypoints
-                        .iter()
-                        .skip(1)
-                        .map(|w| w.kind.name())
-                        .collect::<Vec<_>>()
-                        .join(",");
-                    planned.push(Pair {
-                        pose,
-                        from,
-                        to,
-                        length: path.length(),
-                        cost: path.cost,
-                        kinds,
-                        arrived: None,
-                        ended: String::new(),
-                    });
-                }
-                Ok(None) => tally.unreachable[pose] += 1,
-                Err(_) => tally.refused[pose] += 1,
+            Drawn::Unreachable { pose, .. } => {
+                tally.unreachable[pose] += 1;
+                pose
             }
-        }
+            Drawn::Planned(pair) => {
+                let pose = pair.pose;
+                planned.push(pair);
+                pose
+            }
+        };
+        tally.drawn[pose] += 1;
     }
+    let QuakeNav {
+        planner,
+        collider,
+        shapes,
+        params,
+        exact,
+        ..
+    } = &quake;
     // Followed in parallel (each its own simulation), collected in order.
     let followed: Vec<Pair> = planned
         .into_par_iter()
         .map(|mut p| {
             let (arrived, ended) = follow(
-                &collider, &planner, &shapes, &params, p.pose, p.from, p.to, p.cost,
+                collider, planner, shapes, params, p.pose, p.from, p.to, p.cost,
             );
             p.arrived = arrived;
             p.ended = ended;
@@ -364,6 +453,8 @@ fn validate(
     if los_segments > 0 {
         let los = cspace_sim::navigation::line_of_sight(&map.world, &map.name).unwrap();
         let point = exact.prepare(&Shape::POINT).unwrap();
+        let mut ctx = NavContext::new();
+        let mut qctx = QueryContext::new();
         for (a, b) in segments(&map.world, los_segments, seed ^ 0x5151) {
             let hit = exact.trace(&mut qctx, &point, a, b);
             let clear = !hit.start_solid && !hit.is_hit();
@@ -395,13 +486,7 @@ fn goto_follows_planned_paths_on_the_corpus() {
         v.parse()
             .unwrap_or_else(|_| panic!("CSPACE_GOTO_FLOOR={v} is not a percentage"))
     });
-    let names: Vec<String> = match setting("CSPACE_GOTO_MAPS") {
-        Some(v) => v.split(',').map(|s| s.trim().to_string()).collect(),
-        None => cspace_corpus::map_paths_in(&dir)
-            .iter()
-            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-            .collect(),
-    };
+    let names = map_names(&dir);
     let started = std::time::Instant::now();
     let (mut followed, mut in_time, mut late, mut failures) = ([0; 2], [0; 2], [0; 2], Vec::new());
     let mut disagreements = 0;
@@ -412,10 +497,10 @@ fn goto_follows_planned_paths_on_the_corpus() {
     eprintln!(
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     );
-    for (i, name) in names.iter().enumerate() {
+    for name in &names {
         let map = cspace_corpus::map(TEST, &format!("{name}.map")).expect("CSPACE_MAPS is set");
         let clock = std::time::Instant::now();
-        let t = validate(&map, pairs, los_segments, 2100 + i as u64);
+        let t = validate(&map, pairs, los_segments, map_seed(name));
         let seconds = clock.elapsed().as_secs_f64();
         for pose in 0..2 {
             if t.drawn[pose] == 0 {
