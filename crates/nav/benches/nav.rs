@@ -5,11 +5,10 @@
 //!   is printed first; `cargo bench -p cspace-onion` measures it);
 //! - `nav/path/e1m1`: one path query, taken in turn from 1,024 pairs of standing points on
 //!   random areas that reach each other;
-//! - `nav/los/e1m1/*`: one line-of-sight query on short segments (10-50 units, starting free,
-//!   the onion benchmark's lengths), taken in turn from 4,096: the navigation graph's line of
-//!   sight (the point space of the three-pose tree), the same over a tree of the point alone,
-//!   and for comparison the full point traces of the onion backend (over the same two trees)
-//!   and of the exact backend on the same segments.
+//!
+//! The line-of-sight query is timed beside parry's ray cast and the backends' point traces in
+//! `tools/bench` (`cargo bench -p cspace-bench --features peers --bench line_of_sight`), where
+//! the peers are built.
 //!
 //! E1M1 comes through `CSPACE_MAPS` (a skip line is printed when it is unset):
 //! `CSPACE_MAPS=/work/shared/maps cargo bench -p cspace-nav --bench nav`
@@ -19,13 +18,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use cspace_geom::generate::{Rng, free_segments};
-use cspace_geom::{Collider, DVec3, ExactCollider, QueryContext, Shape, World};
-use cspace_nav::{LineOfSight, NavContext, NavMesh, NavParams, NavPose};
-use cspace_onion::{CompileOptions, OnionCollider, Pose, compile};
+use cspace_geom::generate::Rng;
+use cspace_geom::{DVec3, World};
+use cspace_nav::{NavContext, NavMesh, NavParams, NavPose};
+use cspace_onion::{CompileOptions, Pose, compile};
 
 const PAIRS: usize = 1024;
-const SEGMENTS: usize = 4096;
 
 fn poses() -> [Pose; 3] {
     [
@@ -92,57 +90,6 @@ fn benches(c: &mut Criterion) {
             )
         })
     });
-
-    let segments = free_segments(
-        &world,
-        &Shape::POINT,
-        &world.bounds(),
-        SEGMENTS,
-        (10.0, 50.0),
-        7,
-    );
-    let los = nav.line_of_sight().expect("the tree has the point pose");
-    let point_tree = compile(&world, &[Pose::point()], &CompileOptions::default())
-        .unwrap()
-        .tree;
-    let alone = LineOfSight::new(&point_tree, 0, world.bounds()).unwrap();
-    eprintln!(
-        "line of sight trees: {} nodes (three poses), {} (point alone)",
-        los.node_count(),
-        alone.node_count()
-    );
-    let mut group = c.benchmark_group("nav/los/e1m1");
-    for (label, sight) in [("nav-tree", los), ("point-tree", &alone)] {
-        let mut i = 0;
-        group.bench_function(label, |b| {
-            b.iter(|| {
-                i = (i + 1) % SEGMENTS;
-                let (a, e) = segments[i];
-                black_box(sight.visible(black_box(a), black_box(e), &mut ctx))
-            })
-        });
-    }
-    let onion_nav = OnionCollider::new(world.clone(), Arc::new(tree.clone())).unwrap();
-    let onion = OnionCollider::new(world.clone(), Arc::new(point_tree)).unwrap();
-    let exact = ExactCollider::new(world.clone());
-    let traces: [(&str, &dyn Collider); 3] = [
-        ("onion-trace-nav-tree", &onion_nav),
-        ("onion-trace-point-tree", &onion),
-        ("exact-trace", &exact),
-    ];
-    for (label, backend) in traces {
-        let point = backend.prepare(&Shape::POINT).unwrap();
-        let mut queries = QueryContext::new();
-        let mut i = 0;
-        group.bench_function(label, |b| {
-            b.iter(|| {
-                i = (i + 1) % SEGMENTS;
-                let (a, e) = segments[i];
-                black_box(backend.trace(&mut queries, &point, black_box(a), black_box(e)))
-            })
-        });
-    }
-    group.finish();
 }
 
 criterion_group! {
