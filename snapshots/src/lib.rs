@@ -82,7 +82,7 @@ pub fn run_all(scenario: &Scenario) -> Result<Vec<RunOutcome>, String> {
 fn load_and_run(path: &Path) -> Result<(Scenario, Vec<RunOutcome>), Skipped> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Skipped::Broken(format!("{}: cannot read: {e}", path.display())))?;
-    if text.contains("${CSPACE_MAPS}") && std::env::var_os("CSPACE_MAPS").is_none() {
+    if Scenario::needs_unset_corpus(&text) {
         return Err(Skipped::NoCorpus);
     }
     let scenario = Scenario::parse(path, &text).map_err(|e| Skipped::Broken(format!("{e:#}")))?;

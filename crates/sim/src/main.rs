@@ -926,14 +926,23 @@ fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     for f in &failures {
         outln!("FAILED {} {}", f.scenario, f.what);
     }
+    let skipped = report.skipped();
+    for (path, why) in &skipped {
+        outln!("skipped: {} ({why})", path.display());
+    }
     outln!(
-        "{}: {} scenarios, {}",
+        "{}: {} scenarios, {}{}",
         args.output.display(),
         report.scenarios.len(),
         if failures.is_empty() {
             "nothing failed".to_string()
         } else {
             format!("{} failure(s)", failures.len())
+        },
+        if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", {} skipped", skipped.len())
         }
     );
     Ok(if report.has_errors() {

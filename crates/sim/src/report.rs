@@ -54,8 +54,31 @@ pub struct BackendRun {
 pub struct ScenarioReport {
     /// The scenario file.
     pub path: PathBuf,
-    /// The scenario and its runs, or the error that stopped it (`file:line:column: ...`).
-    pub result: Result<Runs, String>,
+    /// The scenario and its runs, or why there are none.
+    pub result: ScenarioResult,
+}
+
+/// What became of a scenario.
+#[derive(Debug, Clone)]
+pub enum ScenarioResult {
+    /// It ran.
+    Ran(Box<Runs>),
+    /// It did not load or run: the error (`file:line:column: ...`). A failure.
+    Failed(String),
+    /// It was not run, and why: it reads the map corpus and `CSPACE_MAPS` is unset
+    /// ([`Scenario::needs_unset_corpus`]). Not a failure, as a test that needs the corpus is
+    /// skipped by name when the variable is unset.
+    Skipped(String),
+}
+
+impl ScenarioResult {
+    /// The runs, when it ran.
+    pub fn runs(&self) -> Option<&Runs> {
+        match self {
+            ScenarioResult::Ran(r) => Some(r.as_ref()),
+            _ => None,
+        }
+    }
 }
 
 /// A scenario that ran.
@@ -112,7 +135,7 @@ impl Report {
                 progress(path);
                 ScenarioReport {
                     path: path.clone(),
-                    result: run_one(path, options),
+                    result: outcome(path, options),
                 }
             })
             .collect();
@@ -126,7 +149,7 @@ impl Report {
         for s in &self.scenarios {
             let file = file_name(&s.path);
             let runs = match &s.result {
-                Err(e) => {
+                ScenarioResult::Failed(e) => {
                     out.push(Failure {
                         scenario: file.clone(),
                         anchor: anchor(&file, None),
@@ -134,7 +157,8 @@ impl Report {
                     });
                     continue;
                 }
-                Ok(r) => r,
+                ScenarioResult::Skipped(_) => continue,
+                ScenarioResult::Ran(r) => r,
             };
             for run in &runs.runs {
                 let backend = run.outcome.backend;
@@ -210,7 +234,20 @@ impl Report {
 
     /// True when some scenario did not load or run.
     pub fn has_errors(&self) -> bool {
-        self.scenarios.iter().any(|s| s.result.is_err())
+        self.scenarios
+            .iter()
+            .any(|s| matches!(s.result, ScenarioResult::Failed(_)))
+    }
+
+    /// The scenarios skipped, with why ([`ScenarioResult::Skipped`]).
+    pub fn skipped(&self) -> Vec<(&Path, &str)> {
+        self.scenarios
+            .iter()
+            .filter_map(|s| match &s.result {
+                ScenarioResult::Skipped(why) => Some((s.path.as_path(), why.as_str())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The page.
@@ -219,7 +256,7 @@ impl Report {
         let runs: usize = self
             .scenarios
             .iter()
-            .filter_map(|s| s.result.as_ref().ok())
+            .filter_map(|s| s.result.runs())
             .map(|r| r.runs.len())
             .sum();
         let mut out = String::new();
@@ -238,10 +275,25 @@ impl Report {
             escape(&title),
             escape(&title)
         );
+        let skipped = self.skipped();
+        let skipped_text = if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Skipped, not failed: {} ({}).",
+                skipped
+                    .iter()
+                    .map(|(p, _)| file_name(p))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                skipped[0].1
+            )
+        };
         let _ = writeln!(
             out,
-            "<p class=\"lead\">{} scenarios, {runs} runs. Each trace is compared with its snapshot, each expectation checked, each pair of backends held to the scenario's tolerance.</p>",
-            self.scenarios.len()
+            "<p class=\"lead\">{} scenarios, {runs} runs. Each trace is compared with its snapshot, each expectation checked, each pair of backends held to the scenario's tolerance.{}</p>",
+            self.scenarios.len(),
+            escape(&skipped_text)
         );
         // The first screen: what failed.
         if failures.is_empty() {
@@ -278,7 +330,7 @@ impl Report {
     fn overview(&self, out: &mut String) {
         let mut backends: Vec<BackendKind> = Vec::new();
         for s in &self.scenarios {
-            if let Ok(r) = &s.result {
+            if let Some(r) = s.result.runs() {
                 for run in &r.runs {
                     if !backends.contains(&run.outcome.backend) {
                         backends.push(run.outcome.backend);
@@ -301,14 +353,22 @@ impl Report {
                 escape(&file)
             );
             match &s.result {
-                Err(_) => {
+                ScenarioResult::Failed(_) => {
                     let _ = write!(
                         out,
                         "<td class=\"bad\" colspan=\"{}\">does not run</td>",
                         backends.len() + 1
                     );
                 }
-                Ok(r) => {
+                ScenarioResult::Skipped(why) => {
+                    let _ = write!(
+                        out,
+                        "<td class=\"na\" colspan=\"{}\">skipped: {}</td>",
+                        backends.len() + 1,
+                        escape(why)
+                    );
+                }
+                ScenarioResult::Ran(r) => {
                     for b in &backends {
                         match r.runs.iter().find(|run| run.outcome.backend == *b) {
                             None => *out += "<td class=\"na\">not run</td>",
@@ -358,6 +418,21 @@ fn run_status(run: &BackendRun) -> (&'static str, String) {
         ("ok", "ok".to_string())
     } else {
         ("bad", problems.join(", "))
+    }
+}
+
+/// Runs one scenario, unless it needs the map corpus and `CSPACE_MAPS` is unset.
+fn outcome(path: &Path, options: &ReportOptions) -> ScenarioResult {
+    if let Ok(text) = std::fs::read_to_string(path)
+        && Scenario::needs_unset_corpus(&text)
+    {
+        return ScenarioResult::Skipped(
+            "it reads the map corpus and CSPACE_MAPS is unset".to_string(),
+        );
+    }
+    match run_one(path, options) {
+        Ok(runs) => ScenarioResult::Ran(Box::new(runs)),
+        Err(e) => ScenarioResult::Failed(e),
     }
 }
 
@@ -459,11 +534,19 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
         escape(&file)
     );
     let r = match &s.result {
-        Err(e) => {
+        ScenarioResult::Failed(e) => {
             let _ = writeln!(out, "<pre class=\"error\">{}</pre></section>", escape(e));
             return;
         }
-        Ok(r) => r,
+        ScenarioResult::Skipped(why) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"meta\">Skipped, not run: {}.</p></section>",
+                escape(why)
+            );
+            return;
+        }
+        ScenarioResult::Ran(r) => r,
     };
     let sc = &r.scenario;
     let _ = writeln!(

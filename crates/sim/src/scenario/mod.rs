@@ -146,6 +146,13 @@ pub struct Scenario {
 pub const DEFAULT_TOLERANCE: f64 = cspace_geom::tolerance::DEFAULT_AGREEMENT;
 
 impl Scenario {
+    /// True when a scenario's text reads the map corpus (`${CSPACE_MAPS}` in a path) and
+    /// `CSPACE_MAPS` is unset: such a scenario is skipped by name, as the tests that need the
+    /// corpus are, rather than failed (the snapshot harness, `sim report`).
+    pub fn needs_unset_corpus(text: &str) -> bool {
+        text.contains("${CSPACE_MAPS}") && std::env::var_os("CSPACE_MAPS").is_none()
+    }
+
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
         let text = crate::location::read_text(path, "read the scenario")?;

@@ -151,3 +151,60 @@ fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() 
     let first = &dom[dom.find("id=\"failed\"").unwrap()..];
     assert!(first[..first.find("</section>").unwrap()].contains("tunnel.toml"));
 }
+
+/// A scenario that reads the map corpus is skipped by name when `CSPACE_MAPS` is unset, as the
+/// tests that need the corpus are, and is not a failure; with the variable set to a folder
+/// without the map it does not run, and that is a failure.
+#[test]
+fn a_corpus_scenario_is_skipped_by_name_without_cspace_maps() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let tmp = std::env::temp_dir().join(format!("cspace-report-skip-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = tmp.join("report.html");
+    let args = |out: &Path| {
+        vec![
+            "report".to_string(),
+            dir.join("e1m1_walk.toml").display().to_string(),
+            dir.join("tunnel.toml").display().to_string(),
+            "-o".to_string(),
+            out.display().to_string(),
+        ]
+    };
+    let run = |env: Option<&Path>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sim"));
+        command.args(args(&out));
+        match env {
+            None => command.env_remove("CSPACE_MAPS"),
+            Some(p) => command.env("CSPACE_MAPS", p),
+        };
+        command.output().expect("sim runs")
+    };
+    let unset = run(None);
+    let stdout = String::from_utf8_lossy(&unset.stdout);
+    assert_eq!(unset.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("skipped: ")
+            && stdout.contains("e1m1_walk.toml (it reads the map corpus and CSPACE_MAPS is unset)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("2 scenarios, nothing failed, 1 skipped"),
+        "{stdout}"
+    );
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        page.contains("Skipped, not failed: e1m1_walk.toml"),
+        "{page}"
+    );
+
+    let empty = tmp.join("no-maps");
+    std::fs::create_dir_all(&empty).unwrap();
+    let missing = run(Some(&empty));
+    let stdout = String::from_utf8_lossy(&missing.stdout);
+    assert_eq!(missing.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("FAILED e1m1_walk.toml does not run"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
