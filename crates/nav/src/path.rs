@@ -203,9 +203,20 @@ impl NavMesh {
         for &l in &links {
             let link = &self.links[l as usize];
             if link.is_crossing() {
+                // On sloped floors, corners kept off the crossing's ends (the corridor's edges,
+                // often the rims of steep faces), by up to a quarter of its length.
+                let (l, r) = (link.start[0], link.start[1]);
+                let sloped = [link.from, link.to]
+                    .iter()
+                    .any(|&a| self.areas[a as usize].polygon.plane.normal().z < SLOPED_NORMAL);
+                let inset = if sloped {
+                    (PORTAL_INSET / l.distance(r).max(f64::MIN_POSITIVE)).min(0.25)
+                } else {
+                    0.0
+                };
                 portals.push(Portal {
-                    left: link.start[0],
-                    right: link.start[1],
+                    left: l + (r - l) * inset,
+                    right: r + (l - r) * inset,
                     kind: link.kind,
                     // A step's crossing lies on the lower floor's edge, a walk's on both floors.
                     area: if link.kind == LinkKind::Walk {
@@ -272,6 +283,13 @@ impl NavMesh {
         }
     }
 }
+
+/// How far a pulled leg's corners are kept from the ends of the crossings they turn at, units:
+/// 8 (a quarter of a Quake player's width).
+const PORTAL_INSET: f64 = 8.0;
+
+/// Floors whose normal's z is below this are sloped: 0.95 (about 18 degrees).
+const SLOPED_NORMAL: f64 = 0.95;
 
 /// A crossing of a leg: the segment `[left, right]` as seen moving through it.
 #[derive(Debug, Clone, Copy, PartialEq)]
