@@ -423,21 +423,24 @@ fn run_status(run: &BackendRun) -> (&'static str, String) {
 
 /// Runs one scenario, unless it needs the map corpus and `CSPACE_MAPS` is unset.
 fn outcome(path: &Path, options: &ReportOptions) -> ScenarioResult {
-    if let Ok(text) = std::fs::read_to_string(path)
-        && Scenario::needs_unset_corpus(&text)
-    {
+    let text = match crate::location::read_text(path, "read the scenario") {
+        Ok(text) => text,
+        Err(e) => return ScenarioResult::Failed(format!("{e:#}")),
+    };
+    if Scenario::needs_unset_corpus(&text) {
         return ScenarioResult::Skipped(
             "it reads the map corpus and CSPACE_MAPS is unset".to_string(),
         );
     }
-    match run_one(path, options) {
+    match run_one(path, &text, options) {
         Ok(runs) => ScenarioResult::Ran(Box::new(runs)),
         Err(e) => ScenarioResult::Failed(e),
     }
 }
 
-fn run_one(path: &Path, options: &ReportOptions) -> Result<Runs, String> {
-    let scenario = Scenario::load(path).map_err(|e| format!("{e:#}"))?;
+/// Runs the scenario `text` (the file `path`) on its backends.
+fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, String> {
+    let scenario = Scenario::parse(path, text).map_err(|e| format!("{e:#}"))?;
     let kinds: Vec<BackendKind> = if options.backends.is_empty() {
         scenario.backends.clone()
     } else {
