@@ -390,6 +390,8 @@ fn slide_move(
     while bumps < p.bumps {
         let end = st.position + velocity * time_left;
         let hit = tr.trace(st.pose, st.position, end);
+        // Blocked where it stands: the move ended within the skin of its start.
+        let blocked = hit.fraction * (end - st.position).length() <= tr.poses.get(st.pose).skin();
         if hit.all_solid {
             // Trapped: try to get out, and stop falling.
             velocity.z = 0.0;
@@ -413,7 +415,17 @@ fn slide_move(
             break;
         }
         // The same plane again: nudge out along it (fixes epsilon trouble with oblique planes).
+        // A plane within the 0.99 of one already met but not the same (a seam between two faces
+        // a few degrees apart, such as a walkable slope meeting a slightly steeper one) can
+        // still be entered: when it blocks the move where it stands, clip against it first.
+        // Quake III only nudges, and a velocity into such a plane was stopped dead on every
+        // bump, step after step (an agent stood still at full speed on ericw_q1_mountain's
+        // terrain for 95 s). A move that gets on is left to the nudge, as in Quake III.
         if planes[..count].iter().any(|q| normal.dot(*q) > 0.99) {
+            if blocked && velocity.dot(normal) < 0.0 {
+                velocity = clip_velocity(velocity, normal, p.overclip);
+                end_velocity = clip_velocity(end_velocity, normal, p.overclip);
+            }
             velocity += normal;
             continue;
         }

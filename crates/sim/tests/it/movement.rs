@@ -435,6 +435,60 @@ fn slope_walkable_just_above_0_7_slides_just_below() {
     }
 }
 
+/// A terrain tetrahedron of ericw_q1_mountain.map (its 4 planes as normal and distance), moved
+/// by `-at`.
+fn mountain_brush(planes: [[f64; 4]; 4], at: DVec3) -> Brush {
+    let planes = planes.map(|[x, y, z, d]| {
+        let n = DVec3::new(x, y, z);
+        Plane::new(n, d - n.dot(at)).unwrap()
+    });
+    Brush::from_planes(&planes).unwrap()
+}
+
+#[test]
+fn a_seam_onto_a_slightly_steeper_slope_is_crossed_not_stood_at() {
+    // Two terrain brushes of ericw_q1_mountain.map (lines 1986 and 2084): a walkable face
+    // (normal z 0.713) meeting a steeper one (0.677) 3 degrees off it, within the 0.99 that
+    // Quake III's slide move takes for "the same plane again". An agent on the first walking
+    // -x at 154 units/s met the second with its box's lower edge, and its velocity went into
+    // it: Quake III's nudge alone left it so, and the agent stood there at full speed, step
+    // after step (the goto validation found one standing still for 95 s).
+    let at = DVec3::new(570.731, -2940.46, -883.285);
+    let walkable = mountain_brush(
+        [
+            [-0.06701444421058719, -0.6981686642302993, 0.7127899975126093, 1355.7119539357004],
+            [-0.029862840131990556, 0.7451097369560541, -0.666272985098849, -1592.0187083557748],
+            [0.070240079203773, 0.6609912096433089, -0.7470990242583128, -1213.8568200313084],
+            [0.14725460270401486, 0.6921135304702409, -0.7066080546685706, -1249.3930263052682],
+        ],
+        at,
+    );
+    let steeper = mountain_brush(
+        [
+            [-0.05324783858598123, -0.7338941231198283, 0.6771735994086743, 1500.6734168133335],
+            [-0.045355914917036666, 0.776253647225389, -0.6287870197064502, -1670.8265679618285],
+            [0.055975266641832506, 0.7000878572980924, -0.7118593692493916, -1368.6313728210496],
+            [0.13565939943796534, 0.7281426594993009, -0.6718666495379985, -1440.457888593704],
+        ],
+        at,
+    );
+    let mut walker = player(0, [0.0; 3], vec![(0.0, walk_at(-1.0, 0.0, 160.0))]);
+    walker.velocity = DVec3::new(-153.659, -6.352, 0.0);
+    for sim in run_all(vec![walkable, steeper], vec![walker], MoveParams::default(), DT, 32) {
+        let end = *path(&sim, 0).last().unwrap();
+        assert!(
+            end.position.x < -60.0,
+            "{}: stood at the seam: {end:?}",
+            sim.backend()
+        );
+        // Melax's paper bevels (docs/melax.md) put the start, on the terrain's sharp edges, just
+        // inside solid and nudge it a unit up: the approximation, not the slide.
+        if sim.backend() != "melax" {
+            assert_eq!(stuck_events(&sim), 0, "{}", sim.backend());
+        }
+    }
+}
+
 #[test]
 fn tiny_moves_never_end_inside_solid() {
     // A very slow push into a 16-unit step, and thousands of tiny moves into a wall.
