@@ -38,6 +38,12 @@ pub struct NavParams {
     pub steep_normal: f64,
     /// The speed on steep floors, as a share of the pose's speed: 0.5.
     pub steep_speed_share: f64,
+    /// A walk from one area to the next whose floor's slope along the path (rise per unit
+    /// across) falls by more than this is over a crest, and a waypoint of the path: 0.25 (level
+    /// ground to a 14-degree slope down, or a 45-degree slope up to 37 degrees). An agent that
+    /// walks fast over a crest leaves the ground and flies on; the simulator's follower slows
+    /// down for it there.
+    pub crest_bend: f64,
     /// Distance between the probes along an area's open edge (a ledge, a riser), units: 16,
     /// half a Quake player's width, so every step of a staircase is probed at least once.
     pub probe_spacing: f64,
@@ -83,6 +89,7 @@ impl Default for NavParams {
             min_walk_normal: 0.7,
             steep_normal: 0.85,
             steep_speed_share: 0.5,
+            crest_bend: 0.25,
             probe_spacing: 16.0,
             probe_reach: 4.0,
             jump_margin: 2.0,
@@ -148,6 +155,7 @@ impl NavParams {
             ("step_height", self.step_height),
             ("air_step_height", self.air_step_height),
             ("max_fall", self.max_fall),
+            ("crest_bend", self.crest_bend),
             ("jump_margin", self.jump_margin),
             ("jump_penalty", self.jump_penalty),
             ("pose_change_cost", self.pose_change_cost),
@@ -241,12 +249,13 @@ mod tests {
     #[test]
     fn bad_params_name_the_field() {
         type Change = fn(&mut NavParams);
-        let cases: [(Change, &str); 8] = [
+        let cases: [(Change, &str); 9] = [
             (|p| p.gravity = 0.0, "gravity"),
             (|p| p.air_step_height = -1.0, "air_step_height"),
             (|p| p.steep_normal = 1.5, "steep_normal"),
             (|p| p.steep_speed_share = 0.0, "steep_speed_share"),
             (|p| p.max_fall = f64::NAN, "max_fall"),
+            (|p| p.crest_bend = -1.0, "crest_bend"),
             (|p| p.min_walk_normal = 1.5, "min_walk_normal"),
             (|p| p.arc_step = 2.0, "arc_step"),
             (|p| p.probe_spacing = 0.5, "probe_spacing"),

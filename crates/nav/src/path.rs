@@ -224,6 +224,8 @@ impl NavMesh {
                     } else {
                         link.from
                     },
+                    from: link.from,
+                    to: link.to,
                 });
                 continue;
             }
@@ -260,28 +262,81 @@ impl NavMesh {
         out: &mut Vec<Waypoint>,
     ) {
         let corners = funnel(from, portals, to);
+        let (mut at, mut crossed) = (from, 0);
         for c in corners {
+            // Crests crossed on the way to the corner first, then the corner.
+            let between = portals.get(crossed..c.portal.min(portals.len()));
+            for portal in between.unwrap_or_default() {
+                if let Some(crest) = self.crest(at, c.point, portal) {
+                    push_waypoint(out, crest);
+                }
+            }
+            crossed = c.portal + 1;
+            at = c.point;
             let area = if c.portal < portals.len() {
                 portals[c.portal].area
             } else {
                 last
             };
-            let pose = self.areas[area as usize].pose;
-            let position = self.lifted(area, c.point);
-            if out
-                .last()
-                .is_some_and(|w| w.position.distance(position) < VERTEX_WELD && w.kind == c.kind)
-            {
-                continue;
-            }
-            out.push(Waypoint {
-                position,
-                kind: c.kind,
-                pose,
-                area,
-            });
+            push_waypoint(
+                out,
+                Waypoint {
+                    position: self.lifted(area, c.point),
+                    kind: c.kind,
+                    pose: self.areas[area as usize].pose,
+                    area,
+                },
+            );
         }
     }
+
+    /// A waypoint where the straight leg `a`..`b` (seen from above) crosses `portal`, when the
+    /// crossing is a walk over a crest: the floor's slope along the leg (rise per unit
+    /// across) falls by more than [`crate::NavParams::crest_bend`] there. An agent walking fast over a crest
+    /// leaves the ground and flies on; the follower slows down for it (`cspace-sim`'s
+    /// `goto`), and needs the crest as a point of the path to know where.
+    fn crest(&self, a: DVec3, b: DVec3, portal: &Portal) -> Option<Waypoint> {
+        if portal.kind != LinkKind::Walk {
+            return None;
+        }
+        let u = (b - a).truncate();
+        let rise = |area: u32| {
+            let n = self.areas[area as usize].polygon.plane.normal();
+            -(n.x * u.x + n.y * u.y) / (n.z * u.length())
+        };
+        if u.length_squared() == 0.0
+            || rise(portal.from) - rise(portal.to) <= self.params.crest_bend
+        {
+            return None;
+        }
+        // Where the leg crosses the portal's segment (clamped onto it).
+        let (l, r) = (portal.left.truncate(), portal.right.truncate());
+        let e = r - l;
+        let denom = u.perp_dot(e);
+        if denom == 0.0 {
+            return None;
+        }
+        let t = ((l - a.truncate()).perp_dot(u) / denom).clamp(0.0, 1.0);
+        let point = portal.left + (portal.right - portal.left) * t;
+        let area = portal.to;
+        Some(Waypoint {
+            position: self.lifted(area, self.areas[area as usize].on_floor(point)),
+            kind: LinkKind::Walk,
+            pose: self.areas[area as usize].pose,
+            area,
+        })
+    }
+}
+
+/// Appends `w`, unless it is at the same place as the last waypoint, reached the same way.
+fn push_waypoint(out: &mut Vec<Waypoint>, w: Waypoint) {
+    if out
+        .last()
+        .is_some_and(|last| last.position.distance(w.position) < VERTEX_WELD && last.kind == w.kind)
+    {
+        return;
+    }
+    out.push(w);
 }
 
 /// How far a pulled leg's corners are kept from the ends of the crossings they turn at, units:
@@ -299,6 +354,9 @@ struct Portal {
     kind: LinkKind,
     /// The area a corner on it lies on.
     area: u32,
+    /// The areas it leads from and to.
+    from: u32,
+    to: u32,
 }
 
 /// A corner of a pulled leg: the point, the portal it lies on (`portals.len()` for the leg's
@@ -405,6 +463,8 @@ mod tests {
             right: DVec3::new(r.0, r.1, 0.0),
             kind,
             area: 0,
+            from: 0,
+            to: 0,
         }
     }
 

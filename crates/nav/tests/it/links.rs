@@ -1,6 +1,6 @@
 //! Links on worlds built for each kind: stairs (steps up, drops down), a ledge within the jump's
 //! reach and one beyond it, a gap jumped and one too wide, a low tunnel crossed crouching, a
-//! slope walked and one too steep.
+//! slope walked and one too steep, a ridge walked over (a waypoint on each crest).
 
 use std::sync::Arc;
 
@@ -227,5 +227,56 @@ fn a_gentle_slope_is_walked_and_a_steep_one_is_not() {
                 kinds(&up)
             );
         }
+    }
+}
+
+/// A roof across the floor (`y` in -128..128): up at `slope` (rise over run) from
+/// `x = -64 / slope` to a ridge 64 high at `x = 0`, and down again.
+fn roof(slope: f64) -> Brush {
+    Brush::from_planes(&[
+        Plane::new(DVec3::new(slope, 0.0, 1.0), 64.0).unwrap(),
+        Plane::new(DVec3::new(-slope, 0.0, 1.0), 64.0).unwrap(),
+        Plane::new(DVec3::NEG_Z, 0.0).unwrap(),
+        Plane::new(DVec3::Y, 128.0).unwrap(),
+        Plane::new(DVec3::NEG_Y, 128.0).unwrap(),
+    ])
+    .expect("a roof")
+}
+
+#[test]
+fn a_walk_over_a_ridge_has_a_waypoint_on_the_crest_and_a_gentle_one_does_not() {
+    // 45 degrees up and down. The box rests on the ridge over 32 units, so its floor (the
+    // configuration space's) is the slope, 32 units level on top, and the slope down: the slope
+    // along the path falls by 1 at either end of the top (more than `crest_bend`, 0.25). 5
+    // degrees: by 0.09. The follower needs the crests as waypoints to slow down for them (an
+    // agent at full speed flies off a crest); the hollows at the foot of the roof are not
+    // crests.
+    for (slope, crest) in [(1.0, true), (5f64.to_radians().tan(), false)] {
+        let world = Arc::new(World::from_brushes([
+            Brush::from_aabb(cspace_geom::Aabb::new(
+                DVec3::new(-1024.0, -128.0, -16.0),
+                DVec3::new(1024.0, 128.0, 0.0),
+            ))
+            .unwrap(),
+            roof(slope),
+        ]));
+        let (_, nav) = nav(&world);
+        let foot = 64.0 / slope;
+        let (a, b) = (stand(-foot - 100.0, 0.0), stand(foot + 100.0, 0.0));
+        let path = plan(&nav, a, b).expect("over the roof");
+        assert_arrives(&path, b);
+        let xs: Vec<f64> = path.waypoints.iter().map(|w| w.position.x).collect();
+        if crest {
+            assert_eq!(xs.len(), 4, "{:#?}", path.waypoints);
+            for w in &path.waypoints[1..3] {
+                assert_eq!(w.kind, LinkKind::Walk);
+                assert!((w.position.x.abs() - 16.0).abs() < 1e-6, "{w:?}");
+                assert!((w.position.z - (64.0 + 24.0)).abs() < 0.1, "{w:?}");
+            }
+        } else {
+            assert_eq!(xs.len(), 2, "{:#?}", path.waypoints);
+        }
+        // Straight over, seen from above.
+        assert!(path.waypoints.iter().all(|w| w.position.y.abs() < 1e-6));
     }
 }

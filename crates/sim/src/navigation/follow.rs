@@ -19,6 +19,9 @@
 //!   [`FollowParams::arrival_radius`], slowed down to [`FollowParams::arrival_speed`]. A crouch or stand-up waypoint is reached when the pose has
 //!   changed (the movement model stands up only where the standing box fits). A drop or jump's
 //!   landing is reached on landing within [`FollowParams::landing_radius`].
+//! - **Crests** (a waypoint where the floor falls away, `cspace_nav::NavParams::crest_bend`):
+//!   crossed slowly enough that the short flight off the top lands within
+//!   [`FollowParams::crest_landing`] of the next leg, and reached only when passed.
 //! - **Drops**: the edge is walked off slowly ([`FollowParams::drop_speed`]) along the link's
 //!   direction, the fall steered towards the landing (air control is weak).
 //! - **Jumps**: the take-off is approached from a run-up point behind it on its floor (up to
@@ -83,6 +86,10 @@ pub struct FollowParams {
     /// How fast a sideways offset from the line of a leg, a drop or a jump is corrected, per
     /// second: 8 (a unit off, 8 units/s back).
     pub lateral_gain: f64,
+    /// Over a crest (a waypoint where the floor falls away, `cspace_nav::NavParams::crest_bend`)
+    /// the agent flies on a little; it goes slowly enough to land within this share of the
+    /// next leg: 0.5.
+    pub crest_landing: f64,
 }
 
 impl Default for FollowParams {
@@ -102,6 +109,7 @@ impl Default for FollowParams {
             drop_speed: 40.0,
             run_up: 48.0,
             lateral_gain: 8.0,
+            crest_landing: 0.5,
         }
     }
 }
@@ -452,7 +460,10 @@ impl Follow {
                         Reach::No
                     };
                 }
-                if across(now.position, w.position) <= fp.waypoint_radius {
+                // A crest is reached when passed: the agent slows down for it up to the top.
+                if across(now.position, w.position) <= fp.waypoint_radius
+                    && self.crest_speed(now, s).is_none()
+                {
                     return Reach::Yes;
                 }
                 // Passed: beyond the line through it square to the leg, close to it.
@@ -531,6 +542,35 @@ impl Follow {
         }
     }
 
+    /// How fast the walk waypoint headed for may be crossed when it is a crest (the floor falls
+    /// away beyond it, `cspace_nav::NavParams::crest_bend`), on the ground: an agent whose
+    /// floor's slope (rise per unit across) falls by `bend` leaves the ground there with its
+    /// horizontal speed `v` and flies `2 v^2 bend / g` across before it meets the floor again.
+    /// It should land within [`FollowParams::crest_landing`] of the next leg (at least
+    /// [`FollowParams::arrival_radius`]): no faster than `sqrt(g L / (2 bend))`. `None` where
+    /// the floor does not fall away.
+    fn crest_speed(&self, now: &AgentNow, s: &Steer<'_>) -> Option<f64> {
+        let plan = self.plan.as_ref()?;
+        let w = plan.waypoints[plan.next];
+        let after = plan.waypoints.get(plan.next + 1)?;
+        let here = now.ground.walkable()?;
+        if w.kind != LinkKind::Walk || !matches!(after.kind, LinkKind::Walk | LinkKind::Step) {
+            return None;
+        }
+        let mesh = s.planner.mesh(self.mesh?);
+        let beyond = mesh.areas()[w.area as usize].polygon.plane.normal();
+        let rise = |n: DVec3, u: DVec3| -(n.x * u.x + n.y * u.y) / n.z;
+        let bend = rise(here, flat(w.position - now.position))
+            - rise(beyond, flat(after.position - w.position));
+        if bend <= 0.0 {
+            return None;
+        }
+        let (fp, mp) = (s.follow, s.params);
+        let landing =
+            (fp.crest_landing * across(w.position, after.position)).max(fp.arrival_radius);
+        Some((mp.gravity * landing / (2.0 * bend)).sqrt())
+    }
+
     /// Sets the intent towards the waypoint headed for.
     fn drive(&mut self, now: &AgentNow, s: &Steer<'_>, intent: &mut Intent) {
         let plan = self.plan.as_ref().expect("a plan");
@@ -604,11 +644,14 @@ impl Follow {
                     },
                 };
                 let d = across(p, target);
+                // Over a crest, braked for as for an edge.
+                let (arrive, braking) = match self.crest_speed(now, s) {
+                    Some(v) if v < arrive => (v, fp.braking_share * mp.accelerate * top),
+                    _ => (arrive, braking),
+                };
+                let mesh = s.planner.mesh(self.mesh.expect("a goto agent's graph"));
                 // Steep ground is walked at the pace the planner counted on there.
-                let np = s
-                    .planner
-                    .mesh(self.mesh.expect("a goto agent's graph"))
-                    .params();
+                let np = mesh.params();
                 let steep = now.ground.walkable().is_some_and(|n| n.z < np.steep_normal);
                 let top = if steep {
                     top * np.steep_speed_share
