@@ -630,19 +630,29 @@ impl Follow {
             LinkKind::Walk | LinkKind::Step => {
                 let target = self.target();
                 let to = flat(target - p);
-                let corner_braking = fp.corner_braking_share * mp.accelerate * top;
-                let (arrive, braking) = match plan.waypoints.get(i + 1) {
-                    None => (0.0, braking),
-                    Some(after) => match after.kind {
-                        LinkKind::Drop => (fp.drop_speed.min(top), braking),
-                        LinkKind::Crouch => (top, braking),
-                        LinkKind::StandUp => (0.0, braking),
-                        LinkKind::Jump | LinkKind::Walk | LinkKind::Step => (
-                            top * corner(to, flat(after.position - w.position), fp),
-                            corner_braking,
-                        ),
-                    },
-                };
+                let (mut arrive, mut braking) = pass_speed(&plan.waypoints, i, to, top, mp, fp);
+                // The stops just beyond, as far as a few walks reach (the goal, standing up,
+                // walking off an edge): no faster here than braking for them allows (a goal
+                // right behind a waypoint was overshot, off a cliff). Corners beyond are left
+                // to their own waypoint: braking for them too made the tight turns late.
+                let mut ahead = 0.0;
+                for j in i + 1..plan.waypoints.len().min(i + 1 + LOOK_AHEAD) {
+                    let (a, b) = (plan.waypoints[j - 1], plan.waypoints[j]);
+                    if !matches!(b.kind, LinkKind::Walk | LinkKind::Step) {
+                        break;
+                    }
+                    ahead += across(a.position, b.position);
+                    let stop = plan.waypoints.get(j + 1).map(|w| w.kind);
+                    if !matches!(stop, None | Some(LinkKind::StandUp | LinkKind::Drop)) {
+                        continue;
+                    }
+                    let way = flat(b.position - a.position);
+                    let (v, brake) = pass_speed(&plan.waypoints, j, way, top, mp, fp);
+                    let allowed = (v * v + 2.0 * brake * ahead).sqrt();
+                    if allowed < arrive {
+                        (arrive, braking) = (allowed, brake);
+                    }
+                }
                 let d = across(p, target);
                 // Over a crest, braked for as for an edge.
                 let (arrive, braking) = match self.crest_speed(now, s) {
@@ -675,6 +685,37 @@ impl Follow {
         let (direction, speed) = wish_for(wanted, now, mp, s.dt, scale);
         intent.direction = direction;
         intent.speed = speed;
+    }
+}
+
+/// How many waypoints beyond the one headed for the speed control looks at: 3.
+const LOOK_AHEAD: usize = 3;
+
+/// The speed at which walk or step waypoint `i`, come to along the horizontal unit `to`, may be
+/// passed, and the braking to slow down for it (units/s, units/s^2): stopping at the goal or
+/// where the agent stands up, slowly off an edge, through a corner at [`corner`]'s share.
+fn pass_speed(
+    waypoints: &[Waypoint],
+    i: usize,
+    to: DVec3,
+    top: f64,
+    mp: &MoveParams,
+    fp: &FollowParams,
+) -> (f64, f64) {
+    let braking = fp.braking_share * mp.accelerate * top;
+    let corner_braking = fp.corner_braking_share * mp.accelerate * top;
+    let w = waypoints[i];
+    match waypoints.get(i + 1) {
+        None => (0.0, braking),
+        Some(after) => match after.kind {
+            LinkKind::Drop => (fp.drop_speed.min(top), braking),
+            LinkKind::Crouch => (top, braking),
+            LinkKind::StandUp => (0.0, braking),
+            LinkKind::Jump | LinkKind::Walk | LinkKind::Step => (
+                top * corner(to, flat(after.position - w.position), fp),
+                corner_braking,
+            ),
+        },
     }
 }
 
