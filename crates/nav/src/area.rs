@@ -54,6 +54,17 @@ impl Area {
     }
 }
 
+/// The slope of a floor of normal `normal` (not vertical) along the horizontal direction `u`:
+/// the rise per unit across (positive uphill). The planner's crests and the simulator's
+/// follower both read floors this way.
+pub fn rise_along(normal: DVec3, u: DVec3) -> f64 {
+    let across = u.truncate().length();
+    if across == 0.0 {
+        return 0.0;
+    }
+    -(normal.x * u.x + normal.y * u.y) / (normal.z * across)
+}
+
 /// The height of a plane that is not vertical above `(x, y)`.
 pub(crate) fn floor_z(plane: &Plane, x: f64, y: f64) -> f64 {
     let n = plane.normal();

@@ -64,7 +64,7 @@ mod params;
 mod path;
 mod portals;
 
-pub use area::Area;
+pub use area::{Area, rise_along};
 pub use context::NavContext;
 pub use error::NavError;
 pub use link::{Link, LinkKind};

@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 
 use glam::DVec3;
 
-use crate::area::cross2;
+use crate::area::{cross2, rise_along};
 use crate::context::NavContext;
 use crate::error::NavError;
 use crate::link::LinkKind;
@@ -300,10 +300,7 @@ impl NavMesh {
             return None;
         }
         let u = (b - a).truncate();
-        let rise = |area: u32| {
-            let n = self.areas[area as usize].polygon.plane.normal();
-            -(n.x * u.x + n.y * u.y) / (n.z * u.length())
-        };
+        let rise = |area: u32| rise_along(self.areas[area as usize].polygon.plane.normal(), b - a);
         if u.length_squared() == 0.0
             || rise(portal.from) - rise(portal.to) <= self.params.crest_bend
         {

@@ -35,7 +35,7 @@
 
 use cspace_contact::AgentId;
 use cspace_geom::DVec3;
-use cspace_nav::{LinkKind, NavContext, NavError, Waypoint};
+use cspace_nav::{LinkKind, NavContext, NavError, Waypoint, rise_along};
 
 use super::planner::Planner;
 use crate::agent::{Ground, Intent, Pose};
@@ -559,9 +559,8 @@ impl Follow {
         }
         let mesh = s.planner.mesh(self.mesh?);
         let beyond = mesh.areas()[w.area as usize].polygon.plane.normal();
-        let rise = |n: DVec3, u: DVec3| -(n.x * u.x + n.y * u.y) / n.z;
-        let bend = rise(here, flat(w.position - now.position))
-            - rise(beyond, flat(after.position - w.position));
+        let bend = rise_along(here, w.position - now.position)
+            - rise_along(beyond, after.position - w.position);
         if bend <= 0.0 {
             return None;
         }
@@ -630,7 +629,7 @@ impl Follow {
             LinkKind::Walk | LinkKind::Step => {
                 let target = self.target();
                 let to = flat(target - p);
-                let (mut arrive, mut braking) = pass_speed(&plan.waypoints, i, to, top, mp, fp);
+                let (mut arrive, mut decel) = pass_speed(&plan.waypoints, i, to, top, mp, fp);
                 // The stops just beyond, as far as a few walks reach (the goal, standing up,
                 // walking off an edge): no faster here than braking for them allows (a goal
                 // right behind a waypoint was overshot, off a cliff). Corners beyond are left
@@ -650,14 +649,14 @@ impl Follow {
                     let (v, brake) = pass_speed(&plan.waypoints, j, way, top, mp, fp);
                     let allowed = (v * v + 2.0 * brake * ahead).sqrt();
                     if allowed < arrive {
-                        (arrive, braking) = (allowed, brake);
+                        (arrive, decel) = (allowed, brake);
                     }
                 }
                 let d = across(p, target);
                 // Over a crest, braked for as for an edge.
-                let (arrive, braking) = match self.crest_speed(now, s) {
-                    Some(v) if v < arrive => (v, fp.braking_share * mp.accelerate * top),
-                    _ => (arrive, braking),
+                let (arrive, decel) = match self.crest_speed(now, s) {
+                    Some(v) if v < arrive => (v, braking),
+                    _ => (arrive, decel),
                 };
                 let mesh = s.planner.mesh(self.mesh.expect("a goto agent's graph"));
                 // Steep ground is walked at the pace the planner counted on there.
@@ -668,7 +667,7 @@ impl Follow {
                 } else {
                     top
                 };
-                let speed = top.min((arrive * arrive + 2.0 * braking * d).sqrt());
+                let speed = top.min((arrive * arrive + 2.0 * decel * d).sqrt());
                 // Along the leg's line (the corridor pulled tight), pulled back onto it; near
                 // the waypoint, straight at it.
                 let leg = flat(target - prev.position);
