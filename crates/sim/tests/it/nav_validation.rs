@@ -118,6 +118,12 @@ fn point_on(nav: &NavMesh, area: u32, rng: &mut Rng) -> DVec3 {
     a.on_floor(p) + DVec3::Z * nav.params().clearance
 }
 
+/// A point as `[x, y, z]` with every digit, so that a failure can be run again as it was
+/// (`sim path --from`, a scenario's `start` and `goto`).
+fn digits(p: DVec3) -> String {
+    format!("[{}, {}, {}]", p.x, p.y, p.z)
+}
+
 /// Follows the planned path from `from` to `to` with one agent on the exact backend.
 #[allow(clippy::too_many_arguments)]
 fn follow(
@@ -443,8 +449,13 @@ fn validate(
                 None => p.ended.clone(),
             };
             tally.failures.push(format!(
-                "{} {pose} {:.1} -> {:.1} ({:.0} units, {:.2} s estimated; {}): {how}",
-                map.name, p.from, p.to, p.length, p.cost, p.kinds
+                "{} {pose} {} -> {} ({:.0} units, {:.2} s estimated; {}): {how}",
+                map.name,
+                digits(p.from),
+                digits(p.to),
+                p.length,
+                p.cost,
+                p.kinds
             ));
         }
     }
