@@ -90,6 +90,15 @@ pub struct FollowParams {
     /// the agent flies on a little; it goes slowly enough to land within this share of the
     /// next leg: 0.5.
     pub crest_landing: f64,
+    /// A corner between two walks pulled tight round a wall's end (solid within
+    /// [`FollowParams::wall_probe`] inside it) is reached within the radius only once the agent
+    /// is at most this far on its inside of the next leg's line, units: 0.5 (the planner's
+    /// corners are a unit off the walls; cutting such a corner by more ran into the wall's end
+    /// and stood there, pushing square at it). Other corners (round a floor's edge, or bends of
+    /// the corridor of areas) are cut as the radius allows.
+    pub corner_cut: f64,
+    /// How far inside a corner, along the bisector, solid makes it a wall's end, units: 2.
+    pub wall_probe: f64,
 }
 
 impl Default for FollowParams {
@@ -110,6 +119,8 @@ impl Default for FollowParams {
             run_up: 48.0,
             lateral_gain: 8.0,
             crest_landing: 0.5,
+            corner_cut: 0.5,
+            wall_probe: 2.0,
         }
     }
 }
@@ -157,6 +168,27 @@ struct Plan {
     next: usize,
     /// Per waypoint: the run-up point of a jump that takes off from it.
     run_up: Vec<Option<DVec3>>,
+    /// Per waypoint: what kind of corner it is.
+    corners: Vec<Corner>,
+}
+
+/// A corner between two walks, as the follower takes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Corner {
+    /// Pulled tight round a wall's end ([`FollowParams::corner_cut`]).
+    wall: bool,
+    /// The floor beyond it, square to the next leg on the outside of the turn, units: where
+    /// the drift outward while turning must stop ([`corners`]; infinite up to a wall).
+    room: f64,
+}
+
+impl Default for Corner {
+    fn default() -> Corner {
+        Corner {
+            wall: false,
+            room: f64::INFINITY,
+        }
+    }
 }
 
 /// The agent's state as steering reads it.
@@ -355,10 +387,12 @@ impl Follow {
                     replan,
                 });
                 let run_up = run_ups(&path.waypoints, mesh, s.params, s.follow);
+                let corners = corners(&path.waypoints, mesh, s.params, s.follow);
                 self.plan = Some(Plan {
                     waypoints: path.waypoints,
                     next: 1,
                     run_up,
+                    corners,
                 });
                 self.best = f64::INFINITY;
                 self.best_step = s.step;
@@ -460,14 +494,17 @@ impl Follow {
                         Reach::No
                     };
                 }
-                // A crest is reached when passed: the agent slows down for it up to the top.
+                // A crest is reached when passed: the agent slows down for it up to the top. A
+                // corner round a wall's end, once the next leg clears the wall.
+                let leg = flat(w.position - prev.position);
                 if across(now.position, w.position) <= fp.waypoint_radius
                     && self.crest_speed(now, s).is_none()
+                    && (!plan.corners[i].wall
+                        || inside_corner(now.position, leg, w.position, after) <= fp.corner_cut)
                 {
                     return Reach::Yes;
                 }
                 // Passed: beyond the line through it square to the leg, close to it.
-                let leg = flat(w.position - prev.position);
                 let d = (now.position - w.position).truncate();
                 if leg != DVec3::ZERO
                     && d.dot(leg.truncate()) >= 0.0
@@ -629,7 +666,7 @@ impl Follow {
             LinkKind::Walk | LinkKind::Step => {
                 let target = self.target();
                 let to = flat(target - p);
-                let (mut arrive, mut decel) = pass_speed(&plan.waypoints, i, to, top, mp, fp);
+                let (mut arrive, mut decel) = pass_speed(plan, i, to, top, mp, fp);
                 // The stops just beyond, as far as a few walks reach (the goal, standing up,
                 // walking off an edge): no faster here than braking for them allows (a goal
                 // right behind a waypoint was overshot, off a cliff). Corners beyond are left
@@ -646,7 +683,7 @@ impl Follow {
                         continue;
                     }
                     let way = flat(b.position - a.position);
-                    let (v, brake) = pass_speed(&plan.waypoints, j, way, top, mp, fp);
+                    let (v, brake) = pass_speed(plan, j, way, top, mp, fp);
                     let allowed = (v * v + 2.0 * brake * ahead).sqrt();
                     if allowed < arrive {
                         (arrive, decel) = (allowed, brake);
@@ -692,9 +729,11 @@ const LOOK_AHEAD: usize = 3;
 
 /// The speed at which walk or step waypoint `i`, come to along the horizontal unit `to`, may be
 /// passed, and the braking to slow down for it (units/s, units/s^2): stopping at the goal or
-/// where the agent stands up, slowly off an edge, through a corner at [`corner`]'s share.
+/// where the agent stands up, slowly off an edge, through a corner at [`corner`]'s share and no
+/// faster than its sideways speed after the turn, `v sin(turn)`, stops within the floor beyond
+/// it ([`Corner::room`]) at the corner braking.
 fn pass_speed(
-    waypoints: &[Waypoint],
+    plan: &Plan,
     i: usize,
     to: DVec3,
     top: f64,
@@ -703,17 +742,24 @@ fn pass_speed(
 ) -> (f64, f64) {
     let braking = fp.braking_share * mp.accelerate * top;
     let corner_braking = fp.corner_braking_share * mp.accelerate * top;
-    let w = waypoints[i];
-    match waypoints.get(i + 1) {
+    let w = plan.waypoints[i];
+    match plan.waypoints.get(i + 1) {
         None => (0.0, braking),
         Some(after) => match after.kind {
             LinkKind::Drop => (fp.drop_speed.min(top), braking),
             LinkKind::Crouch => (top, braking),
             LinkKind::StandUp => (0.0, braking),
-            LinkKind::Jump | LinkKind::Walk | LinkKind::Step => (
-                top * corner(to, flat(after.position - w.position), fp),
-                corner_braking,
-            ),
+            LinkKind::Jump | LinkKind::Walk | LinkKind::Step => {
+                let next = flat(after.position - w.position);
+                let share = corner(to, next, fp);
+                let sine = if to.dot(next) < 0.0 {
+                    1.0
+                } else {
+                    (to.x * next.y - to.y * next.x).abs()
+                };
+                let room = (2.0 * corner_braking * plan.corners[i].room).sqrt() / sine;
+                ((top * share).min(room), corner_braking)
+            }
         },
     }
 }
@@ -726,6 +772,70 @@ fn corner(a: DVec3, b: DVec3, fp: &FollowParams) -> f64 {
         return 1.0;
     }
     (0.5 * (1.0 + a.dot(b))).clamp(fp.corner_speed_share, 1.0)
+}
+
+/// How far `p` is on the inside of the corner at `w` (come to along the horizontal unit `leg`)
+/// from the line of the leg on to `after`. Zero or less on the outside, and where the path goes
+/// on straight.
+fn inside_corner(p: DVec3, leg: DVec3, w: DVec3, after: &Waypoint) -> f64 {
+    let next = flat(after.position - w);
+    // Positive for a turn to the left, whose inside is on the left.
+    let turn = leg.x * next.y - leg.y * next.x;
+    if turn == 0.0 {
+        return 0.0;
+    }
+    sideways(p, w, next) * turn.signum()
+}
+
+/// For each waypoint at a corner between two walks or steps (the others get the default), in
+/// the pose's configuration space:
+/// - whether the path was pulled tight round a wall's end: solid [`FollowParams::wall_probe`]
+///   inside it along the bisector of the turn;
+/// - the floor beyond it: probed square to the next leg on the outside, 1, 2, 4 ... 32 units
+///   out, up to the first point with no floor within a step below it (a wall, solid, ends the
+///   probe with room to spare: drifting into it only slows the agent).
+fn corners(
+    waypoints: &[Waypoint],
+    mesh: &cspace_nav::NavMesh,
+    mp: &MoveParams,
+    fp: &FollowParams,
+) -> Vec<Corner> {
+    let walk = |w: &Waypoint| matches!(w.kind, LinkKind::Walk | LinkKind::Step);
+    let mut out = vec![Corner::default(); waypoints.len()];
+    for (i, three) in waypoints.windows(3).enumerate() {
+        let [prev, w, after] = three else { continue };
+        let Some(space) = mesh.leaf_graph(w.pose) else {
+            continue;
+        };
+        let (leg, next) = (
+            flat(w.position - prev.position),
+            flat(after.position - w.position),
+        );
+        let turn = leg.x * next.y - leg.y * next.x;
+        if !(walk(w) && walk(after)) || turn == 0.0 {
+            continue;
+        }
+        let inward = (next - leg).normalize_or_zero();
+        let outward = -left_of(next) * turn.signum();
+        let mut room = f64::INFINITY;
+        let mut probe = 1.0;
+        while probe <= 32.0 {
+            let q = w.position + outward * probe;
+            if space.is_solid(q) {
+                break;
+            }
+            if !space.is_solid(q - DVec3::Z * mp.step_height) {
+                room = 0.5 * probe;
+                break;
+            }
+            probe *= 2.0;
+        }
+        out[i + 1] = Corner {
+            wall: space.is_solid(w.position + inward * fp.wall_probe),
+            room,
+        };
+    }
+    out
 }
 
 /// The horizontal distance from `p` to the segment `a`..`b`.

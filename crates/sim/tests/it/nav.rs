@@ -600,3 +600,88 @@ script = [{{ at = 0, goto = [40, 0, 64.03125] }}]
         );
     }
 }
+
+/// Runs scenario `text` (inline brushes) on `backend`: its events.
+fn run_inline(name: &str, text: &str, backend: cspace_sim::BackendKind) -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenario = cspace_sim::Scenario::parse(&dir.join(format!("{name}.toml")), text).unwrap();
+    let outcome =
+        cspace_sim::run_scenario(&scenario, backend, cspace_sim::RunOptions::default()).unwrap();
+    events(&outcome)
+}
+
+/// Asserts the goto arrived on its first plan, without a contact with world brush `brush`.
+fn arrived_clear_of(events: &[String], brush: u32, what: &str) {
+    assert!(
+        events.iter().any(|e| e.contains("arrived at")),
+        "{what}: {events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| e.contains("replanned")),
+        "{what}: {events:?}"
+    );
+    let touch = format!("contact world brush {brush} ");
+    assert!(
+        !events.iter().any(|e| e.contains(&touch)),
+        "{what}: {events:?}"
+    );
+}
+
+#[test]
+fn a_goto_round_a_walls_end_turns_at_the_corner_not_into_the_wall() {
+    use cspace_sim::BackendKind;
+    // A wall (brush 1) ends at x = 0; the path goes round its end, a unit off it. Turning
+    // within the waypoint radius cut the corner by several units and ran into the wall's end:
+    // in the maze of the corpus validation (dmlab_nav_maze_static_01) the agent then pushed
+    // square at a door's jamb and stood there until it planned again (13 late arrivals). A
+    // corner whose inside is solid is reached only once the next leg clears the wall.
+    let text = r#"name = "wall_end"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+[[world.brush]]
+box = { min = [-512, -512, -16], max = [512, 512, 0] }
+[[world.brush]]
+box = { min = [-512, -8, 0], max = [0, 8, 128] }
+[[agent]]
+pose = "stand"
+start = [-300, -120, 24.03125]
+script = [{ at = 0, goto = [-300, 60, 24.03125] }]
+"#;
+    for backend in [BackendKind::Exact, BackendKind::Onion] {
+        let events = run_inline("wall_end", text, backend);
+        arrived_clear_of(&events, 1, &format!("{backend:?}"));
+    }
+}
+
+#[test]
+fn a_goto_round_a_walls_end_above_a_cliff_slows_down_to_stay_on_the_floor() {
+    use cspace_sim::BackendKind;
+    // The same turn round a wall's end (brush 1), with a cliff 15 units beyond the corner
+    // (ericw_q1_rocks): taken at the corner speed of a right angle, the drift outward went over
+    // the edge. The follower probes the floor beyond each corner and takes it no faster than its
+    // sideways speed can stop on it.
+    let text = r#"name = "cliff_corner"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+[[world.brush]]
+box = { min = [-512, -40, -16], max = [16, 512, 0] }
+[[world.brush]]
+box = { min = [-512, -8, 0], max = [0, 512, 128] }
+[[world.brush]]
+box = { min = [-1024, -1024, -416], max = [1024, 1024, -400] }
+[[agent]]
+pose = "stand"
+start = [-300, -40, 24.03125]
+script = [{ at = 0, goto = [17, 300, 24.03125] }]
+"#;
+    for backend in [BackendKind::Exact, BackendKind::Onion] {
+        let events = run_inline("cliff_corner", text, backend);
+        arrived_clear_of(&events, 1, &format!("{backend:?}"));
+        // Never down on the floor below.
+        arrived_clear_of(&events, 2, &format!("{backend:?}"));
+    }
+}
