@@ -22,8 +22,12 @@
 //! - **Crests** (a waypoint where the floor falls away, `cspace_nav::NavParams::crest_bend`):
 //!   crossed slowly enough that the short flight off the top lands within
 //!   [`FollowParams::crest_landing`] of the next leg, and reached only when passed.
-//! - **Drops**: the edge is walked off slowly ([`FollowParams::drop_speed`]) along the link's
-//!   direction, the fall steered towards the landing (air control is weak).
+//! - **Corners**: one round a wall's end (solid just inside it) is reached only once the next
+//!   leg clears the wall ([`FollowParams::corner_cut`]); the others may be cut within the radius.
+//!   Each is taken no faster than the drift outward stops on the floor probed beyond it.
+//! - **Drops**: the edge is walked off slowly ([`FollowParams::drop_speed`], and no faster than
+//!   the pose's air control stops the fall over the landing) along the link's direction, the
+//!   fall steered towards the landing (air control is weak, a crouching agent's weaker still).
 //! - **Jumps**: the take-off is approached from a run-up point behind it on its floor (up to
 //!   [`FollowParams::run_up`] back along the jump), then run at along the jump's line at full
 //!   speed; the jump is wished at the step that reaches the take-off, as the planner traced it
@@ -652,13 +656,18 @@ impl Follow {
                 u * top - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
             }
             LinkKind::Drop => {
+                // Air control is the pose's (`PM_AirMove` accelerates by the crouched wish
+                // speed): the edge is walked off no faster than the fall can stop over the
+                // landing, a few units past it (a crouching agent's 40 units/s crossed a narrow
+                // shaft and stepped out onto its far side).
+                let air = mp.air_accelerate * top;
                 if on_ground {
                     let u = flat(w.position - prev.position);
-                    let slow = fp.drop_speed.min(top);
+                    let past = across(prev.position, w.position).max(1.0);
+                    let slow = fp.drop_speed.min(top).min((2.0 * air * past).sqrt());
                     let side = sideways(p, prev.position, u);
                     u * slow - left_of(u) * (side * fp.lateral_gain).clamp(-slow, slow)
                 } else {
-                    let air = mp.air_accelerate * mp.walk_speed;
                     let d = across(p, w.position);
                     flat(w.position - p) * fp.drop_speed.min((2.0 * air * d).sqrt())
                 }

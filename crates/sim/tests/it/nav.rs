@@ -685,3 +685,42 @@ script = [{ at = 0, goto = [17, 300, 24.03125] }]
         arrived_clear_of(&events, 2, &format!("{backend:?}"));
     }
 }
+
+#[test]
+fn a_crouching_goto_drops_down_a_narrow_slot_without_touching_its_far_side() {
+    use cspace_sim::BackendKind;
+    // A crouch-high tunnel whose floor has a slot 40 units wide (8 for the crouching box),
+    // 200 units above the floor below. A crouching agent's air control is a quarter of a
+    // standing one's (`PM_AirMove` accelerates by the crouched wish speed): walking off at
+    // 40 units/s it could not stop over the landing, crossed the slot and met its far side
+    // (brush 1), in quake_dm4 stepping out onto it (7 failures of the corpus validation).
+    let text = r#"name = "slot"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+crouch = { box = { mins = [-16, -16, -24], maxs = [16, 16, 16] } }
+[[world.brush]]
+box = { min = [-512, -64, -16], max = [0, 64, 0] }
+[[world.brush]]
+box = { min = [40, -64, -16], max = [512, 64, 0] }
+[[world.brush]]
+box = { min = [-512, -64, 48], max = [512, 64, 64] }
+[[world.brush]]
+box = { min = [-512, 64, -216], max = [512, 80, 64] }
+[[world.brush]]
+box = { min = [-512, -80, -216], max = [512, -64, 64] }
+[[world.brush]]
+box = { min = [-512, -64, -216], max = [512, 64, -200] }
+[[agent]]
+pose = "stand"
+crouch_pose = "crouch"
+crouched = true
+start = [-200, 0, 24.03125]
+script = [{ at = 0, goto = [200, 0, -175.96875] }]
+"#;
+    for backend in [BackendKind::Exact, BackendKind::Onion] {
+        let events = run_inline("slot", text, backend);
+        arrived_clear_of(&events, 1, &format!("{backend:?}"));
+    }
+}
