@@ -31,7 +31,10 @@
 //! - **Jumps**: the take-off is approached from a run-up point behind it on its floor (up to
 //!   [`FollowParams::run_up`] back along the jump), then run at along the jump's line at full
 //!   speed; the jump is wished at the step that reaches the take-off, as the planner traced it
-//!   (walk speed out, jump speed up). A jump onto a ledge is taken against the riser, no run-up.
+//!   (walk speed out, jump speed up). A jump onto a ledge is taken against the riser, no run-up,
+//!   once the agent no longer slides along it ([`FollowParams::take_off_slide`]). A take-off,
+//!   and an edge to walk off, is reached within [`FollowParams::run_up_radius`], not the
+//!   waypoint radius.
 //! - **Replanning**: a path is planned again from where the agent stands when it strays more than
 //!   [`FollowParams::stray_distance`] from its leg, falls below it, lands away from a landing, or
 //!   makes no progress for [`FollowParams::stall_seconds`]; after [`FollowParams::max_replans`]
@@ -103,6 +106,11 @@ pub struct FollowParams {
     pub corner_cut: f64,
     /// How far inside a corner, along the bisector, solid makes it a wall's end, units: 2.
     pub wall_probe: f64,
+    /// A jump onto a ledge against the riser (landing within the waypoint radius seen from
+    /// above) waits for the sideways speed left from the leg before to fall below this,
+    /// units/s: 96 (under a player's width of drift while rising to the apex, 0.34 s; at a
+    /// corner's speed it flew along the riser past a narrow ledge).
+    pub take_off_slide: f64,
 }
 
 impl Default for FollowParams {
@@ -125,6 +133,7 @@ impl Default for FollowParams {
             crest_landing: 0.5,
             corner_cut: 0.5,
             wall_probe: 2.0,
+            take_off_slide: 96.0,
         }
     }
 }
@@ -483,9 +492,10 @@ impl Follow {
                         Reach::No
                     };
                 };
-                if after.kind == LinkKind::Jump {
-                    // A take-off is reached at its run-up point (or itself): the jump's own
-                    // steering runs at it from there.
+                if matches!(after.kind, LinkKind::Jump | LinkKind::Drop) {
+                    // A take-off is reached at its run-up point (or itself), an edge to walk off
+                    // at itself, as near as a run-up point: the link's own steering runs from
+                    // there (an edge taken at the radius was walked off beside a narrow shaft).
                     let target = plan.run_up[i].unwrap_or(w.position);
                     let u = flat(after.position - w.position);
                     let d = (now.position - target).truncate();
@@ -645,15 +655,25 @@ impl Follow {
                 }
                 let along = (p - prev.position).truncate().dot(u.truncate());
                 let reach = now.velocity.truncate().dot(u.truncate()).max(0.0) * s.dt + 1.0;
-                if along >= -reach {
+                // A jump onto a ledge against the riser (landing within the waypoint radius
+                // seen from above): not while still sliding sideways from the leg before (it
+                // flew along the riser and missed a narrow ledge).
+                let ledge = across(prev.position, w.position) <= fp.waypoint_radius;
+                let slide = sideways(now.velocity, DVec3::ZERO, u);
+                if ledge && along >= -reach && slide.abs() > fp.take_off_slide {
+                    let keep = now.velocity.truncate().dot(u.truncate()).max(0.0);
+                    let side = sideways(p, prev.position, u);
+                    u * keep - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
+                } else if along >= -reach {
                     intent.jump = true;
                     intent.direction = u;
                     intent.speed = mp.walk_speed;
                     self.jumped = true;
                     return;
+                } else {
+                    let side = sideways(p, prev.position, u);
+                    u * top - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
                 }
-                let side = sideways(p, prev.position, u);
-                u * top - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
             }
             LinkKind::Drop => {
                 // Air control is the pose's (`PM_AirMove` accelerates by the crouched wish

@@ -724,3 +724,35 @@ script = [{ at = 0, goto = [200, 0, -175.96875] }]
         arrived_clear_of(&events, 1, &format!("{backend:?}"));
     }
 }
+
+#[test]
+fn a_goto_jumps_onto_a_narrow_ledge_once_it_no_longer_slides_along_the_riser() {
+    use cspace_sim::BackendKind;
+    // A ledge 48 high and 40 wide (brush 1), reached along its riser: a wall (brush 2) keeps
+    // the agent off its other side, so the path runs east along the riser and jumps north
+    // from it. Jumping as it reached the take-off, the agent kept its speed along the riser
+    // (a right-angle corner's half speed), flew past the ledge's end and fell back to the
+    // floor (quake_e1m1's crouching room, unvanquished_chasm: 12 failures of the corpus
+    // validation). It waits until it no longer slides.
+    let text = r#"name = "narrow_ledge"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+[[world.brush]]
+box = { min = [-512, -512, -16], max = [512, 512, 0] }
+[[world.brush]]
+box = { min = [0, 0, 0], max = [40, 48, 48] }
+[[world.brush]]
+box = { min = [-64, 0, 0], max = [0, 512, 128] }
+[[agent]]
+pose = "stand"
+start = [-300, -20, 24.03125]
+script = [{ at = 0, goto = [20, 24, 72.03125] }]
+"#;
+    for backend in [BackendKind::Exact, BackendKind::Onion] {
+        let events = run_inline("narrow_ledge", text, backend);
+        // Never back on the floor (brush 0) once it left it.
+        arrived_clear_of(&events, 0, &format!("{backend:?}"));
+    }
+}
