@@ -601,46 +601,50 @@ script = [{{ at = 0, goto = [40, 0, 64.03125] }}]
     }
 }
 
-/// Runs scenario `text` (inline brushes) on `backend`: its events.
-fn run_inline(name: &str, text: &str, backend: cspace_sim::BackendKind) -> Vec<String> {
+/// Runs a goto scenario of 640 steps with Quake's standing and crouching boxes, whose world
+/// and agent are `rest`, on the exact and onion backends, and asserts that the goto arrived on
+/// its first plan without a contact with any of world brushes `brushes`.
+fn arrives_clear_of(name: &str, rest: &str, brushes: &[u32]) {
+    let text = format!(
+        r#"name = "{name}"
+time_step = 0.015625
+steps = 640
+[poses]
+stand = {{ box = {{ mins = [-16, -16, -24], maxs = [16, 16, 32] }} }}
+crouch = {{ box = {{ mins = [-16, -16, -24], maxs = [16, 16, 16] }} }}
+{rest}"#
+    );
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let scenario = cspace_sim::Scenario::parse(&dir.join(format!("{name}.toml")), text).unwrap();
-    let outcome =
-        cspace_sim::run_scenario(&scenario, backend, cspace_sim::RunOptions::default()).unwrap();
-    events(&outcome)
-}
-
-/// Asserts the goto arrived on its first plan, without a contact with world brush `brush`.
-fn arrived_clear_of(events: &[String], brush: u32, what: &str) {
-    assert!(
-        events.iter().any(|e| e.contains("arrived at")),
-        "{what}: {events:?}"
-    );
-    assert!(
-        !events.iter().any(|e| e.contains("replanned")),
-        "{what}: {events:?}"
-    );
-    let touch = format!("contact world brush {brush} ");
-    assert!(
-        !events.iter().any(|e| e.contains(&touch)),
-        "{what}: {events:?}"
-    );
+    let scenario = cspace_sim::Scenario::parse(&dir.join(format!("{name}.toml")), &text).unwrap();
+    for backend in [
+        cspace_sim::BackendKind::Exact,
+        cspace_sim::BackendKind::Onion,
+    ] {
+        let outcome =
+            cspace_sim::run_scenario(&scenario, backend, cspace_sim::RunOptions::default())
+                .unwrap();
+        let events = events(&outcome);
+        let arrived = events.iter().any(|e| e.contains("arrived at"));
+        let replanned = events.iter().any(|e| e.contains("replanned"));
+        assert!(arrived && !replanned, "{name} on {backend:?}: {events:?}");
+        for brush in brushes {
+            let touch = format!("contact world brush {brush} ");
+            assert!(
+                !events.iter().any(|e| e.contains(&touch)),
+                "{name} on {backend:?} touched brush {brush}: {events:?}"
+            );
+        }
+    }
 }
 
 #[test]
 fn a_goto_round_a_walls_end_turns_at_the_corner_not_into_the_wall() {
-    use cspace_sim::BackendKind;
     // A wall (brush 1) ends at x = 0; the path goes round its end, a unit off it. Turning
     // within the waypoint radius cut the corner by several units and ran into the wall's end:
     // in the maze of the corpus validation (dmlab_nav_maze_static_01) the agent then pushed
     // square at a door's jamb and stood there until it planned again (13 late arrivals). A
     // corner whose inside is solid is reached only once the next leg clears the wall.
-    let text = r#"name = "wall_end"
-time_step = 0.015625
-steps = 640
-[poses]
-stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
-[[world.brush]]
+    let rest = r#"[[world.brush]]
 box = { min = [-512, -512, -16], max = [512, 512, 0] }
 [[world.brush]]
 box = { min = [-512, -8, 0], max = [0, 8, 128] }
@@ -649,25 +653,16 @@ pose = "stand"
 start = [-300, -120, 24.03125]
 script = [{ at = 0, goto = [-300, 60, 24.03125] }]
 "#;
-    for backend in [BackendKind::Exact, BackendKind::Onion] {
-        let events = run_inline("wall_end", text, backend);
-        arrived_clear_of(&events, 1, &format!("{backend:?}"));
-    }
+    arrives_clear_of("wall_end", rest, &[1]);
 }
 
 #[test]
 fn a_goto_round_a_walls_end_above_a_cliff_slows_down_to_stay_on_the_floor() {
-    use cspace_sim::BackendKind;
     // The same turn round a wall's end (brush 1), with a cliff 15 units beyond the corner
     // (ericw_q1_rocks): taken at the corner speed of a right angle, the drift outward went over
-    // the edge. The follower probes the floor beyond each corner and takes it no faster than its
-    // sideways speed can stop on it.
-    let text = r#"name = "cliff_corner"
-time_step = 0.015625
-steps = 640
-[poses]
-stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
-[[world.brush]]
+    // the edge, down to the floor below (brush 2). The follower probes the floor beyond each
+    // corner and takes it no faster than its sideways speed can stop on it.
+    let rest = r#"[[world.brush]]
 box = { min = [-512, -40, -16], max = [16, 512, 0] }
 [[world.brush]]
 box = { min = [-512, -8, 0], max = [0, 512, 128] }
@@ -678,29 +673,17 @@ pose = "stand"
 start = [-300, -40, 24.03125]
 script = [{ at = 0, goto = [17, 300, 24.03125] }]
 "#;
-    for backend in [BackendKind::Exact, BackendKind::Onion] {
-        let events = run_inline("cliff_corner", text, backend);
-        arrived_clear_of(&events, 1, &format!("{backend:?}"));
-        // Never down on the floor below.
-        arrived_clear_of(&events, 2, &format!("{backend:?}"));
-    }
+    arrives_clear_of("cliff_corner", rest, &[1, 2]);
 }
 
 #[test]
 fn a_crouching_goto_drops_down_a_narrow_slot_without_touching_its_far_side() {
-    use cspace_sim::BackendKind;
     // A crouch-high tunnel whose floor has a slot 40 units wide (8 for the crouching box),
     // 200 units above the floor below. A crouching agent's air control is a quarter of a
     // standing one's (`PM_AirMove` accelerates by the crouched wish speed): walking off at
     // 40 units/s it could not stop over the landing, crossed the slot and met its far side
     // (brush 1), in quake_dm4 stepping out onto it (7 failures of the corpus validation).
-    let text = r#"name = "slot"
-time_step = 0.015625
-steps = 640
-[poses]
-stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
-crouch = { box = { mins = [-16, -16, -24], maxs = [16, 16, 16] } }
-[[world.brush]]
+    let rest = r#"[[world.brush]]
 box = { min = [-512, -64, -16], max = [0, 64, 0] }
 [[world.brush]]
 box = { min = [40, -64, -16], max = [512, 64, 0] }
@@ -719,27 +702,18 @@ crouched = true
 start = [-200, 0, 24.03125]
 script = [{ at = 0, goto = [200, 0, -175.96875] }]
 "#;
-    for backend in [BackendKind::Exact, BackendKind::Onion] {
-        let events = run_inline("slot", text, backend);
-        arrived_clear_of(&events, 1, &format!("{backend:?}"));
-    }
+    arrives_clear_of("slot", rest, &[1]);
 }
 
 #[test]
 fn a_goto_jumps_onto_a_narrow_ledge_once_it_no_longer_slides_along_the_riser() {
-    use cspace_sim::BackendKind;
     // A ledge 48 high and 40 wide (brush 1), reached along its riser: a wall (brush 2) keeps
     // the agent off its other side, so the path runs east along the riser and jumps north
     // from it. Jumping as it reached the take-off, the agent kept its speed along the riser
     // (a right-angle corner's half speed), flew past the ledge's end and fell back to the
-    // floor (quake_e1m1's crouching room, unvanquished_chasm: 12 failures of the corpus
-    // validation). It waits until it no longer slides.
-    let text = r#"name = "narrow_ledge"
-time_step = 0.015625
-steps = 640
-[poses]
-stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
-[[world.brush]]
+    // floor, brush 0 (quake_e1m1's crouching room, unvanquished_chasm: 12 failures of the
+    // corpus validation). It waits until it slides slowly.
+    let rest = r#"[[world.brush]]
 box = { min = [-512, -512, -16], max = [512, 512, 0] }
 [[world.brush]]
 box = { min = [0, 0, 0], max = [40, 48, 48] }
@@ -750,9 +724,5 @@ pose = "stand"
 start = [-300, -20, 24.03125]
 script = [{ at = 0, goto = [20, 24, 72.03125] }]
 "#;
-    for backend in [BackendKind::Exact, BackendKind::Onion] {
-        let events = run_inline("narrow_ledge", text, backend);
-        // Never back on the floor (brush 0) once it left it.
-        arrived_clear_of(&events, 0, &format!("{backend:?}"));
-    }
+    arrives_clear_of("narrow_ledge", rest, &[0]);
 }
