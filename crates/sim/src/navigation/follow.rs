@@ -258,8 +258,13 @@ fn across(a: DVec3, b: DVec3) -> f64 {
 /// The sideways offset of `p` from the line through `origin` along the horizontal unit `u`
 /// (positive to the left).
 fn sideways(p: DVec3, origin: DVec3, u: DVec3) -> f64 {
-    let d = p - origin;
-    u.x * d.y - u.y * d.x
+    turn(u, p - origin)
+}
+
+/// The sine of the turn from horizontal unit `a` to `b` seen from above, positive to the left
+/// (for any `b`, its length times that sine: how far it reaches left of `a`).
+fn turn(a: DVec3, b: DVec3) -> f64 {
+    a.x * b.y - a.y * b.x
 }
 
 /// The horizontal unit 90 degrees left of `u`.
@@ -784,7 +789,7 @@ fn pass_speed(
                 let sine = if to.dot(next) < 0.0 {
                     1.0
                 } else {
-                    (to.x * next.y - to.y * next.x).abs()
+                    turn(to, next).abs()
                 };
                 let room = (2.0 * corner_braking * plan.corners[i].room).sqrt() / sine;
                 ((top * share).min(room), corner_braking)
@@ -809,12 +814,16 @@ fn corner(a: DVec3, b: DVec3, fp: &FollowParams) -> f64 {
 fn inside_corner(p: DVec3, leg: DVec3, w: DVec3, after: &Waypoint) -> f64 {
     let next = flat(after.position - w);
     // Positive for a turn to the left, whose inside is on the left.
-    let turn = leg.x * next.y - leg.y * next.x;
-    if turn == 0.0 {
+    let left = turn(leg, next);
+    if left == 0.0 {
         return 0.0;
     }
-    sideways(p, w, next) * turn.signum()
+    sideways(p, w, next) * left.signum()
 }
+
+/// The farthest the floor beyond a corner is probed, units: 32 (a right angle at Quake's walk
+/// speed stops its sideways drift within 32 units at the corner braking, 1,600 units/s^2).
+const ROOM_PROBE: f64 = 32.0;
 
 /// For each waypoint at a corner between two walks or steps (the others get the default), in
 /// the pose's configuration space:
@@ -840,15 +849,15 @@ fn corners(
             flat(w.position - prev.position),
             flat(after.position - w.position),
         );
-        let turn = leg.x * next.y - leg.y * next.x;
-        if !(walk(w) && walk(after)) || turn == 0.0 {
+        let left = turn(leg, next);
+        if !(walk(w) && walk(after)) || left == 0.0 {
             continue;
         }
         let inward = (next - leg).normalize_or_zero();
-        let outward = -left_of(next) * turn.signum();
+        let outward = -left_of(next) * left.signum();
         let mut room = f64::INFINITY;
         let mut probe = 1.0;
-        while probe <= 32.0 {
+        while probe <= ROOM_PROBE {
             let q = w.position + outward * probe;
             if space.is_solid(q) {
                 break;
