@@ -388,10 +388,8 @@ fn slide_move(
     let mut time_left = dt;
     let mut bumps = 0;
     while bumps < p.bumps {
-        let end = st.position + velocity * time_left;
-        let hit = tr.trace(st.pose, st.position, end);
-        // Blocked where it stands: the move ended within the skin of its start.
-        let blocked = hit.fraction * (end - st.position).length() <= tr.poses.get(st.pose).skin();
+        let travel = velocity * time_left;
+        let hit = tr.trace(st.pose, st.position, st.position + travel);
         if hit.all_solid {
             // Trapped: try to get out, and stop falling.
             velocity.z = 0.0;
@@ -422,6 +420,8 @@ fn slide_move(
         // bump, step after step (an agent stood still at full speed on ericw_q1_mountain's
         // terrain for 95 s). A move that gets on is left to the nudge, as in Quake III.
         if planes[..count].iter().any(|q| normal.dot(*q) > 0.99) {
+            // Blocked where it stands: the move ended within the skin of its start.
+            let blocked = hit.fraction * travel.length() <= tr.poses.get(st.pose).skin();
             if blocked && velocity.dot(normal) < 0.0 {
                 velocity = clip_velocity(velocity, normal, p.overclip);
                 end_velocity = clip_velocity(end_velocity, normal, p.overclip);
