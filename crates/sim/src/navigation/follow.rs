@@ -659,25 +659,24 @@ impl Follow {
                     return;
                 }
                 let along = (p - prev.position).truncate().dot(u.truncate());
-                let reach = now.velocity.truncate().dot(u.truncate()).max(0.0) * s.dt + 1.0;
+                // The speed along the jump, and the pull back onto its line.
+                let ahead = now.velocity.truncate().dot(u.truncate()).max(0.0);
+                let side = sideways(p, prev.position, u);
+                let pull = left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top);
                 // A jump onto a ledge against the riser (landing within the waypoint radius
                 // seen from above): not while still sliding sideways from the leg before (it
                 // flew along the riser and missed a narrow ledge).
                 let ledge = across(prev.position, w.position) <= fp.waypoint_radius;
-                let slide = sideways(now.velocity, DVec3::ZERO, u);
-                if ledge && along >= -reach && slide.abs() > fp.take_off_slide {
-                    let keep = now.velocity.truncate().dot(u.truncate()).max(0.0);
-                    let side = sideways(p, prev.position, u);
-                    u * keep - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
-                } else if along >= -reach {
+                if along < -(ahead * s.dt + 1.0) {
+                    u * top - pull
+                } else if ledge && turn(u, now.velocity).abs() > fp.take_off_slide {
+                    u * ahead - pull
+                } else {
                     intent.jump = true;
                     intent.direction = u;
                     intent.speed = mp.walk_speed;
                     self.jumped = true;
                     return;
-                } else {
-                    let side = sideways(p, prev.position, u);
-                    u * top - left_of(u) * (side * fp.lateral_gain).clamp(-0.5 * top, 0.5 * top)
                 }
             }
             LinkKind::Drop => {
