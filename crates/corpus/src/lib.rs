@@ -121,15 +121,15 @@ mod tests {
 
     #[test]
     fn map_files_are_listed_in_name_order_and_loaded_by_name() {
-        let dir = std::env::temp_dir().join(format!("cspace-corpus-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         // Our own map (scenarios/rooms.map), standing in for corpus files.
         let room = include_str!("../../../scenarios/rooms.map");
         for name in ["b.map", "a.map"] {
             std::fs::write(dir.join(name), room).unwrap();
         }
         std::fs::write(dir.join("notes.txt"), "not a map").unwrap();
-        let paths = map_paths_in(&dir);
+        let paths = map_paths_in(dir);
         let names: Vec<_> = paths
             .iter()
             .map(|p| p.file_name().unwrap().to_owned())

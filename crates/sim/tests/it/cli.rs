@@ -26,11 +26,18 @@ pub fn sim(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().expect("sim finishes")
 }
 
-/// A scratch file with `text`, unique to the test.
-pub fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cspace-sim-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A scratch folder of the test's own, removed with everything in it when the test ends
+/// (dropped), failed or not.
+pub fn scratch_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("cspace-test-")
+        .tempdir()
+        .expect("a scratch folder")
+}
+
+/// A scratch file with `text` in the test's scratch folder.
+pub fn scratch(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -43,7 +50,8 @@ box = { min = [64, -512, -512], max = [80, 512, 512] }
 
 #[test]
 fn trace_answers_one_json_line_per_segment() {
-    let world = scratch("wall.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "wall.toml", WALL);
     let out = sim(
         &[
             "trace",
@@ -78,7 +86,8 @@ fn trace_answers_one_json_line_per_segment() {
 
 #[test]
 fn bad_input_is_a_one_line_error_with_exit_code_2() {
-    let world = scratch("wall2.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "wall2.toml", WALL);
     let w = world.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str, &str)> = vec![
         (
@@ -227,7 +236,8 @@ fn trace_json(args: &[&str], segments: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn trace_verifies_a_saved_tree_and_refuses_an_edited_one() {
-    let world = scratch("wall-verify.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "wall-verify.toml", WALL);
     let w = world.to_str().unwrap();
     let saved = world.with_file_name("wall-verify.onion");
     let out = sim(&["compile", w, "-o", saved.to_str().unwrap()], "");
@@ -286,7 +296,8 @@ fn trace_verifies_a_saved_tree_and_refuses_an_edited_one() {
 
 #[test]
 fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_backend() {
-    let world = scratch("wall-compile.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "wall-compile.toml", WALL);
     let w = world.to_str().unwrap();
     let saved = world.with_file_name("wall.onion");
     let out = sim(
@@ -382,6 +393,7 @@ fn compile_prints_tree_statistics_and_saves_a_tree_that_traces_like_the_exact_ba
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a usable onion tree"));
     // A tree is refused for any other world, naming both files.
     let other = scratch(
+        &tmp,
         "wall-moved.toml",
         &WALL.replace("[64, -512, -512]", "[65, -512, -512]"),
     );
@@ -562,7 +574,8 @@ fn compile_fills_the_outside_of_golodetz_figure_1() {
 
 #[test]
 fn melax_traces_any_shape_with_either_bevel_rule() {
-    let world = scratch("wall-melax.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "wall-melax.toml", WALL);
     let w = world.to_str().unwrap();
     let segments = "0 0 0 100 0 0\n";
     for (backend, extra) in [
@@ -593,6 +606,7 @@ fn melax_traces_any_shape_with_either_bevel_rule() {
 
 #[test]
 fn malformed_toml_worlds_name_file_line_and_column() {
+    let tmp = scratch_dir();
     let cases = [
         (
             "[[brush]]\nbox = { min = [0, 0, 0], max = [1, 1] }\n",
@@ -633,7 +647,7 @@ fn malformed_toml_worlds_name_file_line_and_column() {
         ("map = \"missing.map\"\n", ":1:7:", "cannot read"),
     ];
     for (i, (text, location, message)) in cases.into_iter().enumerate() {
-        let world = scratch(&format!("bad{i}.toml"), text);
+        let world = scratch(&tmp, &format!("bad{i}.toml"), text);
         let out = sim(&["trace", world.to_str().unwrap(), "--shape", "point"], "");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "case {i}: {stderr}");
@@ -744,6 +758,7 @@ fn sim_map_counts_match_the_corpus_table() {
 
 #[test]
 fn sim_map_reports_our_own_map_and_refuses_broken_ones() {
+    let tmp = scratch_dir();
     let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/rooms.map");
     let out = sim(&["map", rooms, "--json"], "");
     assert!(out.status.success());
@@ -756,6 +771,7 @@ fn sim_map_reports_our_own_map_and_refuses_broken_ones() {
     );
     // An entity missing its opening brace (as in DeepMind Lab's nav_maze_random_goal_02.map).
     let broken = scratch(
+        &tmp,
         "broken.map",
         "{\n\"classname\" \"worldspawn\"\n}\n\"classname\" \"info_player_start\"\n}\n",
     );
@@ -787,6 +803,7 @@ fn patch_text(shader: &str, rows: usize, columns: usize, z: f64) -> String {
 
 #[test]
 fn sim_map_reports_what_became_of_each_patch() {
+    let tmp = scratch_dir();
     // A collidable bump, a non-solid one, and one whose grid is 4 x 3 (even: no patch).
     let map = format!(
         "{{\n\"classname\" \"worldspawn\"\n{{\n{}}}\n{{\n{}}}\n{{\n{}}}\n}}\n",
@@ -794,7 +811,7 @@ fn sim_map_reports_what_became_of_each_patch() {
         patch_text("textures/x/pipe_nonsolid", 3, 3, 128.0),
         patch_text("common/caulk", 4, 3, 256.0),
     );
-    let path = scratch("patches.map", &map);
+    let path = scratch(&tmp, "patches.map", &map);
     let out = sim(&["map", path.to_str().unwrap()], "");
     assert!(
         out.status.success(),
@@ -854,7 +871,8 @@ pub fn scenario_path(name: &str) -> String {
 
 #[test]
 fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
-    let trace = std::env::temp_dir().join(format!("cspace-tunnel-{}.trace", std::process::id()));
+    let tmp = scratch_dir();
+    let trace = tmp.path().join("tunnel.trace");
     let out = sim(
         &[
             "run",
@@ -892,7 +910,7 @@ fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
     let text = std::fs::read_to_string(scenario_path("drop.toml"))
         .unwrap()
         .replace("by = 1.3", "by = 0.5");
-    let failing = scratch("drop-too-soon.toml", &text);
+    let failing = scratch(&tmp, "drop-too-soon.toml", &text);
     let out = sim(&["run", failing.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -908,7 +926,8 @@ fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
 /// `tunnel.trace` (the trace of every backend, one after another) and ends with one verdict.
 #[test]
 fn sim_run_on_every_backend_writes_one_trace_file_and_a_verdict() {
-    let trace = std::env::temp_dir().join(format!("cspace-all-{}.trace", std::process::id()));
+    let tmp = scratch_dir();
+    let trace = tmp.path().join("all.trace");
     let out = sim(
         &[
             "run",
@@ -933,7 +952,7 @@ fn sim_run_on_every_backend_writes_one_trace_file_and_a_verdict() {
         "{verdict}"
     );
     // `sim plot --against` picks the trace of the backend it draws from such a file.
-    let png = std::env::temp_dir().join(format!("cspace-all-{}.png", std::process::id()));
+    let png = tmp.path().join("all.png");
     let out = sim(
         &[
             "plot",
@@ -981,7 +1000,8 @@ fn sim_compare_counts_the_backends_it_compares() {
 /// and wherever the scenario lies.
 #[test]
 fn a_relative_cspace_maps_is_relative_to_where_the_command_was_typed() {
-    let typed_in = std::env::temp_dir().join(format!("cspace-typed-in-{}", std::process::id()));
+    let tmp = scratch_dir();
+    let typed_in = tmp.path().join("typed-in");
     let maps = typed_in.join("shared/maps");
     std::fs::create_dir_all(&maps).unwrap();
     std::fs::copy(scenario_path("rooms.map"), maps.join("rooms.map")).unwrap();
@@ -991,6 +1011,7 @@ fn a_relative_cspace_maps_is_relative_to_where_the_command_was_typed() {
         "rooms.toml names its map"
     );
     let scenario = scratch(
+        &tmp,
         "rooms-from-corpus.toml",
         &text.replace("map = \"rooms.map\"", "map = \"${CSPACE_MAPS}/rooms.map\""),
     );
@@ -1010,16 +1031,17 @@ fn a_relative_cspace_maps_is_relative_to_where_the_command_was_typed() {
         String::from_utf8_lossy(&out.stderr)
     );
     // Typed elsewhere: the same relative value names another folder, and the error says which.
-    let out = run(&std::env::temp_dir());
+    let out = run(tmp.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let expected = std::env::temp_dir().join("shared/maps/rooms.map");
+    let expected = tmp.path().join("shared/maps/rooms.map");
     assert!(stderr.contains(&expected.display().to_string()), "{stderr}");
 }
 
 #[test]
 fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
-    let svg = std::env::temp_dir().join(format!("cspace-drop-{}.svg", std::process::id()));
+    let tmp = scratch_dir();
+    let svg = tmp.path().join("drop.svg");
     let snapshot = format!(
         "{}/../../snapshots/traces/exact@drop.toml.snap",
         env!("CARGO_MANIFEST_DIR")
@@ -1056,7 +1078,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     let text = std::fs::read_to_string(scenario_path("drop.toml"))
         .unwrap()
         .replace("[poses]", "[params]\ngravity = 600\n\n[poses]");
-    let changed = scratch("drop-lighter.toml", &text);
+    let changed = scratch(&tmp, "drop-lighter.toml", &text);
     let out = sim(
         &[
             "plot",
@@ -1105,7 +1127,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     let out = sim(&["plot", &scenario_path("drop.toml"), "-o", "plot.txt"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("must be a .svg or .png file"));
-    let bad_baseline = scratch("not-a-trace.txt", "hello\n");
+    let bad_baseline = scratch(&tmp, "not-a-trace.txt", "hello\n");
     let out = sim(
         &[
             "plot",
@@ -1127,6 +1149,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
 
 #[test]
 fn sim_check_validates_scenarios_worlds_and_maps() {
+    let tmp = scratch_dir();
     let out = sim(
         &[
             "check",
@@ -1143,6 +1166,7 @@ fn sim_check_validates_scenarios_worlds_and_maps() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
     let bad = scratch(
+        &tmp,
         "bad-scenario.toml",
         "name = \"x\"\ntime_step = 0\nsteps = 1\n[world]\n[[agent]]\npose = \"p\"\nstart = [0, 0, 0]\n",
     );
@@ -1166,10 +1190,11 @@ fn sim_check_validates_scenarios_worlds_and_maps() {
 /// exit code 0, in every subcommand (println! used to panic with exit code 101).
 #[test]
 fn a_closed_standard_output_ends_every_command_quietly() {
-    let world = scratch("wall-closed.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "wall-closed.toml", WALL);
     let w = world.to_str().unwrap();
-    let plot = std::env::temp_dir().join(format!("cspace-closed-{}.svg", std::process::id()));
-    let report = std::env::temp_dir().join(format!("cspace-closed-{}.html", std::process::id()));
+    let plot = tmp.path().join("closed.svg");
+    let report = tmp.path().join("closed.html");
     let tunnel = scenario_path("tunnel.toml");
     let rooms = scenario_path("rooms.map");
     let commands: Vec<Vec<&str>> = vec![
@@ -1227,6 +1252,7 @@ fn a_closed_standard_output_ends_every_command_quietly() {
 /// deep for the emergency search) fails the run with the step, agent and position.
 #[test]
 fn run_verify_checks_every_position_and_fails_on_one_in_solid() {
+    let tmp = scratch_dir();
     let clean = sim(&["run", &scenario_path("drop.toml"), "--verify"], "");
     let stdout = String::from_utf8_lossy(&clean.stdout);
     assert!(clean.status.success(), "{stdout}");
@@ -1237,6 +1263,7 @@ fn run_verify_checks_every_position_and_fails_on_one_in_solid() {
         "{stdout}"
     );
     let buried = scratch(
+        &tmp,
         "buried.toml",
         r#"name = "buried"
 time_step = 0.015625

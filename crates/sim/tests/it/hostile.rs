@@ -1,7 +1,7 @@
 //! Issue 17's failures, each reproduced as the fuzzer met it, through the `sim` binary: every one
 //! must now be a located error (exit 2) or a defined, finite answer. The numbers are the issue's.
 
-use crate::cli::{scratch, sim};
+use crate::cli::{scratch, scratch_dir, sim};
 
 const WALL: &str = r#"
 [[brush]]
@@ -23,8 +23,9 @@ fn refused(args: &[&str], stdin: &str, what: &str) -> String {
 }
 
 /// A scenario with a floor, `agent` (TOML body of one `[[agent]]`) and `extra` top-level lines.
-fn scenario(name: &str, extra: &str, agent: &str) -> std::path::PathBuf {
+fn scenario(tmp: &tempfile::TempDir, name: &str, extra: &str, agent: &str) -> std::path::PathBuf {
     scratch(
+        tmp,
         name,
         &format!(
             r#"name = "hostile"
@@ -50,7 +51,8 @@ pose = "stand"
 /// (the onion panicked at `clamp(NaN)`, Melax answered hits at `null`).
 #[test]
 fn failure_1_and_4_overflowing_segments_are_located_errors_on_every_backend() {
-    let world = scratch("hostile-wall.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "hostile-wall.toml", WALL);
     for backend in ["exact", "onion", "melax", "melax-exact", "udop+exact"] {
         for (line, column, value) in [
             ("0 0 -1e308 0 0 1e308", 5, "-1e308"),
@@ -110,7 +112,9 @@ fn failure_1_and_4_overflowing_segments_are_located_errors_on_every_backend() {
 /// 1: a crowd whose spacing overflows its start positions is refused by `sim check`.
 #[test]
 fn failure_1_a_crowd_spaced_beyond_the_world_is_refused() {
+    let tmp = scratch_dir();
     let path = scratch(
+        &tmp,
         "hostile-crowd.toml",
         r#"name = "crowd"
 time_step = 0.015625
@@ -137,7 +141,8 @@ spacing = [1e308, 48]
 /// exact reference panicked building the prism of a 1e300 cylinder).
 #[test]
 fn failure_2_huge_shapes_are_refused() {
-    let world = scratch("hostile-wall-2.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "hostile-wall-2.toml", WALL);
     for shape in ["cylinder:2e6,2e6", "cylinder:1e300,1e300", "sphere:1e300"] {
         let err = refused(
             &[
@@ -154,6 +159,7 @@ fn failure_2_huge_shapes_are_refused() {
         assert!(err.contains("MAX_SHAPE_EXTENT"), "{shape}: {err}");
     }
     let path = scratch(
+        &tmp,
         "hostile-pose.toml",
         r#"name = "big"
 time_step = 0.015625
@@ -178,7 +184,8 @@ start = [0, 0, 100]
 /// 3: `time_step = 1e300` hung the sub-stepping loop; it is refused where it is written.
 #[test]
 fn failure_3_an_enormous_time_step_is_refused() {
-    let path = scenario("hostile-step.toml", "", "start = [0, 0, 24]");
+    let tmp = scratch_dir();
+    let path = scenario(&tmp, "hostile-step.toml", "", "start = [0, 0, 24]");
     let text = std::fs::read_to_string(&path)
         .unwrap()
         .replace("time_step = 0.015625", "time_step = 1e300");
@@ -196,6 +203,7 @@ fn failure_3_an_enormous_time_step_is_refused() {
 /// gives finite states, and an agent thrown down at it ends on the floor, not above the world.
 #[test]
 fn failure_5_agent_states_stay_finite() {
+    let tmp = scratch_dir();
     for (name, agent, value) in [
         (
             "hostile-v1.toml",
@@ -208,7 +216,7 @@ fn failure_5_agent_states_stay_finite() {
             "1e308",
         ),
     ] {
-        let path = scenario(name, "", agent);
+        let path = scenario(&tmp, name, "", agent);
         let err = refused(&["check", path.to_str().unwrap()], "", name);
         assert!(
             err.contains(value) && err.contains("MAX_SPEED"),
@@ -217,6 +225,7 @@ fn failure_5_agent_states_stay_finite() {
     }
     let max = cspace_geom::tolerance::MAX_SPEED;
     let path = scenario(
+        &tmp,
         "hostile-fast.toml",
         "",
         &format!("start = [0, 0, 200]\nvelocity = [0, 0, {}]", -max),
@@ -243,11 +252,12 @@ fn failure_5_agent_states_stay_finite() {
 /// whether it should; an agent placed far beyond the world is refused.
 #[test]
 fn failure_6_an_agent_that_leaves_the_world_is_reported() {
+    let tmp = scratch_dir();
     // No floor under x = 2000: the agent falls 4096 units below the world in about 3.2 s.
     let body = "start = [2000, 0, 24]\n\n[[expect]]\nagent = 0\nleaves_world = ";
     let steps = "steps = 320";
     for (expect, code) in [("true", 0), ("false", 1)] {
-        let path = scenario("hostile-fall.toml", "", &format!("{body}{expect}"));
+        let path = scenario(&tmp, "hostile-fall.toml", "", &format!("{body}{expect}"));
         let text = std::fs::read_to_string(&path)
             .unwrap()
             .replace("steps = 64", steps);
@@ -278,7 +288,7 @@ fn failure_6_an_agent_that_leaves_the_world_is_reported() {
         let written = std::fs::read_to_string(&trace).unwrap();
         assert!(written.contains("left the world at"), "{written}");
     }
-    let path = scenario("hostile-far.toml", "", "start = [1e12, 0, 24]");
+    let path = scenario(&tmp, "hostile-far.toml", "", "start = [1e12, 0, 24]");
     let err = refused(&["check", path.to_str().unwrap()], "", "");
     assert!(
         err.contains("hostile-far.toml:") && err.contains("coordinate 1e12 units"),
@@ -291,8 +301,8 @@ fn failure_6_an_agent_that_leaves_the_world_is_reported() {
 /// itself (they passed and then failed in `sim run` naming no file).
 #[test]
 fn failure_7_check_locates_what_run_would_refuse() {
-    let dir = std::env::temp_dir().join(format!("cspace-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = scratch_dir();
+    let dir = tmp.path();
     let map = dir.join("latin1.map");
     let mut bytes = b"{\n\"classname\" \"worldspawn\"\n\"message\" \"caf".to_vec();
     bytes.extend_from_slice(&[0xe9, b'"', b'\n', b'}', b'\n']);
@@ -313,6 +323,7 @@ fn failure_7_check_locates_what_run_would_refuse() {
     );
 
     let path = scratch(
+        &tmp,
         "hostile-1e15.toml",
         r#"name = "far poses"
 time_step = 0.015625
@@ -337,7 +348,8 @@ start = [0, 0, 100]
 /// 11: a megabyte-long number on stdin is quoted shortened, not echoed whole.
 #[test]
 fn failure_11_a_huge_token_is_quoted_short() {
-    let world = scratch("hostile-wall-11.toml", WALL);
+    let tmp = scratch_dir();
+    let world = scratch(&tmp, "hostile-wall-11.toml", WALL);
     let number = "9".repeat(1 << 20);
     let out = sim(
         &[

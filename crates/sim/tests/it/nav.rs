@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::cli::{scratch, sim};
+use crate::cli::{scratch, scratch_dir, sim};
 
 fn course() -> String {
     format!(
@@ -171,14 +171,17 @@ fn sim_los_answers_one_json_line_per_segment() {
 
 #[test]
 fn nav_path_and_los_refuse_bad_input_with_a_located_error_and_exit_code_2() {
+    let tmp = scratch_dir();
     let course = course();
     let c = course.as_str();
     let flat = scratch(
+        &tmp,
         "nav-flat.toml",
         "[[brush]]\nbox = { min = [-512, -512, -16], max = [512, 512, 0] }\n",
     );
     let f = flat.to_str().unwrap();
     let broken = scratch(
+        &tmp,
         "nav-broken.toml",
         "[[brush]]\nbox = { min = [0, 0, 0], max = [0, 1, 1] }\n",
     );
@@ -509,6 +512,7 @@ fn a_planner_of_another_world_is_refused() {
 fn plots_draw_the_planned_paths_with_their_link_kinds() {
     use cspace_sim::plot::{Plot, Series};
     use cspace_sim::{BackendKind, RunOptions, run_scenario};
+    let tmp = scratch_dir();
     let scenario = course_scenario("");
     let outcome = run_scenario(&scenario, BackendKind::Onion, RunOptions::default()).unwrap();
     let runs = [Series {
@@ -534,7 +538,7 @@ fn plots_draw_the_planned_paths_with_their_link_kinds() {
         assert!(!without.contains(colour), "{colour} without paths");
     }
     // The command writes it as a PNG too.
-    let png = std::env::temp_dir().join(format!("cspace-goto-{}.png", std::process::id()));
+    let png = tmp.path().join("goto.png");
     let course = format!(
         "{}/../../scenarios/goto_obstacle_course.toml",
         env!("CARGO_MANIFEST_DIR")

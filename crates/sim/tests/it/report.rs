@@ -9,7 +9,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::cli::sim;
+use super::cli::{scratch_dir, sim};
 
 /// A copy of `scenarios/` with the tunnel's third agent turning at 1.5 s instead of standing up.
 fn changed_scenarios(dir: &Path) -> Vec<PathBuf> {
@@ -44,7 +44,8 @@ fn browser() -> Option<PathBuf> {
 
 #[test]
 fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() {
-    let dir = std::env::temp_dir().join(format!("cspace-report-{}", std::process::id()));
+    let scratch = scratch_dir();
+    let dir = scratch.path();
     let scenarios = changed_scenarios(&dir.join("scenarios"));
     let page = dir.join("report.html");
     let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/traces");
@@ -158,8 +159,8 @@ fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() 
 #[test]
 fn a_corpus_scenario_is_skipped_by_name_without_cspace_maps() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let tmp = std::env::temp_dir().join(format!("cspace-report-skip-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let scratch = scratch_dir();
+    let tmp = scratch.path();
     let out = tmp.join("report.html");
     let args = |out: &Path| {
         vec![
@@ -206,5 +207,4 @@ fn a_corpus_scenario_is_skipped_by_name_without_cspace_maps() {
         stdout.contains("FAILED e1m1_walk.toml does not run"),
         "{stdout}"
     );
-    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use cspace_geom::{DVec3, Shape};
 use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
 
-use crate::cli::sim;
+use crate::cli::{scratch_dir, sim};
 
 /// The maps: every corpus map with a spawn point and more than a handful of brushes, but
 /// chasm (its patches make the onion's compile alone take seconds; its facets are soaked by the
@@ -136,8 +136,8 @@ fn every_backend_keeps_mixed_crowds_out_of_solid_on_ten_corpus_maps() {
         (shape("small"), None),
     ];
     let seconds = STEPS as f64 * TIME_STEP;
-    let out_dir = std::env::temp_dir().join(format!("cspace-soak-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).unwrap();
+    let scratch = scratch_dir();
+    let out_dir = scratch.path();
     let (mut checked, mut runs) = (0u64, 0);
     let mut failures = Vec::new();
     for (m, file) in MAPS.iter().enumerate() {
@@ -177,7 +177,11 @@ fn every_backend_keeps_mixed_crowds_out_of_solid_on_ten_corpus_maps() {
         MAPS.len(),
         failures.len()
     );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    if !failures.is_empty() {
+        // The scenarios stay, to be run again.
+        let kept = scratch.keep();
+        panic!("{} (scenarios in {})", failures.join("\n"), kept.display());
+    }
     assert_eq!(
         runs,
         MAPS.len() * (5 + 4),

@@ -10,7 +10,7 @@ use cspace_sim::sweep::{Jitter, vary};
 use cspace_sim::{BackendKind, RunOptions, Scenario, run_scenario};
 use serde_json::Value;
 
-use super::cli::{scenario_path, scratch, sim};
+use super::cli::{scenario_path, scratch, scratch_dir, sim};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
@@ -39,15 +39,6 @@ fn lines(out: &Output) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-/// A scratch folder of this test's own.
-fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("cspace-sweep-{}", std::process::id()))
-        .join(test);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -161,7 +152,8 @@ fn one_and_two_threads_write_the_same_bytes() {
 
 #[test]
 fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
-    let dir = folder("shards");
+    let tmp = scratch_dir();
+    let dir = tmp.path();
     let file = scenario_path("sweeps/crowd_drop.toml");
     let whole = sweep(&[&file, "--seeds", "0..2", "--threads", "2"], 0);
     let mut shards = Vec::new();
@@ -227,6 +219,7 @@ fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
         "{err}"
     );
     let junk = scratch(
+        &tmp,
         "junk.jsonl",
         "{\"run\":0,\"runs\":1,\"passed\":true,\"error\":null}\nnot json\n",
     );
@@ -251,10 +244,11 @@ fn merged_shards_equal_the_whole_sweep_byte_for_byte() {
 
 #[test]
 fn a_failed_expectation_fails_its_run_and_the_sweep() {
+    let tmp = scratch_dir();
     let text = std::fs::read_to_string(scenario_path("drop.toml"))
         .unwrap()
         .replace("by = 1.3", "by = 0.1");
-    let scenario = scratch("drop-too-soon.toml", &text);
+    let scenario = scratch(&tmp, "drop-too-soon.toml", &text);
     let out = sweep(
         &[
             scenario.to_str().unwrap(),
@@ -288,7 +282,8 @@ fn a_failed_expectation_fails_its_run_and_the_sweep() {
 /// as written, and an agent with `spawn = N` takes spawn (N + seed) modulo the map's count.
 #[test]
 fn maps_replace_each_scenario_world_and_spawns_turn_with_the_seed() {
-    let dir = folder("maps");
+    let tmp = scratch_dir();
+    let dir = tmp.path();
     let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let file = dir.join("sweep.toml");
     std::fs::write(
@@ -454,7 +449,8 @@ fn bad_command_lines_are_refused_with_exit_code_2() {
 /// errors where it names them; errors inside a scenario are located in the scenario.
 #[test]
 fn bad_sweep_files_are_located_errors() {
-    let dir = folder("bad-files");
+    let tmp = scratch_dir();
+    let dir = tmp.path();
     let drop = scenario_path("drop.toml");
     let check = |name: &str, text: &str, says: &str| {
         let path = dir.join(name);
@@ -542,6 +538,7 @@ fn bad_sweep_files_are_located_errors() {
         "drop.toml's starts are free in rooms.map"
     );
     let wall = scratch(
+        &tmp,
         "in-the-wall.toml",
         &std::fs::read_to_string(&drop)
             .unwrap()
@@ -580,6 +577,7 @@ fn the_documented_map_sweep_runs_on_the_corpus() {
 /// `sim check` reads a sweep file as `sim sweep` does, and reports every bad file it names.
 #[test]
 fn sim_check_validates_sweep_files() {
+    let tmp = scratch_dir();
     let out = sim(&["check", &scenario_path("sweeps/crowd_drop.toml")], "");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
@@ -589,6 +587,7 @@ fn sim_check_validates_sweep_files() {
         stdout(&out)
     );
     let bad = scratch(
+        &tmp,
         "bad-check-sweep.toml",
         "scenarios = [\"nope-a.toml\", \"nope-b.toml\"]\n",
     );
