@@ -168,6 +168,16 @@ fn a_low_tunnel_is_crossed_crouching() {
     assert!(stats.areas < stats.areas_found, "{stats:?}");
 }
 
+/// The floor the slope and roof worlds stand on: 16 thick, its top at `z = 0`, `x` in
+/// `-half..half`, `y` in -128..128.
+fn strip(half: f64) -> Brush {
+    Brush::from_aabb(cspace_geom::Aabb::new(
+        DVec3::new(-half, -128.0, -16.0),
+        DVec3::new(half, 128.0, 0.0),
+    ))
+    .expect("a floor")
+}
+
 /// A wedge: the floor rises from `x0` towards +x at `slope` (rise over run), up to `x1`.
 fn ramp(x0: f64, x1: f64, slope: f64) -> Brush {
     let up = DVec3::new(-slope, 0.0, 1.0);
@@ -193,14 +203,7 @@ fn a_gentle_slope_is_walked_and_a_steep_one_is_not() {
         (60f64.to_radians().tan(), false),
     ] {
         let run = 128.0 / slope;
-        let mut brushes = vec![
-            Brush::from_aabb(cspace_geom::Aabb::new(
-                DVec3::new(-512.0, -128.0, -16.0),
-                DVec3::new(512.0, 128.0, 0.0),
-            ))
-            .unwrap(),
-            ramp(0.0, run, slope),
-        ];
+        let mut brushes = vec![strip(512.0), ramp(0.0, run, slope)];
         brushes.push(
             Brush::from_aabb(cspace_geom::Aabb::new(
                 DVec3::new(run, -128.0, 0.0),
@@ -252,14 +255,7 @@ fn a_walk_over_a_ridge_has_a_waypoint_on_the_crest_and_a_gentle_one_does_not() {
     // agent at full speed flies off a crest); the hollows at the foot of the roof are not
     // crests.
     for (slope, crest) in [(1.0, true), (5f64.to_radians().tan(), false)] {
-        let world = Arc::new(World::from_brushes([
-            Brush::from_aabb(cspace_geom::Aabb::new(
-                DVec3::new(-1024.0, -128.0, -16.0),
-                DVec3::new(1024.0, 128.0, 0.0),
-            ))
-            .unwrap(),
-            roof(slope),
-        ]));
+        let world = Arc::new(World::from_brushes([strip(1024.0), roof(slope)]));
         let (_, nav) = nav(&world);
         let foot = 64.0 / slope;
         let (a, b) = (stand(-foot - 100.0, 0.0), stand(foot + 100.0, 0.0));
