@@ -11,7 +11,7 @@
 //! the peers are built.
 //!
 //! E1M1 comes through `CSPACE_MAPS` (a skip line is printed when it is unset):
-//! `CSPACE_MAPS=/work/shared/maps cargo bench -p cspace-nav --bench nav`
+//! `CSPACE_MAPS=../shared/maps cargo bench -p cspace-nav --bench nav`
 
 use std::hint::black_box;
 use std::sync::Arc;

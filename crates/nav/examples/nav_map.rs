@@ -1,7 +1,7 @@
 //! Draws a map's walkable areas seen from above and one planned path, as SVG (the picture in
 //! docs/navigation.md), and prints the graph's statistics and the path.
 //!
-//! `CSPACE_MAPS=/work/shared/maps cargo run --release -p cspace-nav --example nav_map -- quake_e1m1.map docs/navigation-e1m1.svg`
+//! `CSPACE_MAPS=../shared/maps cargo run --release -p cspace-nav --example nav_map -- quake_e1m1.map docs/navigation-e1m1.svg`
 //!
 //! The tree is compiled for standing, crouching and the point, with the outside filled from the
 //! spawn points (the exterior of a sealed map has floors no agent reaches). The path drawn is the

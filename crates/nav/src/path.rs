@@ -291,9 +291,9 @@ impl NavMesh {
     }
 
     /// A waypoint where the straight leg `a`..`b` (seen from above) crosses `portal`, when the
-    /// crossing is a walk over a crest: the floor's slope along the leg (rise per unit
-    /// across) falls by more than [`crate::NavParams::crest_bend`] there. An agent walking fast over a crest
-    /// leaves the ground and flies on; the follower slows down for it (`cspace-sim`'s
+    /// crossing is a walk over a crest: the floor's slope along the leg (rise per unit across)
+    /// falls by more than [`crate::NavParams::crest_bend`] there. An agent walking fast over a
+    /// crest leaves the ground and flies on; the follower slows down for it (`cspace-sim`'s
     /// `goto`), and needs the crest as a point of the path to know where.
     fn crest(&self, a: DVec3, b: DVec3, portal: &Portal) -> Option<Waypoint> {
         if portal.kind != LinkKind::Walk {

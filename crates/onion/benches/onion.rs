@@ -8,7 +8,7 @@
 //!   `RandomBoxes::BENCHMARK` (2,000 boxes in a 1,000-unit cube, half rotated).
 //!
 //! E1M1 comes through `CSPACE_MAPS` (a skip line is printed when it is unset):
-//! `CSPACE_MAPS=/work/shared/maps cargo bench -p cspace-onion --bench onion`
+//! `CSPACE_MAPS=../shared/maps cargo bench -p cspace-onion --bench onion`
 
 use std::hint::black_box;
 use std::sync::Arc;

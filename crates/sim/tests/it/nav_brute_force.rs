@@ -29,7 +29,7 @@
 //! inputs that reach them, and fails: the issue's target (none) is not met.
 //!
 //! ```text
-//! CSPACE_MAPS=/work/shared/maps CSPACE_BRUTE_PAIRS=4 CSPACE_BRUTE_BUDGET=20000 \
+//! CSPACE_MAPS=../shared/maps CSPACE_BRUTE_PAIRS=4 CSPACE_BRUTE_BUDGET=20000 \
 //!   cargo test --release -p cspace-sim --test it \
 //!   unreachable_pairs_stay_unreachable_by_brute_force -- --nocapture
 //! ```

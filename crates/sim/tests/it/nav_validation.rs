@@ -17,7 +17,7 @@
 //! docs/navigation-validation.md:
 //!
 //! ```text
-//! CSPACE_MAPS=/work/shared/maps cargo test -p cspace-sim --test it \
+//! CSPACE_MAPS=../shared/maps cargo test -p cspace-sim --test it \
 //!   goto_follows_planned_paths_on_the_corpus -- --nocapture
 //! ```
 //!
