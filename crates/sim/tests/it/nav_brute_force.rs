@@ -34,9 +34,15 @@
 //!   unreachable_pairs_stay_unreachable_by_brute_force -- --nocapture
 //! ```
 //!
+//! Each pair reached is listed with the inputs that reach it and the fastest the agent went
+//! along the way (horizontally, units/s and as a share of the walk speed): the planner plans for
+//! an agent at walk speed, so a pair reached only faster needs speed carried from hop to hop.
+//!
 //! Knobs: `CSPACE_GOTO_MAPS` and `CSPACE_GOTO_PAIRS` as for the validation (the same pairs);
 //! `CSPACE_BRUTE_PAIRS`, how many unreachable pairs (and as many planned ones) per map are
-//! searched (default 1); `CSPACE_BRUTE_BUDGET`, expansions per search (default 1,000).
+//! searched (default 1); `CSPACE_BRUTE_BUDGET`, expansions per search (default 1,000);
+//! `CSPACE_BRUTE_FAST`, the speed cap in hundredths of the walk speed (default 110, [`FAST`]),
+//! to measure what the reached pairs need (the check's figure is the default's).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
@@ -58,12 +64,12 @@ const DT: f64 = 1.0 / 64.0;
 const CELL: f64 = 16.0;
 /// The longest a held input may leave the agent in the air, seconds (a fall of 6,400 units).
 const MAX_FLIGHT: f64 = 4.0;
-/// The fastest the searched agent may move horizontally, as a share of the walk speed: 1.1.
+/// The fastest the searched agent may move horizontally, in hundredths of the walk speed: 1.1.
 /// The planner plans for an agent at walk speed; Quake's acceleration, which caps the speed
 /// only along the wished direction, lets an agent that turns while it jumps go faster
 /// (strafe-jumping) and jump farther than any planned jump. States reached that way are not
 /// searched on: reaching a goal only so is not a miss of the planner.
-const FAST: f64 = 1.1;
+const FAST: usize = 110;
 
 /// An agent's state between inputs: on the ground.
 #[derive(Debug, Clone, Copy)]
@@ -125,8 +131,8 @@ fn inputs() -> Vec<Input> {
 #[derive(Debug, Clone, PartialEq)]
 enum Search {
     /// The goal was reached after this many expansions, by these inputs from these states
-    /// (described, in order).
-    Reached(usize, Vec<String>),
+    /// (described, in order), going at most this fast (horizontally, units/s).
+    Reached(usize, Vec<String>, f64),
     /// No state was left after this many.
     Exhausted(usize),
     /// The budget ran out with this many states found.
@@ -135,20 +141,26 @@ enum Search {
 
 /// What holding an input led to.
 enum Held {
-    /// The goal, at some step.
-    Reached,
-    /// The ground, here.
-    Landed(State),
+    /// The goal, at some step, going at most this fast on the way (horizontally, units/s).
+    Reached(f64),
+    /// The ground, here, going at most this fast on the way.
+    Landed(State, f64),
     /// The world left, or a flight longer than [`MAX_FLIGHT`].
     Lost,
-    /// Faster than [`FAST`] times the walk speed, horizontally, at some step.
+    /// Faster than the cap, horizontally, at some step.
     TooFast,
 }
 
 /// Holds `input` from `state` for [`HOLD`], then on while the agent is in the air, up to
-/// [`MAX_FLIGHT`]; `goal` is asked after every step whether the agent (origin, on the ground) is
-/// there.
-fn hold(quake: &QuakeNav, state: State, input: Input, goal: impl Fn(DVec3, bool) -> bool) -> Held {
+/// [`MAX_FLIGHT`], never faster than `cap` (horizontally, units/s); `goal` is asked after every
+/// step whether the agent (origin, on the ground) is there.
+fn hold(
+    quake: &QuakeNav,
+    state: State,
+    input: Input,
+    cap: f64,
+    goal: impl Fn(DVec3, bool) -> bool,
+) -> Held {
     let pose = if input.crouch {
         Action::Crouch
     } else {
@@ -189,14 +201,17 @@ fn hold(quake: &QuakeNav, state: State, input: Input, goal: impl Fn(DVec3, bool)
         return Held::Lost;
     };
     let (steps, most) = ((HOLD / DT).round() as u64, (MAX_FLIGHT / DT).round() as u64);
+    let mut peak: f64 = 0.0;
     for step in 0..most {
         sim.step();
         let s = sim.states()[0];
-        if s.velocity.truncate().length() > FAST * quake.params.walk_speed {
+        let speed = s.velocity.truncate().length();
+        if speed > cap {
             return Held::TooFast;
         }
+        peak = peak.max(speed);
         if goal(s.position, s.on_ground) {
-            return Held::Reached;
+            return Held::Reached(peak);
         }
         let left = sim
             .recorder()
@@ -207,11 +222,14 @@ fn hold(quake: &QuakeNav, state: State, input: Input, goal: impl Fn(DVec3, bool)
             return Held::Lost;
         }
         if step + 1 >= steps && s.on_ground {
-            return Held::Landed(State {
-                position: s.position,
-                velocity: s.velocity,
-                crouched: s.pose == Pose::Crouching,
-            });
+            return Held::Landed(
+                State {
+                    position: s.position,
+                    velocity: s.velocity,
+                    crouched: s.pose == Pose::Crouching,
+                },
+                peak,
+            );
         }
     }
     Held::Lost
@@ -236,8 +254,15 @@ fn describe(state: &State, input: Input) -> String {
     )
 }
 
-/// The search from `from` (crouched for pose 1) to `to`.
-fn search(quake: &QuakeNav, pose: usize, from: DVec3, to: DVec3, budget: usize) -> Search {
+/// The search from `from` (crouched for pose 1) to `to`, never faster than `cap` (units/s).
+fn search(
+    quake: &QuakeNav,
+    pose: usize,
+    from: DVec3,
+    to: DVec3,
+    budget: usize,
+    cap: f64,
+) -> Search {
     let goal = |p: DVec3, on_ground: bool| on_ground && p.distance(to) <= 16.0;
     let distance = |p: DVec3| (p - to).length();
     let start = State {
@@ -251,6 +276,8 @@ fn search(quake: &QuakeNav, pose: usize, from: DVec3, to: DVec3, budget: usize) 
     let mut states = vec![start];
     // How each state was found: the state it was found from, and the input.
     let mut found_by: Vec<Option<(usize, Input)>> = vec![None];
+    // The fastest the agent went on the way to each state.
+    let mut peaks = vec![0.0_f64];
     // Nearest first (non-negative distances order as their bits), then the oldest.
     let mut open = BinaryHeap::new();
     open.push(Reverse((distance(from).to_bits(), 0usize)));
@@ -262,8 +289,8 @@ fn search(quake: &QuakeNav, pose: usize, from: DVec3, to: DVec3, budget: usize) 
         expansions += 1;
         let state = states[index];
         for &input in &inputs {
-            match hold(quake, state, input, goal) {
-                Held::Reached => {
+            match hold(quake, state, input, cap, goal) {
+                Held::Reached(peak) => {
                     let mut steps = vec![(index, input)];
                     let mut at = index;
                     while let Some((from, by)) = found_by[at] {
@@ -275,13 +302,14 @@ fn search(quake: &QuakeNav, pose: usize, from: DVec3, to: DVec3, budget: usize) 
                         .rev()
                         .map(|&(i, input)| describe(&states[i], input))
                         .collect();
-                    return Search::Reached(expansions, described);
+                    return Search::Reached(expansions, described, peak.max(peaks[index]));
                 }
-                Held::Landed(next) => {
+                Held::Landed(next, peak) => {
                     if seen.insert(next.key()) {
                         open.push(Reverse((distance(next.position).to_bits(), states.len())));
                         states.push(next);
                         found_by.push(Some((index, input)));
+                        peaks.push(peak.max(peaks[index]));
                     }
                 }
                 Held::Lost | Held::TooFast => {}
@@ -300,6 +328,7 @@ fn unreachable_pairs_stay_unreachable_by_brute_force() {
     let pairs = count("CSPACE_GOTO_PAIRS", 200);
     let sample = count("CSPACE_BRUTE_PAIRS", 1);
     let budget = count("CSPACE_BRUTE_BUDGET", 1_000);
+    let fast = count("CSPACE_BRUTE_FAST", FAST);
     let started = std::time::Instant::now();
     let (mut searched, mut exhausted, mut undecided) = (0, 0, 0);
     let (mut control, mut control_reached) = (0, 0);
@@ -314,6 +343,8 @@ fn unreachable_pairs_stay_unreachable_by_brute_force() {
         let map = cspace_corpus::map(TEST, &format!("{name}.map")).expect("CSPACE_MAPS is set");
         let clock = std::time::Instant::now();
         let quake = QuakeNav::build(&map);
+        let walk = quake.params.walk_speed;
+        let cap = fast as f64 / 100.0 * walk;
         // The validation's pairs (same seed), so the sample is of the pairs it reports.
         let drawn = quake.draw(pairs, map_seed(name));
         let unreachable: Vec<(usize, DVec3, DVec3)> = drawn
@@ -338,13 +369,13 @@ fn unreachable_pairs_stay_unreachable_by_brute_force() {
             || {
                 chosen
                     .par_iter()
-                    .map(|&&(pose, from, to)| search(&quake, pose, from, to, budget))
+                    .map(|&&(pose, from, to)| search(&quake, pose, from, to, budget, cap))
                     .collect()
             },
             || {
                 planned
                     .par_iter()
-                    .map(|&(pose, from, to)| search(&quake, pose, from, to, budget))
+                    .map(|&(pose, from, to)| search(&quake, pose, from, to, budget, cap))
                     .collect()
             },
         );
@@ -362,11 +393,13 @@ fn unreachable_pairs_stay_unreachable_by_brute_force() {
                         ["stand", "crouch"][pose]
                     );
                 }
-                Search::Reached(n, how) => {
+                Search::Reached(n, how, peak) => {
                     row[2] += 1;
                     wrong.push(format!(
-                        "{name} {} {from:.1} -> {to:.1}: reached after {n} expansions:\n    {}",
+                        "{name} {} {from:.1} -> {to:.1}: reached after {n} expansions, at most \
+                         {peak:.0} units/s ({:.2} x walk):\n    {}",
                         ["stand", "crouch"][pose],
+                        peak / walk,
                         how.join("\n    ")
                     ));
                 }
@@ -393,9 +426,11 @@ fn unreachable_pairs_stay_unreachable_by_brute_force() {
         control_reached += reached;
     }
     eprintln!(
-        "{TEST}: {searched} unreachable pairs searched ({budget} expansions each): {exhausted} \
+        "{TEST}: {searched} unreachable pairs searched ({budget} expansions each, at most \
+         {:.2} x walk speed): {exhausted} \
          exhausted ({expanded} states in all), {undecided} undecided, {} reached; control: \
          {control_reached} of {control} planned pairs reached; {:.1} s",
+        fast as f64 / 100.0,
         wrong.len(),
         started.elapsed().as_secs_f64()
     );
