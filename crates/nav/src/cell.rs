@@ -6,7 +6,7 @@ use glam::DVec3;
 
 pub(crate) use cspace_onion::Cell;
 
-use crate::bsp::{LEAF, SOLID, SpaceBsp};
+use cspace_onion::{REGION, SOLID, SpaceTree};
 
 /// The box every cell is cut from, and the half side of the squares the cuts start from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,21 +51,21 @@ impl CellBox {
 
 /// The cell of every region of `bsp`, inside `cell_box` (regions without volume there get a cell
 /// without faces).
-pub(crate) fn region_cells(bsp: &SpaceBsp, cell_box: &CellBox) -> Vec<Cell> {
-    let mut cells = vec![Cell::default(); bsp.regions()];
+pub(crate) fn region_cells(bsp: &SpaceTree, cell_box: &CellBox) -> Vec<Cell> {
+    let mut cells = vec![Cell::default(); bsp.regions().len()];
     let mut stack = vec![(
-        bsp.root,
+        bsp.root(),
         Cell::from_planes(&cell_box.planes(), cell_box.half),
     )];
     while let Some((at, cell)) = stack.pop() {
         if at == SOLID {
             continue;
         }
-        if at & LEAF != 0 {
-            cells[(at & !LEAF) as usize] = cell;
+        if at & REGION != 0 {
+            cells[(at & !REGION) as usize] = cell;
             continue;
         }
-        let node = &bsp.nodes[at as usize];
+        let node = &bsp.nodes()[at as usize];
         let (front, back) = cell.split(&node.plane, cell_box.half);
         stack.push((node.children[1], back));
         stack.push((node.children[0], front));

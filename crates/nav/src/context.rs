@@ -5,7 +5,7 @@ use std::collections::BinaryHeap;
 
 use glam::DVec3;
 
-use crate::bsp::WalkScratch;
+use cspace_onion::WalkScratch;
 
 /// Scratch space for the queries of a [`crate::NavMesh`] and a [`crate::LineOfSight`]: tree-walk
 /// stacks and the search's per-area arrays. The graph and the trees are shared (`&self`) by any

@@ -53,7 +53,6 @@
 //! ```
 
 mod area;
-mod bsp;
 mod cell;
 mod context;
 mod error;

@@ -9,9 +9,9 @@ use cspace_geom::{Aabb, Plane};
 use glam::DVec3;
 
 use crate::area::{Area, AreaGrid, cross2};
-use crate::bsp::WalkScratch;
 use crate::params::NavParams;
 use crate::portals::LeafGraph;
+use cspace_onion::{SolidEntry, WalkScratch};
 
 /// How an agent gets from one area to the next (and from one waypoint to the next).
 ///
@@ -281,11 +281,13 @@ impl Prober<'_> {
     /// back); `None` when it stays free. A move starting in solid answers `Some` at `a` with no
     /// plane.
     fn hit(&mut self, a: DVec3, b: DVec3) -> Option<(DVec3, Option<Plane>)> {
-        let (start_solid, entry) = self.graph.first_entry(a, b, &mut self.scratch);
-        if start_solid {
-            return Some((a, None));
+        match self.graph.first_entry(a, b, &mut self.scratch) {
+            entry if entry.start_solid() => Some((a, None)),
+            SolidEntry::Hit { time, plane, .. } => {
+                Some((cspace_geom::collider::lerp(a, b, time), plane))
+            }
+            _ => None,
         }
-        entry.map(|(t, plane)| (cspace_geom::collider::lerp(a, b, t), plane))
     }
 
     /// The area of the pose whose floor holds `point` (seen from above, within

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use cspace_geom::tolerance::{PLANE_THICKNESS, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, World};
-use cspace_onion::OnionTree;
+use cspace_onion::{OnionTree, SolidEntry};
 use glam::DVec3;
 
 use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy, rounding_area};
@@ -213,7 +213,7 @@ impl NavMesh {
             .poses()
             .iter()
             .position(|p| p.mins == DVec3::ZERO && p.maxs == DVec3::ZERO)
-            .map(|space| LineOfSight::new(tree, space, world.bounds()))
+            .map(|space| LineOfSight::new(tree, space))
             .transpose()?;
 
         let stats = NavStats {
@@ -342,20 +342,25 @@ impl NavMesh {
         }
         let depth = self.params.max_fall + self.params.clearance;
         let below = point - DVec3::Z * depth;
-        let (start_solid, entry) = graph.first_entry(point, below, &mut ctx.walk);
+        let entry = graph.first_entry(point, below, &mut ctx.walk);
         let no_ground = || NavError::NoGround {
             what,
             point,
             pose: name(),
         };
-        if start_solid {
+        if entry.start_solid() {
             return Err(NavError::InSolid {
                 what,
                 point,
                 pose: name(),
             });
         }
-        let Some((t, Some(plane))) = entry else {
+        let SolidEntry::Hit {
+            time: t,
+            plane: Some(plane),
+            ..
+        } = entry
+        else {
             return Err(no_ground());
         };
         if plane.normal().z < self.params.min_walk_normal {

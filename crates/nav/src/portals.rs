@@ -13,11 +13,10 @@
 use cspace_geom::polygon::PolygonSide;
 use cspace_geom::tolerance::{ONION_CUT, PORTAL_MIN_AREA};
 use cspace_geom::{Aabb, Polygon, World};
-use cspace_onion::{NodeRef, OnionTree};
+use cspace_onion::{NodeRef, OnionTree, REGION, SOLID, SolidEntry, SpaceTree, WalkScratch};
 use glam::DVec3;
 
 use crate::area::rounding_area;
-use crate::bsp::{LEAF, SOLID, SpaceBsp, WalkScratch};
 use crate::cell::{Cell, CellBox, region_cells};
 use crate::error::NavError;
 
@@ -65,7 +64,8 @@ pub struct OneSided {
 #[derive(Debug, Clone)]
 pub struct LeafGraph {
     space: usize,
-    pub(crate) bsp: SpaceBsp,
+    /// The space's tree, pruned to it: its regions are this graph's.
+    pub(crate) bsp: SpaceTree,
     pub(crate) cells: Vec<Cell>,
     /// Per region: its cell touches the box around the world (the outside of a sealed map).
     outer: Vec<bool>,
@@ -111,10 +111,10 @@ impl LeafGraph {
     /// The regions and portals of configuration space `space` of `tree`, with cells cut inside
     /// `bounds` (loosened by `margin` units).
     pub(crate) fn new(tree: &OnionTree, space: usize, bounds: Aabb, margin: f64) -> LeafGraph {
-        let bsp = SpaceBsp::new(tree, space);
+        let bsp = tree.space_tree(space).clone();
         let cell_box = CellBox::around(bounds, margin);
         let cells = region_cells(&bsp, &cell_box);
-        let regions = bsp.regions();
+        let regions = bsp.regions().len();
         let mut outer = vec![false; regions];
         // (from, to, piece) for every piece of a face reaching another region.
         let mut directed: Vec<(u32, u32, Polygon)> = Vec::new();
@@ -130,7 +130,7 @@ impl LeafGraph {
                 if face.area() < PORTAL_MIN_AREA {
                     continue;
                 }
-                stack.push((bsp.root, face.clone()));
+                stack.push((bsp.root(), face.clone()));
                 while let Some((at, piece)) = stack.pop() {
                     if at == SOLID {
                         boundary.push(Boundary {
@@ -140,14 +140,14 @@ impl LeafGraph {
                         });
                         continue;
                     }
-                    if at & LEAF != 0 {
-                        let other = at & !LEAF;
+                    if at & REGION != 0 {
+                        let other = at & !REGION;
                         if other != r {
                             directed.push((r, other, piece));
                         }
                         continue;
                     }
-                    let node = &bsp.nodes[at as usize];
+                    let node = &bsp.nodes()[at as usize];
                     match piece.side_of(&node.plane, ONION_CUT) {
                         PolygonSide::Front => stack.push((node.children[0], piece)),
                         PolygonSide::Back => stack.push((node.children[1], piece)),
@@ -190,7 +190,7 @@ impl LeafGraph {
             }
         }
         let mut leaf_region = vec![u32::MAX; tree.leaf_count()];
-        for (r, source) in bsp.sources.iter().enumerate() {
+        for (r, source) in bsp.regions().iter().enumerate() {
             let mut stack = vec![*source];
             while let Some(at) = stack.pop() {
                 match at {
@@ -281,8 +281,7 @@ impl LeafGraph {
 
     /// The region holding `point` (on a plane, the front one); `None` in solid.
     pub fn region_at(&self, point: DVec3) -> Option<u32> {
-        let c = self.bsp.child_at(point);
-        (c != SOLID).then_some(c & !LEAF)
+        self.bsp.region_at(point)
     }
 
     /// True when `point` is solid in this space (touching is free), as the onion's point query.
@@ -291,13 +290,13 @@ impl LeafGraph {
     }
 
     /// The first entry into solid along `start -> end` after the start: time and plane (facing
-    /// the start). See [`SpaceBsp::first_entry`].
+    /// the start), the collider's answer ([`SpaceTree::first_entry`]).
     pub(crate) fn first_entry(
         &self,
         start: DVec3,
         end: DVec3,
         scratch: &mut WalkScratch,
-    ) -> (bool, Option<(f64, Option<cspace_geom::Plane>)>) {
+    ) -> SolidEntry {
         self.bsp.first_entry(start, end, scratch)
     }
 

@@ -15,7 +15,7 @@ use glam::DVec3;
 
 use crate::compile::Compiled;
 use crate::start_grid::GridShape;
-use crate::trace::{Entry, Scratch};
+use crate::trace::{SolidEntry, WalkScratch};
 use crate::tree::OnionTree;
 use cspace_geom::tolerance::{BOX_GROWTH, SAME_HIT, SAME_TIME, SURFACE_SEARCH};
 
@@ -144,7 +144,7 @@ pub struct OnionCollider {
 /// The onion backend's scratch in a [`QueryContext`].
 #[derive(Debug, Default)]
 struct OnionScratch {
-    walk: Scratch,
+    walk: WalkScratch,
     /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
     candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
 }
@@ -309,15 +309,18 @@ impl Collider for OnionCollider {
         let Shape::Box(shape) = prepared.shape() else {
             unreachable!("prepare accepts boxes only")
         };
-        let entry = self.tree.first_entry(space, start, end, &mut scratch.walk);
+        let entry = self
+            .tree
+            .space_tree(space)
+            .first_entry(start, end, &mut scratch.walk);
         counters.nodes_visited += std::mem::take(&mut scratch.walk.visited);
         match entry {
-            Entry::AllSolid => Hit::all_solid(start),
-            Entry::Free { start_solid } => Hit {
+            SolidEntry::AllSolid => Hit::all_solid(start),
+            SolidEntry::Free { start_solid } => Hit {
                 start_solid,
                 ..Hit::miss(end)
             },
-            Entry::Hit {
+            SolidEntry::Hit {
                 start_solid,
                 time,
                 plane,

@@ -12,7 +12,7 @@
 use cspace_geom::Plane;
 use glam::DVec3;
 
-use crate::tree::{LEAF_BIT, SpaceNode};
+use crate::tree::{REGION, SpaceNode};
 use cspace_geom::tolerance::BOX_GROWTH;
 
 /// How far inside every plane above its node a loose box must be ([`BOX_GROWTH`]).
@@ -216,10 +216,10 @@ impl StartGrid {
 /// [`MARGIN`] (or the uniform subtree holding it).
 fn descend(nodes: &[SpaceNode], mut at: u32, (lo, hi): (DVec3, DVec3)) -> u32 {
     let (centre, half) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
-    while at & LEAF_BIT == 0 {
+    while at & REGION == 0 {
         let node = &nodes[at as usize];
         let d = node.signed_distance(centre);
-        let reach = half.dot(node.normal.abs());
+        let reach = half.dot(node.plane.normal().abs());
         if d - reach > MARGIN {
             at = node.children[0];
         } else if d + reach < -MARGIN {
@@ -238,7 +238,7 @@ mod tests {
     use glam::DVec3;
 
     use super::*;
-    use crate::trace::Scratch;
+    use crate::trace::WalkScratch;
     use crate::{CompileOptions, OnionTree, Pose, compile};
 
     fn tree_of(world: &World) -> OnionTree {
@@ -311,7 +311,7 @@ mod tests {
             assert!(space.starts.is_some(), "a grid over a bounded world");
             space.starts = None;
         }
-        let mut scratch = Scratch::default();
+        let mut scratch = WalkScratch::default();
         let mut from_cells = 0;
         for (a, b) in moves(&tree, &world.bounds(), count, seed) {
             for space in 0..tree.spaces() {
@@ -320,8 +320,8 @@ mod tests {
                     from_cells += 1;
                 }
                 assert_eq!(
-                    tree.first_entry(space, a, b, &mut scratch),
-                    rooted.first_entry(space, a, b, &mut scratch),
+                    tree.space_tree(space).first_entry(a, b, &mut scratch),
+                    rooted.space_tree(space).first_entry(a, b, &mut scratch),
                     "{a} -> {b} in space {space}"
                 );
                 assert_eq!(
@@ -410,7 +410,7 @@ mod tests {
                     let mut passed_loose = loose == st.root;
                     while node != start {
                         assert!(
-                            node & LEAF_BIT == 0,
+                            node & REGION == 0,
                             "cell {at:?}: the start is not below the root"
                         );
                         let n = &st.nodes[node as usize];
@@ -458,24 +458,20 @@ mod tests {
         let (_, hi) = shape.loose_box([0, 0, 0]);
         let start_of_cell_0 = |x: f64| {
             let node = SpaceNode {
-                normal: DVec3::X,
-                dist: x,
-                children: [crate::tree::SOLID, crate::tree::EMPTY],
+                plane: Plane::from_unit_normal(DVec3::X, x).unwrap(),
+                children: [crate::tree::SOLID, REGION],
             };
             StartGrid::new(&shape, &[node], 0).starts[0]
         };
         assert_eq!(start_of_cell_0(hi.x)[0], 0);
         assert_eq!(start_of_cell_0(hi.x + MARGIN * 0.5)[0], 0);
-        assert_eq!(start_of_cell_0(hi.x + MARGIN * 2.0)[0], crate::tree::EMPTY);
+        assert_eq!(start_of_cell_0(hi.x + MARGIN * 2.0)[0], REGION);
         assert_eq!(start_of_cell_0(hi.x - 1.0)[0], 0);
         // The tight box (the cell itself) the same way, below the loose box's face.
         let (_, tight_hi) = shape.tight_box([0, 0, 0]);
         assert_eq!(start_of_cell_0(tight_hi.x), [0, 0]);
         assert_eq!(start_of_cell_0(tight_hi.x + MARGIN * 0.5), [0, 0]);
-        assert_eq!(
-            start_of_cell_0(tight_hi.x + MARGIN * 2.0),
-            [0, crate::tree::EMPTY]
-        );
+        assert_eq!(start_of_cell_0(tight_hi.x + MARGIN * 2.0), [0, REGION]);
     }
 
     /// However flat, long or wild the extent, the grid keeps to its cell budget.

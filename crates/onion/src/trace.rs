@@ -14,7 +14,7 @@ use cspace_geom::tolerance::{CONTACT, START_NUDGE};
 use cspace_geom::{Plane, QueryContext};
 use glam::DVec3;
 
-use crate::tree::{LEAF_BIT, OnionTree, SOLID};
+use crate::tree::{OnionTree, REGION, SOLID, SpaceTree};
 
 /// The deepest traversal stack a collider keeps without growing: it reserves this many frames
 /// once, so no trace allocates below it.
@@ -49,16 +49,28 @@ pub struct Crossing {
     pub plane: Plane,
 }
 
-/// A stretch of the segment inside one leaf (or one solidity, after merging the two sides of a
-/// plane the segment lies on).
+/// A stretch `[t0, t1]` of a walked segment (times on the whole segment) inside one region or
+/// solid: one uniform subtree of the space, or, where the segment lies on a plane, the two sides
+/// merged (solid only where both are; the empty side's region otherwise).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Interval {
+pub struct Stretch {
+    /// Where the stretch begins, a time on the whole segment.
     pub t0: f64,
+    /// Where it ends.
     pub t1: f64,
-    pub solid: bool,
+    /// `REGION | index` or [`SOLID`] ([`crate::SpaceChild::of`] decodes it).
+    pub child: u32,
     /// The plane crossed at `t0` (the index of its node in the space's tree, [`FLIP`] for
-    /// reversed), or [`NO_PLANE`].
-    pub entry: u32,
+    /// reversed), or [`NO_PLANE`]: [`SpaceTree::entry_plane`].
+    pub(crate) entry: u32,
+}
+
+impl Stretch {
+    /// True in solid.
+    #[inline]
+    pub fn solid(&self) -> bool {
+        self.child == SOLID
+    }
 }
 
 /// A stretch of the segment still to walk: from `at`, over `[t0, t1]`, whose ends are `a` and
@@ -74,57 +86,102 @@ pub(crate) struct Frame {
     entry: u32,
 }
 
-/// Reusable traversal state: a trace allocates nothing once this has grown. It lives in the
-/// caller's [`QueryContext`].
-#[derive(Debug, Default)]
-pub(crate) struct Scratch {
+/// Reusable traversal state of the walks: a walk allocates nothing once this has grown. The
+/// collider keeps one in the caller's [`QueryContext`]; other walkers keep their own.
+#[derive(Debug, Default, Clone)]
+pub struct WalkScratch {
     stack: Vec<Frame>,
     /// Branch nodes whose plane the walks tested since the caller last took the count.
-    pub visited: u64,
-    /// Interval lists for the two sides of planes a segment lies on, reused.
-    pool: Vec<Vec<Interval>>,
+    pub(crate) visited: u64,
+    /// Stretch lists for the two sides of planes a segment lies on, reused.
+    pool: Vec<Vec<Stretch>>,
 }
 
-/// The collider's view of a move: the first entry into solid after the start region.
+/// The first entry into solid of a move after the solid it starts in, if any: the collider's
+/// answer ([`SpaceTree::first_entry`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Entry {
+pub enum SolidEntry {
+    /// The whole move is in solid.
     AllSolid,
+    /// The move enters no solid after its start.
     Free {
+        /// The start is in solid (the move leaves it).
         start_solid: bool,
     },
+    /// The move enters solid at `time` (on `[0, 1]`) through `plane` (facing the start; `None`
+    /// when no plane was recorded: the walk started inside it).
     Hit {
+        /// The start is in solid (the move leaves it and enters solid again).
         start_solid: bool,
+        /// The time of the entry on the move.
         time: f64,
+        /// The plane entered through, facing the start.
         plane: Option<Plane>,
     },
 }
 
-impl OnionTree {
-    /// The plane of an entry recorded in space `space`, oriented.
-    fn recorded_plane(&self, space: usize, entry: u32) -> Option<Plane> {
+impl SolidEntry {
+    /// True when the move starts in solid.
+    pub fn start_solid(&self) -> bool {
+        match *self {
+            SolidEntry::AllSolid => true,
+            SolidEntry::Free { start_solid } | SolidEntry::Hit { start_solid, .. } => start_solid,
+        }
+    }
+}
+
+impl SpaceTree {
+    /// The plane a stretch was entered through, facing the side the segment came from; `None`
+    /// for the stretch the walk started in, unless the start lies on a plane.
+    pub fn entry_plane(&self, stretch: &Stretch) -> Option<Plane> {
+        self.recorded_plane(stretch.entry)
+    }
+
+    /// The plane of an entry recorded in this tree, oriented.
+    fn recorded_plane(&self, entry: u32) -> Option<Plane> {
         (entry != NO_PLANE).then(|| {
-            let node = (entry & !FLIP) as usize;
-            let p = self.planes[self.space_tree(space).planes[node] as usize];
+            let p = self.nodes[(entry & !FLIP) as usize].plane;
             if entry & FLIP != 0 { p.flipped() } else { p }
         })
     }
 
-    /// Walks `start -> end` over `[t0, t1]` from `from` in space `space`'s tree, calling `visit` with each
-    /// leaf stretch in order until it returns false. Returns false when stopped.
-    #[allow(clippy::too_many_arguments)]
-    fn walk<V: FnMut(Interval) -> bool>(
+    /// Walks `start -> end` front to back (Listing 5's walk, see the module docs), calling
+    /// `visit` with each [`Stretch`] in order until it returns false; returns false when
+    /// stopped. The plane a start lies on is recorded as its stretch's entry.
+    pub fn walk(
         &self,
-        space: usize,
+        start: DVec3,
+        end: DVec3,
+        scratch: &mut WalkScratch,
+        mut visit: impl FnMut(Stretch) -> bool,
+    ) -> bool {
+        self.walk_span(
+            start,
+            end,
+            self.start(start, end),
+            (0.0, 1.0),
+            NO_PLANE,
+            true,
+            scratch,
+            &mut visit,
+        )
+    }
+
+    /// Walks `start -> end` over `[t0, t1]` from `from`, calling `visit` with each stretch in
+    /// order until it returns false. Returns false when stopped.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn walk_span<V: FnMut(Stretch) -> bool>(
+        &self,
         start: DVec3,
         end: DVec3,
         from: u32,
         (t0, t1): (f64, f64),
         entry: u32,
         record_start: bool,
-        scratch: &mut Scratch,
+        scratch: &mut WalkScratch,
         visit: &mut V,
     ) -> bool {
-        let tree = self.space_tree(space);
+        let tree = self;
         // Nested walks (both sides of a plane) share the stack above their own base.
         let base = scratch.stack.len();
         // The first stretch is walked without going through the stack.
@@ -154,11 +211,11 @@ impl OnionTree {
             } = frame;
             loop {
                 // A subtree uniform in this space: one stretch.
-                if at & LEAF_BIT != 0 {
-                    if !visit(Interval {
+                if at & REGION != 0 {
+                    if !visit(Stretch {
                         t0,
                         t1,
-                        solid: at == SOLID,
+                        child: at,
                         entry,
                     }) {
                         scratch.stack.truncate(base);
@@ -176,7 +233,7 @@ impl OnionTree {
                 // fetches wait for memory. (A leaf's reference, untagged, names node 0 or 1: a
                 // harmless fetch, and no branch on which kind of child it is.)
                 for child in node.children {
-                    if let Some(next) = tree.nodes.get((child & !LEAF_BIT) as usize) {
+                    if let Some(next) = tree.nodes.get((child & !REGION) as usize) {
                         prefetch(next);
                     }
                 }
@@ -197,7 +254,6 @@ impl OnionTree {
                     if da <= CONTACT && db <= CONTACT {
                         // On the plane: both sides; solid where both are (touching is free).
                         if !self.both_sides(
-                            space,
                             start,
                             end,
                             node.children,
@@ -252,20 +308,20 @@ impl OnionTree {
         true
     }
 
-    /// Both children of a node the segment lies on, merged: solid only where both are. (Rare:
-    /// its visitor goes through a pointer, so the generic walk does not nest without end.)
+    /// Both children of a node the segment lies on, merged: solid only where both are, and the
+    /// empty side's region where one is. (Rare: its visitor goes through a pointer, so the
+    /// generic walk does not nest without end.)
     #[allow(clippy::too_many_arguments)]
     fn both_sides(
         &self,
-        space: usize,
         start: DVec3,
         end: DVec3,
         children: [u32; 2],
         span: (f64, f64),
         entry: u32,
         record_start: bool,
-        scratch: &mut Scratch,
-        visit: &mut dyn FnMut(Interval) -> bool,
+        scratch: &mut WalkScratch,
+        visit: &mut dyn FnMut(Stretch) -> bool,
     ) -> bool {
         let mut sides = [
             scratch.pool.pop().unwrap_or_default(),
@@ -273,8 +329,7 @@ impl OnionTree {
         ];
         for (side, child) in sides.iter_mut().zip(children) {
             side.clear();
-            self.walk(
-                space,
+            self.walk_span(
                 start,
                 end,
                 child,
@@ -298,10 +353,11 @@ impl OnionTree {
             } else {
                 b.entry
             };
-            go_on = visit(Interval {
+            let child = if !a.solid() { a.child } else { b.child };
+            go_on = visit(Stretch {
                 t0: a.t0.max(b.t0),
                 t1: a.t1.min(b.t1),
-                solid: a.solid && b.solid,
+                child,
                 entry,
             });
             if a.t1 <= b.t1 {
@@ -315,6 +371,50 @@ impl OnionTree {
         go_on
     }
 
+    /// The first entry into solid after the solid the move starts in, if any (the collider's
+    /// answer). Whether the start is in solid follows from the first stretch: empty, it is free;
+    /// solid with no plane at the start, it is inside; solid with the start on a plane, the
+    /// point query decides (solid only where both sides are).
+    pub fn first_entry(&self, start: DVec3, end: DVec3, scratch: &mut WalkScratch) -> SolidEntry {
+        let mut start_solid = false;
+        let mut in_start = false;
+        let mut seen_any = false;
+        let mut hit: Option<(f64, u32)> = None;
+        self.walk(start, end, scratch, |iv| {
+            let first = !seen_any;
+            seen_any = true;
+            if first && iv.solid() {
+                start_solid = iv.entry == NO_PLANE || self.is_solid(start);
+                in_start = start_solid;
+            }
+            if iv.t1 <= iv.t0 && !first {
+                return true;
+            }
+            if in_start {
+                if !iv.solid() && iv.t1 > iv.t0 {
+                    in_start = false;
+                }
+                return true;
+            }
+            if iv.solid() {
+                hit = Some((iv.t0, iv.entry));
+                return false;
+            }
+            true
+        });
+        match hit {
+            Some((time, entry)) => SolidEntry::Hit {
+                start_solid,
+                time,
+                plane: self.recorded_plane(entry),
+            },
+            None if in_start => SolidEntry::AllSolid,
+            None => SolidEntry::Free { start_solid },
+        }
+    }
+}
+
+impl OnionTree {
     /// Listing 5 without the retry; `record_start` notes the plane a start lies on.
     pub(crate) fn transition_once(
         &self,
@@ -322,15 +422,15 @@ impl OnionTree {
         start: DVec3,
         end: DVec3,
         record_start: bool,
-        scratch: &mut Scratch,
+        scratch: &mut WalkScratch,
     ) -> Transition {
+        let tree = self.space_tree(space);
         let mut first: Option<bool> = None;
         let mut found: Option<(bool, f64, u32)> = None;
-        self.walk(
-            space,
+        tree.walk_span(
             start,
             end,
-            self.space_tree(space).start(start, end),
+            tree.start(start, end),
             (0.0, 1.0),
             NO_PLANE,
             record_start,
@@ -341,16 +441,16 @@ impl OnionTree {
                 }
                 match first {
                     None => {
-                        if iv.solid && iv.entry != NO_PLANE {
+                        if iv.solid() && iv.entry != NO_PLANE {
                             // A start on a face, entering solid: an entry at the start.
                             found = Some((true, iv.t0, iv.entry));
                             return false;
                         }
-                        first = Some(iv.solid);
+                        first = Some(iv.solid());
                         true
                     }
-                    Some(s) if s != iv.solid => {
-                        found = Some((iv.solid, iv.t0, iv.entry));
+                    Some(s) if s != iv.solid() => {
+                        found = Some((iv.solid(), iv.t0, iv.entry));
                         false
                     }
                     Some(_) => true,
@@ -362,9 +462,7 @@ impl OnionTree {
                 let crossing = Crossing {
                     time,
                     point: lerp(start, end, time),
-                    plane: self
-                        .recorded_plane(space, entry)
-                        .unwrap_or_else(|| self.planes[0]),
+                    plane: tree.recorded_plane(entry).unwrap_or_else(|| self.planes[0]),
                 };
                 if to_solid {
                     Transition::EmptyToSolid(crossing)
@@ -388,7 +486,7 @@ impl OnionTree {
         start: DVec3,
         end: DVec3,
     ) -> Transition {
-        let (scratch, counters, _) = ctx.parts::<Scratch>();
+        let (scratch, counters, _) = ctx.parts::<WalkScratch>();
         let transition = self.transition_with_retry(space, start, end, true, scratch);
         counters.nodes_visited += std::mem::take(&mut scratch.visited);
         transition
@@ -400,7 +498,7 @@ impl OnionTree {
         start: DVec3,
         end: DVec3,
         record_start: bool,
-        scratch: &mut Scratch,
+        scratch: &mut WalkScratch,
     ) -> Transition {
         let t = self.transition_once(space, start, end, record_start, scratch);
         if t != Transition::Solid || start == end || self.is_solid(space, start) {
@@ -420,64 +518,6 @@ impl OnionTree {
             Transition::EmptyToSolid(c) => Transition::EmptyToSolid(scale(c)),
             Transition::SolidToEmpty(c) => Transition::SolidToEmpty(scale(c)),
             other => other,
-        }
-    }
-
-    /// The first entry into solid after the region the move starts in (the collider's answer).
-    pub(crate) fn first_entry(
-        &self,
-        space: usize,
-        start: DVec3,
-        end: DVec3,
-        scratch: &mut Scratch,
-    ) -> Entry {
-        // Whether the start is in solid follows from the first leaf: empty, it is free; solid
-        // with no plane at the start, it is inside; solid with the start on a plane, the point
-        // query decides (solid only where both sides are).
-        let mut start_solid = false;
-        let mut in_start = false;
-        let mut seen_any = false;
-        let mut hit: Option<(f64, u32)> = None;
-        self.walk(
-            space,
-            start,
-            end,
-            self.space_tree(space).start(start, end),
-            (0.0, 1.0),
-            NO_PLANE,
-            true,
-            scratch,
-            &mut |iv| {
-                let first = !seen_any;
-                seen_any = true;
-                if first && iv.solid {
-                    start_solid = iv.entry == NO_PLANE || self.is_solid(space, start);
-                    in_start = start_solid;
-                }
-                if iv.t1 <= iv.t0 && !first {
-                    return true;
-                }
-                if in_start {
-                    if !iv.solid && iv.t1 > iv.t0 {
-                        in_start = false;
-                    }
-                    return true;
-                }
-                if iv.solid {
-                    hit = Some((iv.t0, iv.entry));
-                    return false;
-                }
-                true
-            },
-        );
-        match hit {
-            Some((time, entry)) => Entry::Hit {
-                start_solid,
-                time,
-                plane: self.recorded_plane(space, entry),
-            },
-            None if in_start => Entry::AllSolid,
-            None => Entry::Free { start_solid },
         }
     }
 }
@@ -503,7 +543,7 @@ mod tests {
             .unwrap()
             .tree;
         let (a, b) = (DVec3::new(0.0, 0.0, 0.0), DVec3::new(0.0, 0.0, -8.0));
-        let mut scratch = Scratch::default();
+        let mut scratch = WalkScratch::default();
         assert_eq!(
             tree.transition_once(0, a, b, false, &mut scratch),
             Transition::Solid

@@ -69,47 +69,72 @@ pub struct OnionTree {
     pub(crate) world: u64,
 }
 
-/// A child reference of a [`SpaceNode`] for a subtree empty in its space.
-pub(crate) const EMPTY: u32 = LEAF_BIT;
-/// A child reference of a [`SpaceNode`] for a subtree solid in its space.
-pub(crate) const SOLID: u32 = LEAF_BIT | 1;
+/// The tag of a [`SpaceNode`] child that is not a node: a region, `REGION | index` (a subtree
+/// empty in the space, [`SpaceTree::regions`]), or [`SOLID`].
+pub const REGION: u32 = LEAF_BIT;
+/// A [`SpaceNode`] child for a subtree solid in its space.
+pub const SOLID: u32 = u32::MAX;
+
+/// A child of a [`SpaceNode`], decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpaceChild {
+    /// A branch: an index into [`SpaceTree::nodes`].
+    Node(u32),
+    /// A region: an index into [`SpaceTree::regions`].
+    Region(u32),
+    /// A subtree solid in the space.
+    Solid,
+}
+
+impl SpaceChild {
+    /// Decodes a child reference (a node index, `REGION | index`, or [`SOLID`]).
+    #[inline]
+    pub fn of(child: u32) -> SpaceChild {
+        if child == SOLID {
+            SpaceChild::Solid
+        } else if child & REGION != 0 {
+            SpaceChild::Region(child & !REGION)
+        } else {
+            SpaceChild::Node(child)
+        }
+    }
+}
 
 /// A node of one space's query tree: the plane inline (one fetch per node, not a node and then
-/// its plane from the table) and the two children, `[front, back]`: node indices, or [`EMPTY`] /
-/// [`SOLID`] (40 bytes).
+/// its plane from the table) and the two children, `[front, back]`: node indices, `REGION |
+/// index` or [`SOLID`] (40 bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(C)]
-pub(crate) struct SpaceNode {
-    /// The plane's unit normal.
-    pub normal: DVec3,
-    /// The plane's offset: `signed_distance(p) = normal . p - dist`, as [`Plane`] computes it.
-    pub dist: f64,
+pub struct SpaceNode {
+    /// The splitting plane, a copy of the plane table's.
+    pub plane: Plane,
     /// `[front, back]`.
     pub children: [u32; 2],
 }
 
 impl SpaceNode {
-    /// The signed distance of `point` to the node's plane, bit for bit [`Plane::signed_distance`].
+    /// The signed distance of `point` to the node's plane.
     #[inline]
     pub fn signed_distance(&self, point: DVec3) -> f64 {
-        self.normal.dot(point) - self.dist
+        self.plane.signed_distance(point)
     }
 }
 
 /// The tree as the queries of one space read it: every subtree uniform in the space (all its
-/// leaves empty, or all solid there) is one [`EMPTY`] or [`SOLID`] child, so the planes that only
-/// the other spaces need are neither walked nor kept in the space's cache lines. Nodes are
-/// depth-first, a node's front child right after it. Answers are those of the full tree: the
-/// same planes, the same arithmetic, the same leaves.
+/// leaves empty, or all solid there) is one child, a *region* (the subtree empty there) or
+/// [`SOLID`], so the planes that only the other spaces need are neither walked nor kept in the
+/// space's cache lines. Nodes are depth-first, a node's front child right after it; regions are
+/// numbered as they are met, front child first. Answers are those of the full tree: the same
+/// planes, the same arithmetic, the same leaves. The collider walks it, and so does
+/// `cspace-nav`, whose regions are these (their cells, portals and floors).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SpaceTree {
-    pub nodes: Vec<SpaceNode>,
-    /// The plane-table index of each node's plane (read only to report a crossing).
-    pub planes: Vec<u32>,
-    /// Node 0, or [`EMPTY`] / [`SOLID`] for a space uniform everywhere.
-    pub root: u32,
+pub struct SpaceTree {
+    pub(crate) nodes: Vec<SpaceNode>,
+    /// Node 0, or a region / [`SOLID`] for a space uniform everywhere.
+    pub(crate) root: u32,
+    /// For each region, the subtree of the packed tree it stands for.
+    pub(crate) regions: Vec<NodeRef>,
     /// Where short queries start instead of the root.
-    pub starts: Option<(GridShape, StartGrid)>,
+    pub(crate) starts: Option<(GridShape, StartGrid)>,
 }
 
 impl SpaceTree {
@@ -124,7 +149,14 @@ impl SpaceTree {
         leaves: &[u64],
         summary: &[[u64; 2]],
     ) -> SpaceTree {
-        let uniform = |child: u32, parent: Option<usize>| -> Option<u32> {
+        let mut tree = SpaceTree {
+            nodes: Vec::new(),
+            root: 0,
+            regions: Vec::new(),
+            starts: None,
+        };
+        // The child reference of a uniform subtree (a new region when empty), `None` if mixed.
+        let uniform = |tree: &mut SpaceTree, child: u32, parent: Option<usize>| -> Option<u32> {
             let solid = match NodeRef::unpack(child) {
                 NodeRef::Leaf(l) => leaves.get(l as usize).copied().unwrap_or(0) >> space & 1 != 0,
                 NodeRef::Node(n) if parent.is_some_and(|p| n as usize <= p) => false,
@@ -135,13 +167,11 @@ impl SpaceTree {
                     Some(_) => return None,
                 },
             };
-            Some(if solid { SOLID } else { EMPTY })
-        };
-        let mut tree = SpaceTree {
-            nodes: Vec::new(),
-            planes: Vec::new(),
-            root: 0,
-            starts: None,
+            if solid {
+                return Some(SOLID);
+            }
+            tree.regions.push(NodeRef::unpack(child));
+            Some(REGION | (tree.regions.len() - 1) as u32)
         };
         let root = if nodes.is_empty() {
             NodeRef::Leaf(0)
@@ -150,7 +180,7 @@ impl SpaceTree {
         };
         // (packed node, parent's index and child slot in the pruned tree)
         let mut stack: Vec<(u32, Option<(usize, usize)>)> = Vec::new();
-        match uniform(root.pack(), None) {
+        match uniform(&mut tree, root.pack(), None) {
             Some(leaf) => tree.root = leaf,
             None => stack.push((0, None)),
         }
@@ -163,23 +193,28 @@ impl SpaceTree {
                 tree.nodes[p].children[slot] = index as u32;
             }
             let node = nodes[n as usize];
-            let (normal, dist) = planes
+            // A corrupt file's plane index out of range reads as the plane x = 0 (rejected by
+            // the validator).
+            let plane = planes
                 .get(node.plane as usize)
-                .map_or((DVec3::ZERO, 0.0), |p| (p.normal(), p.dist()));
-            let mut children = [EMPTY; 2];
-            // Back first onto the stack, so the front child is made next, right after its parent.
-            for slot in [1, 0] {
-                match uniform(node.children[slot], Some(n as usize)) {
+                .copied()
+                .unwrap_or_else(|| Plane::from_unit_normal(DVec3::X, 0.0).expect("unit"));
+            let mut children = [SOLID; 2];
+            let mut mixed = [false; 2];
+            // Regions numbered front first; back first onto the stack, so the front child is
+            // made next, right after its parent.
+            for slot in [0, 1] {
+                match uniform(&mut tree, node.children[slot], Some(n as usize)) {
                     Some(leaf) => children[slot] = leaf,
-                    None => stack.push((node.children[slot], Some((index, slot)))),
+                    None => mixed[slot] = true,
                 }
             }
-            tree.nodes.push(SpaceNode {
-                normal,
-                dist,
-                children,
-            });
-            tree.planes.push(node.plane);
+            for slot in [1, 0] {
+                if mixed[slot] {
+                    stack.push((node.children[slot], Some((index, slot))));
+                }
+            }
+            tree.nodes.push(SpaceNode { plane, children });
         }
         tree.starts = grid.map(|shape| {
             let starts = StartGrid::new(shape, &tree.nodes, tree.root);
@@ -203,9 +238,35 @@ impl SpaceTree {
         self.solid_from(self.start(point, point), point)
     }
 
+    /// The region holding `point`, or `None` in solid, going to the front where it lies on a
+    /// plane (within [`CONTACT`]), as [`OnionTree::find_leaf`] does.
+    pub fn region_at(&self, point: DVec3) -> Option<u32> {
+        let mut at = self.start(point, point);
+        while at & REGION == 0 {
+            let node = &self.nodes[at as usize];
+            at = node.children[usize::from(node.signed_distance(point) < -CONTACT)];
+        }
+        (at != SOLID).then_some(at & !REGION)
+    }
+
+    /// The nodes, depth-first (node 0 is the root unless the space is uniform).
+    pub fn nodes(&self) -> &[SpaceNode] {
+        &self.nodes
+    }
+
+    /// The root: node 0, or a region / [`SOLID`] for a space uniform everywhere.
+    pub fn root(&self) -> u32 {
+        self.root
+    }
+
+    /// For each region (a subtree empty in the space), the subtree of the tree it stands for.
+    pub fn regions(&self) -> &[NodeRef] {
+        &self.regions
+    }
+
     fn solid_from(&self, mut at: u32, point: DVec3) -> bool {
         loop {
-            if at & LEAF_BIT != 0 {
+            if at & REGION != 0 {
                 return at == SOLID;
             }
             let node = &self.nodes[at as usize];
@@ -223,10 +284,10 @@ impl SpaceTree {
         }
     }
 
-    /// Bytes of the nodes and the plane indices.
+    /// Bytes of the nodes and the regions.
     fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<SpaceNode>()
-            + self.planes.capacity() * std::mem::size_of::<u32>()
+            + self.regions.capacity() * std::mem::size_of::<NodeRef>()
             + self.starts.as_ref().map_or(0, |(_, s)| s.memory_bytes())
     }
 }
@@ -390,8 +451,9 @@ impl OnionTree {
         self.space_trees[space].is_solid(point)
     }
 
-    /// The query tree of `space`.
-    pub(crate) fn space_tree(&self, space: usize) -> &SpaceTree {
+    /// The query tree of configuration space `space` (the tree pruned to it): what the collider
+    /// walks.
+    pub fn space_tree(&self, space: usize) -> &SpaceTree {
         &self.space_trees[space]
     }
 

@@ -57,7 +57,7 @@ fn benches(c: &mut Criterion) {
     let point_tree = compile(&world, &[Pose::point()], &CompileOptions::default())
         .unwrap()
         .tree;
-    let alone = LineOfSight::new(&point_tree, 0, world.bounds()).unwrap();
+    let alone = LineOfSight::new(&point_tree, 0).unwrap();
     let parry = ParryWorld::new(&world);
     let compound = parry.compound();
     eprintln!(

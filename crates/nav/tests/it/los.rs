@@ -152,7 +152,7 @@ fn line_of_sight_agrees_with_the_exact_point_trace() {
         let tree = compile(&world, &[Pose::point()], &CompileOptions::default())
             .unwrap()
             .tree;
-        let los = LineOfSight::new(&tree, 0, world.bounds()).unwrap();
+        let los = LineOfSight::new(&tree, 0).unwrap();
         let segments = segments(&world, 30_000, seed);
         let blocked = {
             let mut ctx = NavContext::new();
@@ -188,7 +188,7 @@ fn degenerate_segments_ask_the_point_query() {
     let tree = compile(&world, &[Pose::point()], &CompileOptions::default())
         .unwrap()
         .tree;
-    let los = LineOfSight::new(&tree, 0, world.bounds()).unwrap();
+    let los = LineOfSight::new(&tree, 0).unwrap();
     let mut ctx = NavContext::new();
     let mut rng = Rng::new(6);
     for _ in 0..2000 {
@@ -197,12 +197,5 @@ fn degenerate_segments_ask_the_point_query() {
     }
     assert!(!los.visible(DVec3::NAN, DVec3::ZERO, &mut ctx));
     assert!(!los.visible(DVec3::ZERO, DVec3::INFINITY, &mut ctx));
-    assert!(LineOfSight::new(&tree, 1, world.bounds()).is_err());
-    // Bounds that are no box give no start grid, and the same answers.
-    let unbounded = cspace_geom::Aabb::new(DVec3::splat(f64::NEG_INFINITY), DVec3::INFINITY);
-    let plain = LineOfSight::new(&tree, 0, unbounded).unwrap();
-    for _ in 0..2000 {
-        let (a, b) = (rng.point_in(&world.bounds()), rng.point_in(&world.bounds()));
-        assert_eq!(plain.visible(a, b, &mut ctx), los.visible(a, b, &mut ctx));
-    }
+    assert!(LineOfSight::new(&tree, 1).is_err());
 }

@@ -11,4 +11,5 @@ mod examples;
 mod fill;
 mod io;
 mod seams;
+mod space_trees;
 mod verify;

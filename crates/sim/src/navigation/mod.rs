@@ -137,7 +137,7 @@ pub fn line_of_sight(world: &World, what: &str) -> Result<cspace_nav::LineOfSigh
             backend: "line of sight (onion tree)",
             message: format!("{what}: {e}"),
         })?;
-    cspace_nav::LineOfSight::new(&compiled.tree, 0, world.bounds()).map_err(|error| Error::Nav {
+    cspace_nav::LineOfSight::new(&compiled.tree, 0).map_err(|error| Error::Nav {
         context: what.to_string(),
         error,
     })
