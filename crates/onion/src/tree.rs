@@ -226,7 +226,7 @@ impl SpaceTree {
     /// Where the walk of `a -> b` starts: the root, or a node below it that the whole segment
     /// would reach from the root without splitting or touching a plane ([`StartGrid`]).
     #[inline]
-    pub fn start(&self, a: DVec3, b: DVec3) -> u32 {
+    pub(crate) fn start(&self, a: DVec3, b: DVec3) -> u32 {
         match &self.starts {
             Some((shape, starts)) => starts.start(shape, a, b).unwrap_or(self.root),
             None => self.root,
