@@ -6,7 +6,7 @@ use glam::DVec3;
 
 pub(crate) use cspace_onion::Cell;
 
-use cspace_onion::{REGION, SOLID, SpaceTree};
+use cspace_onion::{SpaceChild, SpaceTree};
 
 /// The box every cell is cut from, and the half side of the squares the cuts start from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,14 +58,14 @@ pub(crate) fn region_cells(bsp: &SpaceTree, cell_box: &CellBox) -> Vec<Cell> {
         Cell::from_planes(&cell_box.planes(), cell_box.half),
     )];
     while let Some((at, cell)) = stack.pop() {
-        if at == SOLID {
-            continue;
-        }
-        if at & REGION != 0 {
-            cells[(at & !REGION) as usize] = cell;
-            continue;
-        }
-        let node = &bsp.nodes()[at as usize];
+        let node = match SpaceChild::of(at) {
+            SpaceChild::Solid => continue,
+            SpaceChild::Region(r) => {
+                cells[r as usize] = cell;
+                continue;
+            }
+            SpaceChild::Node(n) => &bsp.nodes()[n as usize],
+        };
         let (front, back) = cell.split(&node.plane, cell_box.half);
         stack.push((node.children[1], back));
         stack.push((node.children[0], front));

@@ -13,7 +13,7 @@
 use cspace_geom::polygon::PolygonSide;
 use cspace_geom::tolerance::{ONION_CUT, PORTAL_MIN_AREA};
 use cspace_geom::{Aabb, Polygon, World};
-use cspace_onion::{NodeRef, OnionTree, REGION, SOLID, SolidEntry, SpaceTree, WalkScratch};
+use cspace_onion::{NodeRef, OnionTree, SolidEntry, SpaceChild, SpaceTree, WalkScratch};
 use glam::DVec3;
 
 use crate::area::rounding_area;
@@ -132,22 +132,23 @@ impl LeafGraph {
                 }
                 stack.push((bsp.root(), face.clone()));
                 while let Some((at, piece)) = stack.pop() {
-                    if at == SOLID {
-                        boundary.push(Boundary {
-                            region: r,
-                            polygon: piece,
-                            face: f as u32,
-                        });
-                        continue;
-                    }
-                    if at & REGION != 0 {
-                        let other = at & !REGION;
-                        if other != r {
-                            directed.push((r, other, piece));
+                    let node = match SpaceChild::of(at) {
+                        SpaceChild::Solid => {
+                            boundary.push(Boundary {
+                                region: r,
+                                polygon: piece,
+                                face: f as u32,
+                            });
+                            continue;
                         }
-                        continue;
-                    }
-                    let node = &bsp.nodes()[at as usize];
+                        SpaceChild::Region(other) => {
+                            if other != r {
+                                directed.push((r, other, piece));
+                            }
+                            continue;
+                        }
+                        SpaceChild::Node(n) => &bsp.nodes()[n as usize],
+                    };
                     match piece.side_of(&node.plane, ONION_CUT) {
                         PolygonSide::Front => stack.push((node.children[0], piece)),
                         PolygonSide::Back => stack.push((node.children[1], piece)),

@@ -127,6 +127,16 @@ fn the_walk_agrees_with_find_first_transition() {
                         };
                         assert_eq!(time.to_bits(), c.time.to_bits(), "{a} {b}");
                         assert_eq!(plane, Some(c.plane));
+                        // The walk's first solid stretch is entered there, through that plane.
+                        let mut first_solid = None;
+                        st.walk(a, b, &mut scratch, |s| {
+                            if s.solid() && s.t1 > s.t0 {
+                                first_solid = Some((s.t0, st.entry_plane(&s)));
+                                return false;
+                            }
+                            true
+                        });
+                        assert_eq!(first_solid, Some((time, plane)), "{a} {b}");
                     }
                     Transition::Empty => {
                         assert_eq!(entry, SolidEntry::Free { start_solid: false })
