@@ -89,6 +89,12 @@ pub const CONTACT: f64 = 1e-9;
 /// plane (measured along the plane's normal), so that the next trace never starts in solid.
 pub const DEFAULT_SKIN: f64 = 1.0 / 32.0;
 
+/// Half the side of the line of sight's cube, in units: 1/32 (Quake's `DIST_EPSILON`, as the
+/// skin). A point has no extent across a patch facet (which has no interior), so a point's
+/// trace passes through every curved wall; this cube's configuration space gives each facet a
+/// slab 1/16 unit thick, and grows brushes by 1/32, far below what a line of sight resolves.
+pub const SIGHT_HALF: f64 = 1.0 / 32.0;
+
 /// Two unit normals closer than this (in the maximum of their component differences) are the same
 /// direction: used to merge duplicate planes and to keep bevel planes from duplicating face or
 /// axial planes (the Source engine's duplicate-bevel bug).

@@ -17,8 +17,11 @@
 //! - [`NavMesh::path`] plans with A* over the areas and pulls the corridor tight into
 //!   [`Waypoint`]s that say how each is reached; [`NavMesh::reachable`] and
 //!   [`NavMesh::nearest_walkable`] answer the smaller questions.
-//! - [`LineOfSight`] is Hammersley's ray stabbing over the zero-size pose's space (the plain
-//!   solid BSP): it stops at the first solid stretch and starts short segments below the root.
+//! - [`LineOfSight`] is Hammersley's ray stabbing over one space of the tree, the sight pose's
+//!   (a cube of half side 1/32, [`cspace_onion::Pose::sight`]: the plain solid BSP grown by 1/32,
+//!   in which patch facets are solid slabs) or the zero-size pose's (the plain solid BSP, which
+//!   a point crosses facets in): it stops at the first solid stretch and starts short segments
+//!   below the root.
 //! - Queries take `&self` and a caller-owned [`NavContext`] they reuse: one graph serves every
 //!   thread, and no query allocates once its context has grown (the returned path aside).
 //!
@@ -68,7 +71,7 @@ pub use context::NavContext;
 pub use error::NavError;
 pub use link::{Link, LinkKind};
 pub use los::LineOfSight;
-pub use mesh::{NavMesh, NavStats, PoseInfo, PoseStats, WalkablePoint};
+pub use mesh::{NavMesh, NavStats, PoseInfo, PoseStats, WalkablePoint, sight_space};
 pub use params::{NavParams, NavPose};
 pub use path::{Path, Waypoint};
 pub use portals::{Boundary, LeafGraph, OneSided, Portal};

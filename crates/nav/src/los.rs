@@ -1,5 +1,6 @@
 //! Line of sight: Hammersley's ray stabbing (`RayOccluded`) over one configuration space of the
-//! onion tree (the zero-size pose: the plain solid BSP), stopping at the first solid stretch.
+//! onion tree (the sight pose's, a cube of half side 1/32: the plain solid BSP grown by 1/32, in
+//! which patch facets are slabs 1/16 thick), stopping at the first solid stretch.
 //!
 //! Two things make it cheaper than a trace: it stops at the first solid leaf and reports no
 //! surface (no plane, brush or contact point), and it starts below the root: the walk is the
@@ -15,11 +16,13 @@ use crate::error::NavError;
 
 /// Line-of-sight queries over one configuration space of an onion tree.
 ///
-/// Built from the space of a zero-size pose ([`cspace_onion::Pose::point`]) it answers whether
-/// a point sees another: whether the segment between them stays out of solid (touching and
-/// grazing are free, as in every backend). Built from a box pose's space it answers whether an
-/// agent of that pose can move straight from one origin to the other without touching solid
-/// (gravity aside).
+/// Built from the space of the sight pose ([`cspace_onion::Pose::sight`]) it answers whether a
+/// point sees another: whether a cube of half side 1/32 moves from one to the other without
+/// entering solid (touching and grazing are free, as in every backend), so curved walls (patch
+/// facets, which have no interior) block it. Built from a zero-size pose's space
+/// ([`cspace_onion::Pose::point`]) it answers for the segment itself, and sees through facets.
+/// Built from an agent's pose's space it answers whether that agent can move straight from one
+/// origin to the other without touching solid (gravity aside).
 #[derive(Debug, Clone)]
 pub struct LineOfSight {
     bsp: SpaceTree,
@@ -53,8 +56,9 @@ impl LineOfSight {
 
     /// True when the segment `a -> b` has no stretch of positive length in solid (Hammersley's
     /// `RayOccluded`, negated): `a` in solid sees nothing; touching and grazing solid do not
-    /// block. Agrees with the exact backend's point trace: visible exactly when that trace
-    /// neither starts in solid nor hits. Non-finite points see nothing.
+    /// block. Agrees with the exact backend's trace of the space's box (for the sight pose, the
+    /// cube of half side 1/32): visible exactly when that trace neither starts in solid nor
+    /// hits. Non-finite points see nothing.
     pub fn visible(&self, a: DVec3, b: DVec3, ctx: &mut NavContext) -> bool {
         if !a.is_finite() || !b.is_finite() {
             return false;

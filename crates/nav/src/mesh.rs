@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use cspace_geom::tolerance::{PLANE_THICKNESS, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, World};
-use cspace_onion::{OnionTree, SolidEntry};
+use cspace_onion::{OnionTree, Pose, SolidEntry};
 use glam::DVec3;
 
 use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy, rounding_area};
@@ -82,7 +82,7 @@ impl fmt::Display for NavStats {
         }
         match self.los_nodes {
             Some(n) => write!(f, "line of sight: {n} nodes; ")?,
-            None => write!(f, "line of sight: none (no zero-size pose); ")?,
+            None => write!(f, "line of sight: none (no sight or zero-size pose); ")?,
         }
         write!(
             f,
@@ -132,10 +132,20 @@ pub(crate) struct Hop {
     pub cost: f64,
 }
 
+/// The space of `tree` the line of sight is answered in: the sight pose's
+/// ([`cspace_onion::Pose::sight`], a cube of half side 1/32, which patch facets block), or else
+/// a zero-size pose's (the plain solid BSP: the same answers in a world of brushes alone, 1/32
+/// apart, but a point passes through patch facets, which have no interior).
+pub fn sight_space(tree: &OnionTree) -> Option<usize> {
+    let sight = Pose::sight();
+    tree.space_of(sight.mins, sight.maxs)
+        .or_else(|| tree.space_of(DVec3::ZERO, DVec3::ZERO))
+}
+
 impl NavMesh {
     /// Builds the graph of `world` from its compiled onion `tree` for `poses` (the first is the
-    /// primary pose; see [`NavPose`]). A zero-size pose in the tree, if any, gives the line of
-    /// sight.
+    /// primary pose; see [`NavPose`]). The tree's sight pose ([`cspace_onion::Pose::sight`]), or
+    /// else its zero-size pose, if any, gives the line of sight ([`sight_space`]).
     pub fn build(
         tree: &OnionTree,
         world: &World,
@@ -209,10 +219,7 @@ impl NavMesh {
             .collect();
         let component = components(areas.len(), &links);
 
-        let los = tree
-            .poses()
-            .iter()
-            .position(|p| p.mins == DVec3::ZERO && p.maxs == DVec3::ZERO)
+        let los = sight_space(tree)
             .map(|space| LineOfSight::new(tree, space))
             .transpose()?;
 
@@ -284,7 +291,7 @@ impl NavMesh {
         self.component[area as usize]
     }
 
-    /// Line of sight, when the tree has a zero-size pose.
+    /// Line of sight, when the tree has the sight pose or a zero-size one ([`sight_space`]).
     pub fn line_of_sight(&self) -> Option<&LineOfSight> {
         self.los.as_ref()
     }

@@ -29,6 +29,16 @@ impl Pose {
         Pose::new("point", DVec3::ZERO, DVec3::ZERO)
     }
 
+    /// The line of sight's cube, `sight`, of half side [`SIGHT_HALF`] (1/32 unit): its space is
+    /// the plain solid BSP grown by 1/32, in which patch facets, which a point passes through,
+    /// are slabs 1/16 unit thick (`cspace-nav`'s `LineOfSight`; docs/patches.md).
+    ///
+    /// [`SIGHT_HALF`]: cspace_geom::tolerance::SIGHT_HALF
+    pub fn sight() -> Pose {
+        let h = DVec3::splat(cspace_geom::tolerance::SIGHT_HALF);
+        Pose::new("sight", -h, h)
+    }
+
     /// Quake's standing player, `(-16,-16,-24)..(16,16,32)`.
     pub fn quake_standing() -> Pose {
         Pose::new(

@@ -110,7 +110,8 @@ enum Command {
     /// Standard input: one segment per line, `x0 y0 z0 x1 y1 z1`, as `sim trace` reads them
     /// (blank lines and lines starting with `#` are skipped; a malformed line or a coordinate
     /// beyond the numeric domain stops with `stdin:LINE:COLUMN: ...` and exit code 2). Standard
-    /// output: `{"visible":true}` when the segment touches no solid (grazing and touching are
+    /// output: `{"visible":true}` when a cube of half side 1/32 moved along the segment touches
+    /// no solid (curved walls block it, which a point passes through; grazing and touching are
     /// free), `{"visible":false}` otherwise.
     ///
     /// Example: `echo "0 0 8 500 0 8" | sim los world.toml`

@@ -2,17 +2,19 @@
 //! criterion, report medians): 4,096 short segments (10-50 units, starting free, the onion
 //! benchmark's lengths), taken in turn.
 //!
-//! - `line_of_sight/e1m1/nav-tree`: `cspace-nav`'s ray stabbing over the point space of the
-//!   navigation graph's tree (Quake's standing and crouching players and the point);
-//! - `.../point-tree`: the same over a tree of the point alone (what `sim los` builds);
-//! - `.../onion-trace-nav-tree`, `.../onion-trace-point-tree`, `.../exact-trace`: the full point
-//!   traces of the onion backend (over the same two trees) and of the exact backend;
+//! - `line_of_sight/e1m1/nav-tree`: `cspace-nav`'s ray stabbing over the sight space of the
+//!   navigation graph's tree (Quake's standing and crouching players and the sight cube,
+//!   `Pose::sight`, half side 1/32);
+//! - `.../sight-tree`: the same over a tree of the sight cube alone (what `sim los` builds);
+//! - `.../onion-trace-nav-tree`, `.../onion-trace-sight-tree`, `.../exact-trace`: the full
+//!   traces of the sight cube by the onion backend (over the same two trees) and the exact one;
 //! - `.../parry-intersects-ray`: parry's boolean ray test on the world as a compound of convex
 //!   polyhedra in its BVH (`RayCast::intersects_local_ray`, the same question: is anything in
 //!   the way), and `.../parry-cast-ray`, its first hit (`cast_local_ray`, solid).
 //!
 //! Before timing it prints how often parry's answer differs from ours on the segments (parry
-//! counts a ray grazing a face as a hit; cspace's backends do not).
+//! counts a ray grazing a face as a hit, cspace's backends do not; and the sight cube is blocked
+//! by a face the ray passes within 1/32 of).
 //!
 //! `CSPACE_MAPS=../shared/maps cargo bench -p cspace-bench --features peers --bench line_of_sight`
 
@@ -41,7 +43,7 @@ fn benches(c: &mut Criterion) {
     let poses = [
         Pose::quake_standing(),
         Pose::quake_crouching(),
-        Pose::point(),
+        Pose::sight(),
     ];
     let tree = compile(&world, &poses, &CompileOptions::default())
         .unwrap()
@@ -53,29 +55,23 @@ fn benches(c: &mut Criterion) {
         &NavParams::default(),
     )
     .unwrap();
-    let los = nav.line_of_sight().expect("the tree has the point pose");
-    let point_tree = compile(&world, &[Pose::point()], &CompileOptions::default())
+    let los = nav.line_of_sight().expect("the tree has the sight pose");
+    let sight_tree = compile(&world, &[Pose::sight()], &CompileOptions::default())
         .unwrap()
         .tree;
-    let alone = LineOfSight::new(&point_tree, 0).unwrap();
+    let alone = LineOfSight::new(&sight_tree, 0).unwrap();
+    let cube = Shape::from(&Pose::sight());
     let parry = ParryWorld::new(&world);
     let compound = parry.compound();
     eprintln!(
-        "line of sight trees: {} nodes (three poses), {} (point alone); parry: {} polyhedra \
+        "line of sight trees: {} nodes (three poses), {} (sight alone); parry: {} polyhedra \
          ({} brushes left out)",
         los.node_count(),
         alone.node_count(),
         compound.shapes().len(),
         parry.skipped
     );
-    let segments = free_segments(
-        &world,
-        &Shape::POINT,
-        &world.bounds(),
-        SEGMENTS,
-        (10.0, 50.0),
-        7,
-    );
+    let segments = free_segments(&world, &cube, &world.bounds(), SEGMENTS, (10.0, 50.0), 7);
     let rays: Vec<Ray> = segments
         .iter()
         .map(|&(a, b)| Ray::new(to_peer(a), to_peer(b - a)))
@@ -94,7 +90,7 @@ fn benches(c: &mut Criterion) {
     );
 
     let mut group = c.benchmark_group("line_of_sight/e1m1");
-    for (label, sight) in [("nav-tree", los), ("point-tree", &alone)] {
+    for (label, sight) in [("nav-tree", los), ("sight-tree", &alone)] {
         let mut i = 0;
         group.bench_function(label, |b| {
             b.iter(|| {
@@ -119,22 +115,22 @@ fn benches(c: &mut Criterion) {
         })
     });
     let onion_nav = OnionCollider::new(world.clone(), Arc::new(tree.clone())).unwrap();
-    let onion = OnionCollider::new(world.clone(), Arc::new(point_tree)).unwrap();
+    let onion = OnionCollider::new(world.clone(), Arc::new(sight_tree)).unwrap();
     let exact = ExactCollider::new(world.clone());
     let traces: [(&str, &dyn Collider); 3] = [
         ("onion-trace-nav-tree", &onion_nav),
-        ("onion-trace-point-tree", &onion),
+        ("onion-trace-sight-tree", &onion),
         ("exact-trace", &exact),
     ];
     for (label, backend) in traces {
-        let point = backend.prepare(&Shape::POINT).unwrap();
+        let prepared = backend.prepare(&cube).unwrap();
         let mut queries = QueryContext::new();
         let mut i = 0;
         group.bench_function(label, |b| {
             b.iter(|| {
                 i = (i + 1) % SEGMENTS;
                 let (a, e) = segments[i];
-                black_box(backend.trace(&mut queries, &point, black_box(a), black_box(e)))
+                black_box(backend.trace(&mut queries, &prepared, black_box(a), black_box(e)))
             })
         });
     }

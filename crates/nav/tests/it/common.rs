@@ -28,16 +28,17 @@ pub fn random_world(seed: u64, count: usize, extent: f64) -> Arc<World> {
     )
 }
 
-/// Quake's standing and crouching players and the point, in that order.
+/// Quake's standing and crouching players and the sight cube (the line of sight's pose), in that
+/// order.
 pub fn quake_poses() -> [Pose; 3] {
     [
         Pose::quake_standing(),
         Pose::quake_crouching(),
-        Pose::point(),
+        Pose::sight(),
     ]
 }
 
-/// The tree of the Quake poses and the point.
+/// The tree of the Quake poses and the sight cube.
 pub fn tree(world: &World) -> OnionTree {
     compile(world, &quake_poses(), &CompileOptions::default())
         .expect("the world compiles")

@@ -24,7 +24,7 @@ fn building_refuses_bad_poses_params_and_worlds() {
     let e = build(&[NavPose::new("fly", 1.0)], &p).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "pose fly: the onion tree has no such pose (it has stand, crouch, point)"
+        "pose fly: the onion tree has no such pose (it has stand, crouch, sight)"
     );
     let e = build(&[NavPose::stand(), NavPose::stand()], &p).unwrap_err();
     assert_eq!(

@@ -3,7 +3,8 @@
 //! reports they print.
 //!
 //! One tree serves every question, as `docs/navigation.md` asks: the agent poses' configuration
-//! spaces (standing, then crouching) and the zero-size pose, whose space gives the line of sight.
+//! spaces (standing, then crouching) and the zero-size pose (the tree the validation measured;
+//! `sim los` builds its own tree of the sight pose, which patch facets block).
 //! A simulation whose agents use `goto` builds a [`Planner`] (its goto agents' boxes) once, and
 //! [`follow`] steers each such agent along its path with the movement model.
 
@@ -128,10 +129,10 @@ pub fn build(
     })
 }
 
-/// The line of sight of `world` alone: a tree of the zero-size pose (smaller and faster to
-/// compile than the planner's three spaces; the same answers).
+/// The line of sight of `world` alone: a tree of the sight pose (smaller and faster to compile
+/// than the planner's three spaces; the same answers).
 pub fn line_of_sight(world: &World, what: &str) -> Result<cspace_nav::LineOfSight, Error> {
-    let compiled = cspace_onion::compile(world, &[Pose::point()], &CompileOptions::default())
+    let compiled = cspace_onion::compile(world, &[Pose::sight()], &CompileOptions::default())
         .map_err(|e| Error::Build {
             scenario: None,
             backend: "line of sight (onion tree)",

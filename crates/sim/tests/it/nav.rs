@@ -154,7 +154,9 @@ fn sim_los_answers_one_json_line_per_segment() {
 100 0 40 300 0 40
 # into the floor of the lower hall
 600 0 -40 600 0 -80
-# grazing the floor's top face: touching is free
+# grazing the floor's top face at the sight cube's half side (1/32): touching is free
+-1000 0 0.03125 -300 0 0.03125
+# on the face itself: the sight cube (half side 1/32) is in the floor
 -1000 0 0 -300 0 0
 ";
     let out = stdout_of(&["los", &course], segments, 0);
@@ -166,7 +168,7 @@ fn sim_los_answers_one_json_line_per_segment() {
         .iter()
         .map(|a| a["visible"].as_bool().unwrap())
         .collect();
-    assert_eq!(visible, [true, false, true, false, true], "{out}");
+    assert_eq!(visible, [true, false, true, false, true, false], "{out}");
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! `goto`: the movement model on the exact reference backend). It reports the share of pairs that
 //! arrive within the time the path allows, and lists every failure with its map, pose, points and
 //! what happened. The planner fills the outside of sealed maps from their spawn points, so no
-//! pair is drawn on the tops of their outer walls. Line of sight (`sim los`'s tree of the point) agrees with the exact point trace
-//! on random segments.
+//! pair is drawn on the tops of their outer walls. Line of sight (`sim los`'s tree of the sight
+//! pose, `Pose::sight`) agrees with the exact trace of the sight cube on random segments.
 //!
 //! The allowance: `1.5 x` the planner's time estimate of the path (`Path::cost`: walking at the
 //! pose's speed, the falls and flights, the jump and pose-change penalties) `+ 1 s` (starting,
@@ -34,6 +34,7 @@ use cspace_contact::AgentId;
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryContext, Shape};
 use cspace_nav::{NavContext, NavMesh};
+use cspace_onion::Pose;
 use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
 use cspace_sim::navigation::Planner;
 use cspace_sim::record::EventKind;
@@ -195,12 +196,13 @@ fn follow(
     )
 }
 
-/// Random segments: half anywhere around the map, half short ones starting in free space.
+/// Random segments: half anywhere around the map, half short ones starting in free space (for
+/// the line of sight's cube).
 fn segments(world: &cspace_geom::World, count: usize, seed: u64) -> Vec<(DVec3, DVec3)> {
     let mut rng = Rng::new(seed);
     let bounds: Aabb = world.bounds().loosened(64.0);
     let exact = ExactCollider::new(Arc::new(world.clone()));
-    let point = exact.prepare(&Shape::POINT).unwrap();
+    let point = exact.prepare(&Shape::from(&Pose::sight())).unwrap();
     let mut ctx = QueryContext::new();
     let mut out = Vec::with_capacity(count);
     for _ in 0..count / 2 {
@@ -459,10 +461,10 @@ fn validate(
         }
     }
 
-    // Line of sight: `sim los`'s tree of the point against the exact point trace.
+    // Line of sight: `sim los`'s tree of the sight pose against the exact trace of its cube.
     if los_segments > 0 {
         let los = cspace_sim::navigation::line_of_sight(&map.world, &map.name).unwrap();
-        let point = exact.prepare(&Shape::POINT).unwrap();
+        let point = exact.prepare(&Shape::from(&Pose::sight())).unwrap();
         let mut ctx = NavContext::new();
         let mut qctx = QueryContext::new();
         for (a, b) in segments(&map.world, los_segments, seed ^ 0x5151) {
