@@ -393,8 +393,9 @@ fn funnel(from: DVec3, portals: &[Portal], to: DVec3) -> Vec<Corner> {
     let mut i = 1;
     while i <= n + 1 {
         let (l, r) = point(i);
-        // Tighten the right side: `r` inside the funnel (left of the right ray, or on it).
-        if cross2(right - apex, r - apex) >= 0.0 {
+        // Tighten the right side: `r` inside the funnel (left of the right ray, or on it). A
+        // side still at the apex (within the weld) has no direction yet: any point tightens it.
+        if same(apex, right) || cross2(right - apex, r - apex) >= 0.0 {
             if same(apex, right) || same(apex, left) || cross2(left - apex, r - apex) < 0.0 {
                 right = r;
                 right_i = i;
@@ -414,7 +415,7 @@ fn funnel(from: DVec3, portals: &[Portal], to: DVec3) -> Vec<Corner> {
             }
         }
         // Tighten the left side: `l` inside the funnel (right of the left ray, or on it).
-        if cross2(left - apex, l - apex) <= 0.0 {
+        if same(apex, left) || cross2(left - apex, l - apex) <= 0.0 {
             if same(apex, left) || same(apex, right) || cross2(right - apex, l - apex) > 0.0 {
                 left = l;
                 left_i = i;
@@ -497,5 +498,78 @@ mod tests {
         // The step is crossed after its own corner, on the way to the goal.
         let kinds: Vec<_> = c.iter().map(|c| c.kind).collect();
         assert_eq!(kinds, [LinkKind::Walk, LinkKind::Walk, LinkKind::Step]);
+    }
+
+    /// A U-turn after a corner on a portal whose neighbour's end lies within the weld of it
+    /// (`librequake_e3m4`'s portals under a staircase, two sliver areas' crossings 2e-12 apart):
+    /// the funnel side left at that end has no direction, and must still take the next portal's
+    /// point. It once kept it, so every later point tightened the other side and the leg ran
+    /// straight across the U-turn (and the agent into the stairs' riser).
+    #[test]
+    fn a_side_at_the_apex_takes_the_next_point() {
+        let portals = vec![
+            portal(
+                (142.17279522235577, 847.96875),
+                (113.82720477764425, 847.96875),
+                LinkKind::Walk,
+            ),
+            portal(
+                (142.02884615384613, 832.0),
+                (113.97115384615387, 832.0),
+                LinkKind::Walk,
+            ),
+            portal((160.0, 703.9999999999526), (160.0, 656.0), LinkKind::Walk),
+            portal(
+                (161.4786729857813, 656.6824644549706),
+                (161.49999999999912, 656.0),
+                LinkKind::Walk,
+            ),
+            portal(
+                (161.47867298578322, 656.6824644549708),
+                (161.65517241379285, 656.0000000000002),
+                LinkKind::Walk,
+            ),
+            portal(
+                (287.99999999999994, 683.0769230769222),
+                (229.33333333333715, 656.0000000000014),
+                LinkKind::Walk,
+            ),
+            portal((288.0, 683.0769230769179), (288.0, 656.0), LinkKind::Walk),
+            portal((480.0, 704.0), (526.6666666661314, 704.0), LinkKind::Walk),
+            portal((480.0, 752.0), (576.0, 752.0), LinkKind::Walk),
+            portal(
+                (480.0, 756.9230769230746),
+                (480.0, 766.769230769224),
+                LinkKind::Step,
+            ),
+            portal((448.0, 760.0), (448.0, 808.0), LinkKind::Step),
+            portal((416.0, 760.0), (416.0, 808.0), LinkKind::Step),
+            portal((384.0, 760.0), (384.0, 808.0), LinkKind::Step),
+            portal((352.0, 760.0), (352.0, 808.0), LinkKind::Step),
+            portal((320.0, 760.0), (320.0, 808.0), LinkKind::Step),
+            portal(
+                (288.00000000000364, 760.0),
+                (288.00000000000364, 808.0),
+                LinkKind::Step,
+            ),
+            portal((256.0, 760.0), (256.0, 808.0), LinkKind::Step),
+            portal((175.96875, 752.0), (175.96875, 816.0), LinkKind::Walk),
+            portal((160.0, 752.0), (160.0, 816.0), LinkKind::Walk),
+        ];
+        let goal = DVec3::new(128.0, 800.0, 0.0);
+        let c = funnel(DVec3::new(128.0, 853.005349650567, 0.0), &portals, goal);
+        let points: Vec<_> = c.iter().map(|c| c.point.truncate().round()).collect();
+        assert_eq!(
+            points,
+            [
+                (161.0, 657.0),
+                (480.0, 704.0),
+                (480.0, 752.0),
+                (480.0, 757.0),
+                (128.0, 800.0)
+            ]
+            .map(|(x, y)| glam::DVec2::new(x, y)),
+            "{c:?}"
+        );
     }
 }
