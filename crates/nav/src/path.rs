@@ -11,6 +11,7 @@ use crate::error::NavError;
 use crate::link::LinkKind;
 use crate::mesh::NavMesh;
 use cspace_geom::tolerance::VERTEX_WELD;
+use cspace_onion::{SolidEntry, WalkScratch};
 
 /// A point of a path: where the agent's origin goes next, and how.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -230,7 +231,14 @@ impl NavMesh {
                 continue;
             }
             let take_off = link.start[0];
-            self.pull_leg(leg_start, &portals, take_off, link.from, &mut waypoints);
+            self.pull_leg(
+                leg_start,
+                &portals,
+                take_off,
+                link.from,
+                &mut waypoints,
+                &mut ctx.walk,
+            );
             portals.clear();
             let to_pose = self.areas[link.to as usize].pose;
             waypoints.push(Waypoint {
@@ -241,7 +249,14 @@ impl NavMesh {
             });
             leg_start = link.end[0];
         }
-        self.pull_leg(leg_start, &portals, goal.1, goal.0, &mut waypoints);
+        self.pull_leg(
+            leg_start,
+            &portals,
+            goal.1,
+            goal.0,
+            &mut waypoints,
+            &mut ctx.walk,
+        );
         Path {
             waypoints,
             areas,
@@ -260,8 +275,12 @@ impl NavMesh {
         to: DVec3,
         last: u32,
         out: &mut Vec<Waypoint>,
+        walk: &mut WalkScratch,
     ) {
-        let corners = funnel(from, portals, to);
+        let pose = self.areas[last as usize].pose;
+        let corners = over_floors(from, portals, funnel(from, portals, to), |a, b| {
+            self.over_floor(pose, a, b, walk)
+        });
         let (mut at, mut crossed) = (from, 0);
         for c in corners {
             // Crests crossed on the way to the corner first, then the corner.
@@ -288,6 +307,27 @@ impl NavMesh {
                 },
             );
         }
+    }
+
+    /// True when every probe along `a`..`b` finds walkable floor of pose `pose` below it (see
+    /// [`over_floors`]).
+    fn over_floor(&self, pose: usize, a: DVec3, b: DVec3, walk: &mut WalkScratch) -> bool {
+        let graph = &self.graphs[pose];
+        let up = DVec3::Z * self.params.step_height;
+        // The floor between the ends may be as low as the lower end (a flat run after a stair
+        // down lies below the straight line), less the depth.
+        let lowest = a.z.min(b.z) - FLOOR_PROBE_DEPTH;
+        let count = ((b - a).truncate().length() / FLOOR_PROBE_SPACING).floor() as usize;
+        (1..=count).all(|k| {
+            let p = a.lerp(b, k as f64 / (count + 1) as f64);
+            match graph.first_entry(p + up, p.with_z(lowest), walk) {
+                entry if entry.start_solid() => true,
+                SolidEntry::Hit {
+                    plane: Some(plane), ..
+                } => plane.normal().z >= self.params.min_walk_normal,
+                _ => false,
+            }
+        })
     }
 
     /// A waypoint where the straight leg `a`..`b` (seen from above) crosses `portal`, when the
@@ -340,6 +380,14 @@ fn push_waypoint(out: &mut Vec<Waypoint>, w: Waypoint) {
 /// 8 (a quarter of a Quake player's width).
 const PORTAL_INSET: f64 = 8.0;
 
+/// How far apart a pulled leg is probed for floor, units: 8 (a quarter of a Quake player's
+/// width; narrower holes are bridged by the agent's box).
+const FLOOR_PROBE_SPACING: f64 = 8.0;
+
+/// How far below the lower end of a pulled leg's stretch its floor probes reach, units: 26 (a
+/// step, 18, and 8 more for the chord of a gentle valley).
+const FLOOR_PROBE_DEPTH: f64 = 26.0;
+
 /// Floors whose normal's z is below this are sloped: 0.95 (about 18 degrees).
 const SLOPED_NORMAL: f64 = 0.95;
 
@@ -363,6 +411,50 @@ struct Corner {
     point: DVec3,
     portal: usize,
     kind: LinkKind,
+}
+
+/// Keeps a pulled leg over floor. The funnel sees the corridor from above, so where floors of
+/// the corridor overlap seen from above, or a hole lies between its crossings (a pit beside the
+/// foot of a stair, the rim of a ledge the leg runs along), a straight stretch between corners
+/// can pass over no floor. A stretch that `over_floor` says does (the graph probes it every
+/// [`FLOOR_PROBE_SPACING`] units, straight down in the pose's space from a step above it to
+/// [`FLOOR_PROBE_DEPTH`] below its lower end, [`NavMesh::over_floor`]) goes instead through the
+/// middles of the crossings it passes. Each corner's kind is then the hardest crossing from the
+/// previous corner's (included) to its own (excluded), as the funnel counts them.
+fn over_floors(
+    from: DVec3,
+    portals: &[Portal],
+    corners: Vec<Corner>,
+    mut over_floor: impl FnMut(DVec3, DVec3) -> bool,
+) -> Vec<Corner> {
+    let mut out: Vec<Corner> = Vec::with_capacity(corners.len());
+    let (mut a, mut next) = (from, 0);
+    for c in corners {
+        let end = c.portal.min(portals.len());
+        if next < end && !over_floor(a, c.point) {
+            for (k, p) in portals.iter().enumerate().take(end).skip(next) {
+                out.push(Corner {
+                    point: (p.left + p.right) * 0.5,
+                    portal: k,
+                    kind: LinkKind::Walk,
+                });
+            }
+        }
+        a = c.point;
+        next = c.portal + 1;
+        out.push(c);
+    }
+    let mut lo = 0;
+    for c in &mut out {
+        let hi = c.portal.min(portals.len());
+        c.kind = portals[lo.min(hi)..hi]
+            .iter()
+            .map(|p| p.kind)
+            .max()
+            .unwrap_or(LinkKind::Walk);
+        lo = c.portal;
+    }
+    out
 }
 
 /// The shortest path seen from above from `from` through the portals to `to`: the simple
@@ -570,6 +662,40 @@ mod tests {
             ]
             .map(|(x, y)| glam::DVec2::new(x, y)),
             "{c:?}"
+        );
+    }
+
+    /// A stretch over no floor goes through the middles of the crossings it passes instead; the
+    /// corners' kinds stay the funnel's (a step counted on the way beyond its crossing), and a
+    /// stretch over floor is kept.
+    #[test]
+    fn a_stretch_over_no_floor_goes_through_the_crossings_middles() {
+        let portals = vec![
+            portal((10.0, 10.0), (10.0, -10.0), LinkKind::Walk),
+            portal((20.0, 10.0), (20.0, -10.0), LinkKind::Step),
+            portal((30.0, 10.0), (30.0, -30.0), LinkKind::Walk),
+        ];
+        let (from, to) = (DVec3::new(0.0, 8.0, 0.0), DVec3::new(40.0, 8.0, 0.0));
+        let corners = funnel(from, &portals, to);
+        assert_eq!(corners.len(), 1, "{corners:?}");
+        let kept = over_floors(from, &portals, corners.clone(), |_, _| true);
+        assert_eq!(kept, corners);
+        let routed = over_floors(from, &portals, corners, |_, _| false);
+        let points: Vec<_> = routed.iter().map(|c| c.point.truncate()).collect();
+        assert_eq!(
+            points,
+            [(10.0, 0.0), (20.0, 0.0), (30.0, -10.0), (40.0, 8.0)]
+                .map(|(x, y)| glam::DVec2::new(x, y))
+        );
+        let kinds: Vec<_> = routed.iter().map(|c| c.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                LinkKind::Walk,
+                LinkKind::Walk,
+                LinkKind::Step,
+                LinkKind::Walk
+            ]
         );
     }
 }
