@@ -26,7 +26,7 @@
 //! - `CSPACE_GOTO_PAIRS`: pairs per pose per map (default 200);
 //! - `CSPACE_GOTO_SEGMENTS`: line-of-sight segments per map (default 100,000);
 //! - `CSPACE_GOTO_FLOOR`: the share that must arrive in time, percent (default 99, the issue's
-//!   target; 99.33 % arrive today, see docs/navigation-validation.md).
+//!   target; 99.40 % arrive today, see docs/navigation-validation.md).
 
 use std::sync::Arc;
 
