@@ -380,9 +380,10 @@ fn push_waypoint(out: &mut Vec<Waypoint>, w: Waypoint) {
 /// 8 (a quarter of a Quake player's width).
 const PORTAL_INSET: f64 = 8.0;
 
-/// How far apart a pulled leg is probed for floor, units: 8 (a quarter of a Quake player's
-/// width; narrower holes are bridged by the agent's box).
-const FLOOR_PROBE_SPACING: f64 = 8.0;
+/// How far apart a pulled leg is probed for floor, units: 16. The probes are in configuration
+/// space, where a hole is already narrowed by the box's width; with 16 the validation's
+/// outcome is the same as with 8, pair for pair, at less cost to a path query.
+const FLOOR_PROBE_SPACING: f64 = 16.0;
 
 /// How far below the lower end of a pulled leg's stretch its floor probes reach, units: 26 (a
 /// step, 18, and 8 more for the chord of a gentle valley).
