@@ -10,7 +10,7 @@ use glam::DVec3;
 
 use crate::area::{Area, AreaGrid, cross2};
 use crate::params::NavParams;
-use crate::portals::LeafGraph;
+use crate::portals::{Below, LeafGraph};
 use cspace_onion::{SolidEntry, WalkScratch};
 
 /// How an agent gets from one area to the next (and from one waypoint to the next).
@@ -300,12 +300,15 @@ impl Prober<'_> {
     /// The landing of a fall from `from` straight down (at most the deepest fall, plus the
     /// clearance): the area and the floor point, when the floor is walkable.
     fn fall(&mut self, from: DVec3) -> Option<(u32, DVec3)> {
-        let depth = self.params.max_fall + self.params.clearance;
-        let (point, plane) = self.hit(from, from - DVec3::Z * depth)?;
-        let plane = plane?;
-        if plane.normal().z < self.params.min_walk_normal {
+        let below = from - DVec3::Z * (self.params.max_fall + self.params.clearance);
+        let min_walk_normal = self.params.min_walk_normal;
+        let Below::Floor(t) =
+            self.graph
+                .floor_below(from, below, min_walk_normal, &mut self.scratch)
+        else {
             return None;
-        }
+        };
+        let point = cspace_geom::collider::lerp(from, below, t);
         Some((self.area_at(point)?, point))
     }
 
@@ -371,13 +374,14 @@ impl Prober<'_> {
             if self.hit(top, over).is_some() {
                 continue;
             }
-            let Some((landing, Some(plane))) = self.hit(over, over - DVec3::Z * (top.z - p.z))
+            let down = over - DVec3::Z * (top.z - p.z);
+            let Below::Floor(t) =
+                self.graph
+                    .floor_below(over, down, params.min_walk_normal, &mut self.scratch)
             else {
                 continue;
             };
-            if plane.normal().z < params.min_walk_normal {
-                continue;
-            }
+            let landing = cspace_geom::collider::lerp(over, down, t);
             let rise = landing.z - p.z;
             let fits = match kind {
                 LinkKind::Step => rise > 0.0 && rise <= params.step_height,

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use cspace_geom::tolerance::{PLANE_THICKNESS, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, World};
-use cspace_onion::{OnionTree, Pose, SolidEntry};
+use cspace_onion::{OnionTree, Pose};
 use glam::DVec3;
 
 use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy, rounding_area};
@@ -17,7 +17,7 @@ use crate::link::{
 };
 use crate::los::LineOfSight;
 use crate::params::{NavParams, NavPose};
-use crate::portals::LeafGraph;
+use crate::portals::{Below, LeafGraph};
 
 /// A pose the graph plans for, resolved against the tree.
 #[derive(Debug, Clone, PartialEq)]
@@ -349,30 +349,22 @@ impl NavMesh {
         }
         let depth = self.params.max_fall + self.params.clearance;
         let below = point - DVec3::Z * depth;
-        let entry = graph.first_entry(point, below, &mut ctx.walk);
         let no_ground = || NavError::NoGround {
             what,
             point,
             pose: name(),
         };
-        if entry.start_solid() {
-            return Err(NavError::InSolid {
-                what,
-                point,
-                pose: name(),
-            });
-        }
-        let SolidEntry::Hit {
-            time: t,
-            plane: Some(plane),
-            ..
-        } = entry
-        else {
-            return Err(no_ground());
+        let t = match graph.floor_below(point, below, self.params.min_walk_normal, &mut ctx.walk) {
+            Below::Floor(t) => t,
+            Below::InSolid => {
+                return Err(NavError::InSolid {
+                    what,
+                    point,
+                    pose: name(),
+                });
+            }
+            Below::Nothing => return Err(no_ground()),
         };
-        if plane.normal().z < self.params.min_walk_normal {
-            return Err(no_ground());
-        }
         let floor = cspace_geom::collider::lerp(point, below, t);
         let area = locate(&self.areas, &self.grid, pose, floor)
             .or_else(|| {

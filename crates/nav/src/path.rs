@@ -11,7 +11,9 @@ use crate::error::NavError;
 use crate::link::LinkKind;
 use crate::mesh::NavMesh;
 use cspace_geom::tolerance::VERTEX_WELD;
-use cspace_onion::{SolidEntry, WalkScratch};
+use cspace_onion::WalkScratch;
+
+use crate::portals::Below;
 
 /// A point of a path: where the agent's origin goes next, and how.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -320,13 +322,10 @@ impl NavMesh {
         let count = ((b - a).truncate().length() / FLOOR_PROBE_SPACING).floor() as usize;
         (1..=count).all(|k| {
             let p = a.lerp(b, k as f64 / (count + 1) as f64);
-            match graph.first_entry(p + up, p.with_z(lowest), walk) {
-                entry if entry.start_solid() => true,
-                SolidEntry::Hit {
-                    plane: Some(plane), ..
-                } => plane.normal().z >= self.params.min_walk_normal,
-                _ => false,
-            }
+            // Solid at the top counts: a tread above the line.
+            let below =
+                graph.floor_below(p + up, p.with_z(lowest), self.params.min_walk_normal, walk);
+            below != Below::Nothing
         })
     }
 

@@ -20,6 +20,17 @@ use crate::area::rounding_area;
 use crate::cell::{Cell, CellBox, region_cells};
 use crate::error::NavError;
 
+/// What [`LeafGraph::floor_below`] meets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Below {
+    /// The move starts in solid.
+    InSolid,
+    /// A walkable floor, at this time on the move.
+    Floor(f64),
+    /// No walkable floor: nothing, or a face too steep to stand on.
+    Nothing,
+}
+
 /// A portal: where the cells of two empty regions share a face (Hammersley's plane of
 /// connection), clipped to both.
 #[derive(Debug, Clone, PartialEq)]
@@ -299,6 +310,27 @@ impl LeafGraph {
         scratch: &mut WalkScratch,
     ) -> SolidEntry {
         self.bsp.first_entry(start, end, scratch)
+    }
+
+    /// What a move straight down (or any move) from `top` to `bottom` meets first: solid at
+    /// `top`, a walkable floor (a plane entered whose normal's z is at least `min_walk_normal`)
+    /// at a time on the move, or neither (nothing, or a face too steep to stand on).
+    pub(crate) fn floor_below(
+        &self,
+        top: DVec3,
+        bottom: DVec3,
+        min_walk_normal: f64,
+        scratch: &mut WalkScratch,
+    ) -> Below {
+        match self.first_entry(top, bottom, scratch) {
+            entry if entry.start_solid() => Below::InSolid,
+            SolidEntry::Hit {
+                time,
+                plane: Some(plane),
+                ..
+            } if plane.normal().z >= min_walk_normal => Below::Floor(time),
+            _ => Below::Nothing,
+        }
     }
 
     /// The regions reachable from `from` through portals (a flood over the planes of
