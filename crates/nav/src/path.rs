@@ -419,8 +419,8 @@ struct Corner {
 /// can pass over no floor. A stretch that `over_floor` says does (the graph probes it every
 /// [`FLOOR_PROBE_SPACING`] units, straight down in the pose's space from a step above it to
 /// [`FLOOR_PROBE_DEPTH`] below its lower end, [`NavMesh::over_floor`]) goes instead through the
-/// middles of the crossings it passes. Each corner's kind is then the hardest crossing from the
-/// previous corner's (included) to its own (excluded), as the funnel counts them.
+/// middles of the crossings it passes, and the corners' kinds are counted again
+/// ([`assign_kinds`]).
 fn over_floors(
     from: DVec3,
     portals: &[Portal],
@@ -428,10 +428,11 @@ fn over_floors(
     mut over_floor: impl FnMut(DVec3, DVec3) -> bool,
 ) -> Vec<Corner> {
     let mut out: Vec<Corner> = Vec::with_capacity(corners.len());
-    let (mut a, mut next) = (from, 0);
+    let (mut a, mut next, mut rerouted) = (from, 0, false);
     for c in corners {
         let end = c.portal.min(portals.len());
         if next < end && !over_floor(a, c.point) {
+            rerouted = true;
             for (k, p) in portals.iter().enumerate().take(end).skip(next) {
                 out.push(Corner {
                     point: (p.left + p.right) * 0.5,
@@ -444,15 +445,8 @@ fn over_floors(
         next = c.portal + 1;
         out.push(c);
     }
-    let mut lo = 0;
-    for c in &mut out {
-        let hi = c.portal.min(portals.len());
-        c.kind = portals[lo.min(hi)..hi]
-            .iter()
-            .map(|p| p.kind)
-            .max()
-            .unwrap_or(LinkKind::Walk);
-        lo = c.portal;
+    if rerouted {
+        assign_kinds(portals, &mut out);
     }
     out
 }
@@ -471,17 +465,10 @@ fn funnel(from: DVec3, portals: &[Portal], to: DVec3) -> Vec<Corner> {
             (to, to)
         }
     };
-    // The hardest crossing among portals `lo..hi` (indices of `point`).
-    let kind_between = |lo: usize, hi: usize| {
-        (lo.max(1)..hi.min(n + 1))
-            .map(|i| portals[i - 1].kind)
-            .max()
-            .unwrap_or(LinkKind::Walk)
-    };
     let same = |a: DVec3, b: DVec3| (a - b).truncate().length_squared() < VERTEX_WELD * VERTEX_WELD;
     let mut out = Vec::new();
     let (mut apex, mut left, mut right) = (from, from, from);
-    let (mut apex_i, mut left_i, mut right_i) = (0usize, 0usize, 0usize);
+    let (mut left_i, mut right_i) = (0usize, 0usize);
     let mut i = 1;
     while i <= n + 1 {
         let (l, r) = point(i);
@@ -496,13 +483,12 @@ fn funnel(from: DVec3, portals: &[Portal], to: DVec3) -> Vec<Corner> {
                 out.push(Corner {
                     point: left,
                     portal: left_i.saturating_sub(1),
-                    kind: kind_between(apex_i, left_i),
+                    kind: LinkKind::Walk,
                 });
                 apex = left;
-                apex_i = left_i;
                 right = apex;
-                right_i = apex_i;
-                i = apex_i + 1;
+                right_i = left_i;
+                i = left_i + 1;
                 continue;
             }
         }
@@ -515,32 +501,43 @@ fn funnel(from: DVec3, portals: &[Portal], to: DVec3) -> Vec<Corner> {
                 out.push(Corner {
                     point: right,
                     portal: right_i.saturating_sub(1),
-                    kind: kind_between(apex_i, right_i),
+                    kind: LinkKind::Walk,
                 });
                 apex = right;
-                apex_i = right_i;
                 left = apex;
-                left_i = apex_i;
-                i = apex_i + 1;
+                left_i = right_i;
+                i = right_i + 1;
                 continue;
             }
         }
         i += 1;
     }
-    let end = Corner {
-        point: to,
-        portal: n,
-        kind: kind_between(apex_i, n + 1),
-    };
     // The end can come out as a corner already (a funnel closing on it): keep it once.
     match out.last_mut() {
-        Some(last) if same(last.point, to) && last.point.z == to.z => {
-            last.kind = last.kind.max(end.kind);
-            last.portal = n;
-        }
-        _ => out.push(end),
+        Some(last) if same(last.point, to) && last.point.z == to.z => last.portal = n,
+        _ => out.push(Corner {
+            point: to,
+            portal: n,
+            kind: LinkKind::Walk,
+        }),
     }
+    assign_kinds(portals, &mut out);
     out
+}
+
+/// Each corner's kind: the hardest crossing from the previous corner's (included; the first
+/// from the leg's start) to its own (excluded).
+fn assign_kinds(portals: &[Portal], corners: &mut [Corner]) {
+    let mut lo = 0;
+    for c in corners {
+        let hi = c.portal.min(portals.len());
+        c.kind = portals[lo.min(hi)..hi]
+            .iter()
+            .map(|p| p.kind)
+            .max()
+            .unwrap_or(LinkKind::Walk);
+        lo = c.portal;
+    }
 }
 
 #[cfg(test)]
