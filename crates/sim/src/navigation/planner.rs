@@ -92,6 +92,21 @@ impl Planner {
         params: &MoveParams,
         fill_from: &[cspace_geom::DVec3],
     ) -> Result<Planner, PlanError> {
+        Planner::build_with(world, agents, params, fill_from, &[Pose::point()])
+    }
+
+    /// [`Planner::build`] with `extra` poses compiled into the tree after the agents' boxes
+    /// instead of the zero-size pose (none, the sight cube, ...): they are planned for by no
+    /// agent, but they split the tree, so the agents' spaces fall into other regions and areas
+    /// and the paths differ. The validation measures how much (`CSPACE_GOTO_EXTRA_POSES`,
+    /// docs/navigation.md).
+    pub fn build_with(
+        world: &World,
+        agents: &[AgentSpec],
+        params: &MoveParams,
+        fill_from: &[cspace_geom::DVec3],
+        extra: &[Pose],
+    ) -> Result<Planner, PlanError> {
         let mut boxes: Vec<Shape> = Vec::new();
         let mut pairs: Vec<(Shape, Option<Shape>)> = Vec::new();
         for a in agents.iter().filter(|a| a.uses_goto()) {
@@ -130,7 +145,7 @@ impl Planner {
             .iter()
             .map(|b| box_pose(b, name(b)).expect("boxes only"))
             .collect();
-        poses.push(Pose::point());
+        poses.extend_from_slice(extra);
         let mut seeds = fill_from.to_vec();
         if !seeds.is_empty() {
             seeds.extend(agents.iter().filter(|a| a.uses_goto()).map(|a| a.start));

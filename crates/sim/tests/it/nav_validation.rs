@@ -26,7 +26,11 @@
 //! - `CSPACE_GOTO_PAIRS`: pairs per pose per map (default 200);
 //! - `CSPACE_GOTO_SEGMENTS`: line-of-sight segments per map (default 100,000);
 //! - `CSPACE_GOTO_FLOOR`: the share that must arrive in time, percent (default 99, the issue's
-//!   target; 99.40 % arrive today, see docs/navigation-validation.md).
+//!   target; 99.40 % arrive today, see docs/navigation-validation.md);
+//! - `CSPACE_GOTO_EXTRA_POSES`: the poses compiled into the planner's tree beside the agents'
+//!   boxes, comma-separated from `point` and `sight`, or `none` (default `point`, as the
+//!   planner ships): other poses split the tree otherwise and change the paths
+//!   (docs/navigation.md, "The figure depends on the tree").
 
 use std::sync::Arc;
 
@@ -220,6 +224,25 @@ fn segments(world: &cspace_geom::World, count: usize, seed: u64) -> Vec<(DVec3, 
     out
 }
 
+/// The poses compiled into the planner's tree beside the agents' boxes:
+/// `CSPACE_GOTO_EXTRA_POSES` (comma-separated `point` and `sight`, or `none`), or the zero-size
+/// pose as [`Planner::build`] has it.
+pub(crate) fn extra_poses() -> Vec<Pose> {
+    let Some(v) = setting("CSPACE_GOTO_EXTRA_POSES") else {
+        return vec![Pose::point()];
+    };
+    if v.trim() == "none" {
+        return Vec::new();
+    }
+    v.split(',')
+        .map(|name| match name.trim() {
+            "point" => Pose::point(),
+            "sight" => Pose::sight(),
+            other => panic!("CSPACE_GOTO_EXTRA_POSES={v}: {other:?} is not point, sight or none"),
+        })
+        .collect()
+}
+
 /// The maps to validate: `CSPACE_GOTO_MAPS` (comma-separated names without `.map`), or every
 /// map of the corpus folder `dir`.
 pub(crate) fn map_names(dir: &std::path::Path) -> Vec<String> {
@@ -291,11 +314,12 @@ impl QuakeNav {
             }],
         };
         let planner = Arc::new(
-            Planner::build(
+            Planner::build_with(
                 &map.world,
                 std::slice::from_ref(&template),
                 &params,
                 &map.spawns,
+                &extra_poses(),
             )
             .unwrap_or_else(|e| panic!("{}: {e}", map.name)),
         );
