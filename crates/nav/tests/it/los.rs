@@ -241,6 +241,10 @@ fn curved_walls_block_the_line_of_sight() {
             through_facets += 1;
         }
     }
+    eprintln!(
+        "patch world: of {} segments, {through_facets} block the cube and not the point",
+        segments.len()
+    );
     assert!(
         through_facets > 2_000,
         "the point sees through curved walls on {through_facets} segments: a test of them"
