@@ -19,7 +19,7 @@ if [ -n "${CSPACE_MAPS:-}" ]; then
   export CSPACE_MAPS="$maps"
 fi
 cd "$(dirname "$0")/.."
-cargo build -q -p cspace-sim --bin sim
+cargo build -q -p cspace-cli --bin sim
 sim=target/debug/sim
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -10,11 +10,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use cspace_report::summary;
+use cspace_scenario::run::{RunOptions, RunOutcome, run_scenario};
+use cspace_scenario::scenario::Scenario;
+use cspace_scenario::snapshot::{self, Comparison};
 use cspace_sim::backend::BackendKind;
-use cspace_sim::run::{RunOptions, RunOutcome, run_scenario};
-use cspace_sim::scenario::Scenario;
-use cspace_sim::snapshot::{self, Comparison};
-use cspace_sim::summary;
 
 /// One scenario file and what became of it.
 #[derive(Debug)]
@@ -232,7 +232,7 @@ impl ScenarioSet {
         for (_, scenario, outcomes) in self.ran() {
             for o in outcomes {
                 let name = format!("{} on {}", scenario.name, o.backend.name());
-                let trace = match cspace_sim::trace::parse(&o.trace) {
+                let trace = match cspace_scenario::trace::parse(&o.trace) {
                     Ok(t) => t,
                     Err(e) => {
                         out.push(format!("{name}: {e}"));

@@ -11,10 +11,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cspace_scenario::run::{RunOptions, run_scenario};
+use cspace_scenario::scenario::Scenario;
+use cspace_scenario::snapshot;
 use cspace_sim::backend::BackendKind;
-use cspace_sim::run::{RunOptions, run_scenario};
-use cspace_sim::scenario::Scenario;
-use cspace_sim::snapshot;
 
 fn cargo() -> Command {
     Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))

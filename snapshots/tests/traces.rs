@@ -8,7 +8,7 @@
 
 use std::panic::AssertUnwindSafe;
 
-use cspace_sim::snapshot;
+use cspace_scenario::snapshot;
 use cspace_snapshots::{ScenarioSet, review_message};
 
 #[test]

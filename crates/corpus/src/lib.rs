@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cspace_geom::{DVec3, World};
-use cspace_mapfile::{BuildOptions, load_world};
+use cspace_mapfile::{BuildOptions, invocation_dir, load_world};
 
 /// One corpus map, loaded.
 #[derive(Debug, Clone)]
@@ -24,24 +24,9 @@ pub struct CorpusMap {
     pub spawns: Vec<DVec3>,
 }
 
-/// The folder the user typed the command in: the shell's `PWD` when it names a folder, else the
-/// current directory.
-///
-/// `cargo test` runs each test binary in its package's folder but passes the environment on, so
-/// `PWD` still names the folder `cargo test` was typed in; a relative `CSPACE_MAPS` means a path
-/// from there. `cspace_sim::world_file::resolve_path` applies the same rule to a scenario's
-/// `map = "${CSPACE_MAPS}/..."`.
-pub fn invocation_dir() -> PathBuf {
-    std::env::var_os("PWD")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute() && p.is_dir())
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_default()
-}
-
 /// The corpus directory, or `None` (after printing that `test` is skipped) when `CSPACE_MAPS` is
 /// unset. A relative value is a path from the folder the command was typed in
-/// ([`invocation_dir`]). Panics when it is set but not a readable directory.
+/// ([`cspace_mapfile::invocation_dir`]). Panics when it is set but not a readable directory.
 pub fn dir(test: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
         // Written to the process's stderr directly: the test harness captures `eprintln!` of

@@ -79,6 +79,7 @@ mod error;
 mod lex;
 mod map;
 mod parse;
+mod paths;
 #[cfg(test)]
 mod test_maps;
 
@@ -93,3 +94,4 @@ pub use map::{
     Entity, FaceFormat, FormatCounts, MapBrush, MapFace, MapFile, Patch, PatchPoint, SurfaceFlags,
     TextureProjection,
 };
+pub use paths::invocation_dir;

@@ -11,8 +11,6 @@ use cspace_onion::{CompileOptions, OnionCollider, Pose};
 use cspace_udop::cache::Margin;
 use cspace_udop::{CacheConfig, UdopCache};
 
-use crate::error::Error;
-
 /// A collision backend, as `--backend` and scenario files name it ([`BackendKind::name`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BackendKind {
@@ -56,7 +54,17 @@ pub struct BackendInfo {
 }
 
 /// How a backend is built for a world and the shapes it will trace.
-type Build = fn(&Arc<World>, &[Shape]) -> Result<Arc<dyn Collider>, Error>;
+type Build = fn(&Arc<World>, &[Shape]) -> Result<Arc<dyn Collider>, BuildError>;
+
+/// A backend's structure cannot be built for a world (the onion or Melax compiler refused it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{backend}: cannot build it for this world: {message}")]
+pub struct BuildError {
+    /// The backend (or the structure: `navigation (onion tree)`).
+    pub backend: &'static str,
+    /// The compiler's refusal.
+    pub message: String,
+}
 
 /// Every backend, in a fixed order (the order of [`BackendKind::ALL`], of runs and of reports).
 pub const BACKENDS: [BackendInfo; 5] = [
@@ -92,8 +100,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
         build: |world, shapes| {
             let compiled =
                 cspace_onion::compile(world, &box_poses(shapes), &CompileOptions::default())
-                    .map_err(|e| Error::Build {
-                        scenario: None,
+                    .map_err(|e| BuildError {
                         backend: "onion",
                         message: e.to_string(),
                     })?;
@@ -166,7 +173,7 @@ impl BackendKind {
         self,
         world: &Arc<World>,
         shapes: &[Shape],
-    ) -> Result<Option<Arc<dyn Collider>>, Error> {
+    ) -> Result<Option<Arc<dyn Collider>>, BuildError> {
         if !self.supports_all(shapes) {
             return Ok(None);
         }
@@ -208,22 +215,9 @@ impl std::str::FromStr for BackendKind {
     }
 }
 
-/// The command line's values, names and help come from [`BACKENDS`].
-impl clap::ValueEnum for BackendKind {
-    fn value_variants<'a>() -> &'a [Self] {
-        &BackendKind::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        let info = self.info();
-        Some(clap::builder::PossibleValue::new(info.name).help(info.about))
-    }
-}
-
 /// Melax's backend for `world` with `bevel`.
-pub fn melax(world: &Arc<World>, bevel: BevelMode) -> Result<MelaxCollider, Error> {
-    MelaxCollider::compile(world.clone(), bevel).map_err(|e| Error::Build {
-        scenario: None,
+pub fn melax(world: &Arc<World>, bevel: BevelMode) -> Result<MelaxCollider, BuildError> {
+    MelaxCollider::compile(world.clone(), bevel).map_err(|e| BuildError {
         backend: "melax",
         message: e.to_string(),
     })
@@ -245,13 +239,12 @@ pub fn box_poses(shapes: &[Shape]) -> Vec<Pose> {
 /// The k-UDOP cache around `inner`. The swept k-DOP is not grown by the skin: the backends here
 /// only report overlap deeper than `tolerance::CONTACT`, so a move strictly inside the k-UDOP is a
 /// miss for them, and agents walking a skin above the floor can still skip their moves.
-fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> Result<UdopCache, Error> {
+fn udop_cache(inner: Box<dyn Collider>, world: &Arc<World>) -> Result<UdopCache, BuildError> {
     let config = CacheConfig {
         margin: Margin::Units(0.0),
         ..CacheConfig::default()
     };
-    UdopCache::new(world.clone(), inner, config).map_err(|e| Error::Build {
-        scenario: None,
+    UdopCache::new(world.clone(), inner, config).map_err(|e| BuildError {
         backend: "udop+exact",
         message: e.to_string(),
     })

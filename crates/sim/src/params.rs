@@ -1,10 +1,9 @@
 //! Movement constants. The defaults are Quake's; a scenario can override each one.
 
-use serde::Deserialize;
-
 /// The constants of the movement model (units, seconds).
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct MoveParams {
     /// Downward acceleration, units/s^2: 800 (Quake's `sv_gravity`).
     pub gravity: f64,

@@ -11,7 +11,7 @@ use crate::suite::{Report, boxes_name};
 pub type Series = (String, Vec<(f64, f64)>);
 
 /// The series' colours: the simulator's plot colours (Tableau 10).
-const PALETTE: [RGBColor; 10] = cspace_sim::plot::AGENT_COLOURS;
+const PALETTE: [RGBColor; 10] = cspace_report::plot::AGENT_COLOURS;
 
 /// ns per trace against the box count: one series per backend and query (rays and boxes).
 pub fn trace_series(report: &Report) -> Vec<Series> {

@@ -38,7 +38,7 @@ impl Query {
     pub fn shape(self) -> Shape {
         match self {
             Query::Ray => Shape::new_box(DVec3::ZERO, DVec3::ZERO).expect("a point is a valid box"),
-            Query::Box => cspace_sim::bench::player(),
+            Query::Box => cspace_scenario::bench::player(),
             Query::Sphere => Shape::new_sphere(Self::RADIUS).expect("a positive radius"),
             Query::Cylinder => {
                 Shape::new_cylinder(Self::RADIUS, Self::HALF_HEIGHT).expect("positive sizes")

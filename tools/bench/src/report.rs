@@ -78,7 +78,7 @@ pub fn markdown(report: &Report) -> String {
         out,
         "`sim bench`'s crowds ({} agents, Quake's player box, each walking at 320 u/s and turning \
          to a random heading every 0.5 to 1.5 s) for {} steps of 1/60 s after one warm-up step, \
-         on our simulator with each backend (`cspace_sim::bench::time_crowd`) and with rapier's \
+         on our simulator with each backend (`cspace_scenario::bench::time_crowd`) and with rapier's \
          `KinematicCharacterController` (one `move_shape` per agent and step, the world as one \
          collider holding parry's compound). Runs alternate within each of {} passes; medians. \
          Our step does more than rapier's loop: acceleration, friction, the ground check, step-up \

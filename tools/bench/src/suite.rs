@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use cspace_geom::generate::{RandomBoxes, free_segments};
 use cspace_geom::{Aabb, DVec3, World};
+use cspace_scenario::bench::{self as crowds, Crowd, CrowdTiming};
 use cspace_sim::backend::BackendKind;
-use cspace_sim::bench::{self as crowds, Crowd, CrowdTiming};
 
 use crate::agreement::Agreement;
 use crate::machine::Machine;
@@ -335,7 +335,7 @@ pub fn run(config: &Config) -> anyhow::Result<Report> {
         Some(dir) => {
             for name in CORPUS {
                 let path = dir.join(name);
-                let loaded = cspace_sim::world_file::load_world(&path)?;
+                let loaded = cspace_scenario::world_file::load_world(&path)?;
                 let region = spawn_region(&loaded.world, &loaded.spawns);
                 let (table, builds) =
                     trace_world(name, &loaded.world, &region, &Query::ALL, config)?;

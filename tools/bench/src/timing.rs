@@ -43,7 +43,7 @@ impl Timing {
     }
 }
 
-pub use cspace_sim::bench::median_of_sorted;
+pub use cspace_scenario::bench::median_of_sorted;
 
 /// Runs every tracer over `segments` once, untimed, and returns their answers (the warm-up pass,
 /// whose answers the agreement figures compare).

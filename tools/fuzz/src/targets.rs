@@ -8,7 +8,8 @@ use cspace_geom::generate::Rng;
 use cspace_geom::world::fnv1a64;
 use cspace_geom::{Collider, DVec3, ExactCollider, Hit, QueryContext, Shape, World};
 use cspace_onion::{OnionCollider, OnionTree, Pose, VerifyOptions};
-use cspace_sim::{BackendKind, RunOptions, Scenario};
+use cspace_scenario::{RunOptions, Scenario};
+use cspace_sim::BackendKind;
 
 use crate::{Failure, Verdict, mutate};
 
@@ -237,7 +238,7 @@ impl Fixtures {
             .filter_map(|(_, text)| world_of_scenario(text))
             .collect();
 
-        let rooms = cspace_sim::load_world(&scenarios_dir.join("rooms.map"))?;
+        let rooms = cspace_scenario::load_world(&scenarios_dir.join("rooms.map"))?;
         let world = rooms.world;
         let shapes = [player(false)];
         let mut backends = Vec::new();
@@ -390,11 +391,11 @@ impl Fixtures {
 
     fn toml_world(&self, input: &[u8]) -> Result<Verdict, Failure> {
         let path = self.scenarios_dir.join(WORLD_NAME);
-        let text = match cspace_sim::location::text_of(&path, input.to_vec()) {
+        let text = match cspace_scenario::location::text_of(&path, input.to_vec()) {
             Ok(text) => text,
             Err(e) => return self.refused(&e.to_string(), WORLD_NAME),
         };
-        match cspace_sim::world_file::parse_world(&path, &text) {
+        match cspace_scenario::world_file::parse_world(&path, &text) {
             Ok(loaded) => {
                 let also = [BackendKind::MelaxExact, BackendKind::Onion][input.len() % 2];
                 Self::probe(loaded.world, fnv1a64(input), Some(also))?;
@@ -421,7 +422,7 @@ impl Fixtures {
         let name = String::from_utf8_lossy(&input[..newline]).into_owned();
         let body = input.get(newline + 1..).unwrap_or_default();
         let path = self.scenarios_dir.join(&name);
-        let text = match cspace_sim::location::text_of(&path, body.to_vec()) {
+        let text = match cspace_scenario::location::text_of(&path, body.to_vec()) {
             Ok(text) => text,
             Err(e) => return self.refused(&e.to_string(), &name),
         };
@@ -447,7 +448,7 @@ impl Fixtures {
             verify: true,
             ..RunOptions::default()
         };
-        match cspace_sim::run_scenario(&scenario, backend, options) {
+        match cspace_scenario::run_scenario(&scenario, backend, options) {
             Ok(outcome) => {
                 for state in &outcome.finals {
                     if !(finite(state.position) && finite(state.velocity)) {
@@ -490,7 +491,7 @@ impl Fixtures {
         for (collider, prepared) in &self.backends {
             let mut ctx = QueryContext::new();
             let mut output = Vec::new();
-            match cspace_sim::segments::trace_lines(
+            match cspace_scenario::segments::trace_lines(
                 collider.as_ref(),
                 &mut ctx,
                 prepared,

@@ -10,17 +10,15 @@
 
 pub mod follow;
 mod planner;
-mod report;
 
 pub use follow::{Follow, FollowParams, PlannedPath};
 pub use planner::{PlanError, Planner};
-pub use report::{path_json, path_text, stats_json, stats_text};
 
 use cspace_geom::{DVec3, World};
 use cspace_nav::{NavMesh, NavParams, NavPose};
 use cspace_onion::{CompileOptions, OnionTree, Pose, TreeStats};
 
-use crate::error::Error;
+use crate::backend::BuildError;
 use crate::params::MoveParams;
 
 /// The planner's constants from the movement model's: gravity, walk speed, jump speed, step
@@ -94,6 +92,24 @@ pub struct NavOptions {
     pub params: NavParams,
 }
 
+/// Why a world's navigation cannot be built: the onion tree cannot be compiled, or the graph
+/// refused the world; `context` names the world.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NavBuildError {
+    /// The onion tree cannot be compiled.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// The graph or the line of sight refused the world.
+    #[error("{context}: {error}")]
+    Nav {
+        /// The world.
+        context: String,
+        /// The refusal.
+        error: cspace_nav::NavError,
+    },
+}
+
 /// Compiles `world`'s onion tree with `poses` and the zero-size pose, and builds the graph of
 /// `poses` over it. `what` names the world in errors.
 pub fn build(
@@ -101,7 +117,7 @@ pub fn build(
     what: &str,
     poses: &[PlanPose],
     options: &NavOptions,
-) -> Result<Navigation, Error> {
+) -> Result<Navigation, NavBuildError> {
     let mut boxes: Vec<Pose> = poses.iter().map(|p| p.pose.clone()).collect();
     boxes.push(Pose::point());
     let compile = CompileOptions {
@@ -109,15 +125,14 @@ pub fn build(
         spawn_points: options.fill_outside.clone().unwrap_or_default(),
         ..CompileOptions::default()
     };
-    let compiled = cspace_onion::compile(world, &boxes, &compile).map_err(|e| Error::Build {
-        scenario: None,
+    let compiled = cspace_onion::compile(world, &boxes, &compile).map_err(|e| BuildError {
         backend: "navigation (onion tree)",
         message: format!("{what}: {e}"),
     })?;
     let nav_poses: Vec<NavPose> = poses.iter().map(|p| p.nav.clone()).collect();
     let mesh =
         NavMesh::build(&compiled.tree, world, &nav_poses, &options.params).map_err(|error| {
-            Error::Nav {
+            NavBuildError::Nav {
                 context: what.to_string(),
                 error,
             }
@@ -131,14 +146,13 @@ pub fn build(
 
 /// The line of sight of `world` alone: a tree of the sight pose (smaller and faster to compile
 /// than the planner's three spaces; the same answers).
-pub fn line_of_sight(world: &World, what: &str) -> Result<cspace_nav::LineOfSight, Error> {
+pub fn line_of_sight(world: &World, what: &str) -> Result<cspace_nav::LineOfSight, NavBuildError> {
     let compiled = cspace_onion::compile(world, &[Pose::sight()], &CompileOptions::default())
-        .map_err(|e| Error::Build {
-            scenario: None,
+        .map_err(|e| BuildError {
             backend: "line of sight (onion tree)",
             message: format!("{what}: {e}"),
         })?;
-    cspace_nav::LineOfSight::new(&compiled.tree, 0).map_err(|error| Error::Nav {
+    cspace_nav::LineOfSight::new(&compiled.tree, 0).map_err(|error| NavBuildError::Nav {
         context: what.to_string(),
         error,
     })

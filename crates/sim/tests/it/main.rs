@@ -1,17 +1,10 @@
-//! Integration tests of the `sim` binary and the simulator library.
+//! Integration tests of the simulator library: the movement model, stepping, backends sharing a
+//! world, the numeric domain's edge, patches, and navigation on the corpus.
 
-mod cli;
-mod docs;
 mod domain;
-mod hostile;
 mod movement;
-mod nav;
 mod nav_brute_force;
 mod nav_validation;
 mod patches;
-mod report;
-mod scenario_errors;
 mod sharing;
-mod soak;
 mod stepping;
-mod sweep;

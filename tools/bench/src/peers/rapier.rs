@@ -99,7 +99,7 @@ impl RapierCrowd {
         broad_phase.set_aabb(&IntegrationParameters::default(), handle, aabb);
         let standing = agents
             .first()
-            .map_or_else(cspace_sim::bench::player, |a| a.standing.clone());
+            .map_or_else(cspace_scenario::bench::player, |a| a.standing.clone());
         let (half, centre) = match standing {
             Shape::Box(b) => ((b.maxs - b.mins) * 0.5, (b.maxs + b.mins) * 0.5),
             other => panic!("the crowd walks boxes, not {}", other.describe()),

@@ -1,0 +1,9 @@
+//! Integration tests of the `sim` binary, as a user runs it.
+
+mod cli;
+mod docs;
+mod hostile;
+mod nav;
+mod report;
+mod soak;
+mod sweep;

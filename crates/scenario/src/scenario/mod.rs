@@ -1,0 +1,279 @@
+//! Scenarios: a TOML file names a world, agent poses and agents with scripts, the time step and
+//! the step count, movement constants, the backends to run, the comparison tolerance and the
+//! expectations a run must meet.
+//!
+//! The file is read with serde (`deny_unknown_fields`) into raw structs that keep their byte
+//! spans, then checked into a [`Scenario`]; every error names the file, line, column and field.
+//! The format is documented, with an example, in `docs/scenario-format.md`.
+
+mod check;
+mod raw;
+
+use std::path::{Path, PathBuf};
+
+use cspace_contact::AgentId;
+use cspace_geom::{Aabb, Shape};
+
+use crate::error::Error;
+use crate::location::LocatedError;
+use crate::trace::compact_vector;
+use crate::world_file::LoadedWorld;
+use check::Checker;
+use cspace_sim::agent::AgentSpec;
+use cspace_sim::backend::BackendKind;
+use cspace_sim::params::MoveParams;
+use raw::RawScenario;
+
+/// Two backends known to differ on this scenario, by how much, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectedDifference {
+    /// The two backends.
+    pub backends: [BackendKind; 2],
+    /// The largest position difference allowed between them, units.
+    pub tolerance: f64,
+    /// Why they differ.
+    pub reason: String,
+}
+
+/// What an agent must not touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactFilter {
+    /// Any world brush.
+    World,
+    /// Any agent.
+    Agents,
+    /// This agent.
+    Agent(AgentId),
+}
+
+/// What a run must show.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// The agent's origin is inside the region at some sample no later than `by` seconds.
+    Reaches {
+        /// The region.
+        region: Aabb,
+        /// The deadline, seconds.
+        by: f64,
+    },
+    /// The agent's origin is never inside the region (at any sample).
+    NeverReaches {
+        /// The region.
+        region: Aabb,
+    },
+    /// The agent ends on walkable ground.
+    EndsOnGround,
+    /// The agent is crouched in every sample from `from` seconds on.
+    StaysCrouched {
+        /// From when, seconds.
+        from: f64,
+    },
+    /// The agent records no contact with these.
+    NoContactsWith(ContactFilter),
+    /// The agent leaves the world (`true`: it must fall out or go beyond the domain; `false`: it
+    /// must not), as [`EventKind::LeftWorld`](cspace_sim::record::EventKind::LeftWorld) records.
+    LeavesWorld(bool),
+    /// The agent arrives at a goto target no later than `by` seconds (`true`), or never arrives
+    /// (`false`), as [`EventKind::Arrived`](cspace_sim::record::EventKind::Arrived) records.
+    Arrives {
+        /// Whether it must arrive.
+        expected: bool,
+        /// The deadline, seconds.
+        by: f64,
+    },
+}
+
+impl Check {
+    /// A short description of the check (summaries, reports and sweep lines say it).
+    pub fn describe(&self) -> String {
+        match self {
+            Check::Reaches { region, by } => format!(
+                "reaches {} .. {} by {by} s",
+                compact_vector(region.min, 3),
+                compact_vector(region.max, 3)
+            ),
+            Check::NeverReaches { region } => format!(
+                "never reaches {} .. {}",
+                compact_vector(region.min, 3),
+                compact_vector(region.max, 3)
+            ),
+            Check::EndsOnGround => "ends on ground".to_string(),
+            Check::StaysCrouched { from } => format!("stays crouched from {from} s"),
+            Check::NoContactsWith(f) => format!("no contacts with {f:?}"),
+            Check::LeavesWorld(true) => "leaves the world".to_string(),
+            Check::LeavesWorld(false) => "stays in the world".to_string(),
+            Check::Arrives { expected: true, by } => {
+                format!("arrives at its goto target by {by} s")
+            }
+            Check::Arrives {
+                expected: false, ..
+            } => "never arrives at its goto target".to_string(),
+        }
+    }
+}
+
+/// One expectation: an agent and a check, with where it was written (`line:column`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// The agent.
+    pub agent: AgentId,
+    /// The check.
+    pub check: Check,
+    /// `file:line:column` of the `[[expect]]` table, for reports.
+    pub written_at: String,
+}
+
+/// How an agent's start was written: what a sweep's seed may vary ([`crate::sweep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AgentStart {
+    /// `spawn = N`: the index as written (the agent starts at spawn point `N`, or `N` modulo the
+    /// count on a map a sweep puts in the scenario's place); `None` for `start` and crowds.
+    pub spawn: Option<usize>,
+    /// `allow_start_in_solid = true`: the start is the point of the scenario, and a sweep leaves
+    /// it where it is.
+    pub allow_in_solid: bool,
+}
+
+/// A checked scenario, ready to run.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Its name.
+    pub name: String,
+    /// What it shows.
+    pub description: String,
+    /// Seconds per step.
+    pub dt: f64,
+    /// Steps to run.
+    pub steps: u64,
+    /// Trajectory sampling, in steps.
+    pub sample_every: u64,
+    /// The backends to run (every applicable one when the file names none).
+    pub backends: Vec<BackendKind>,
+    /// The backends not run, each with why (an agent shape it cannot trace, or the file's
+    /// `backends` list leaving it out).
+    pub left_out: Vec<(BackendKind, String)>,
+    /// The largest position difference between two backends, units.
+    pub tolerance: f64,
+    /// Declared differences between particular backends.
+    pub expected_differences: Vec<ExpectedDifference>,
+    /// Movement constants.
+    pub params: MoveParams,
+    /// The world.
+    pub world: LoadedWorld,
+    /// The agents, ids 0, 1, 2, ...
+    pub agents: Vec<AgentSpec>,
+    /// The agents' names (their index when unnamed).
+    pub agent_names: Vec<String>,
+    /// How each agent's start was written, in id order.
+    pub agent_starts: Vec<AgentStart>,
+    /// The expectations.
+    pub expectations: Vec<Expectation>,
+}
+
+/// Default comparison tolerance between backends, units.
+pub const DEFAULT_TOLERANCE: f64 = cspace_geom::tolerance::DEFAULT_AGREEMENT;
+
+impl Scenario {
+    /// True when a scenario's text reads the map corpus (`${CSPACE_MAPS}` in a path) and
+    /// `CSPACE_MAPS` is unset: such a scenario is skipped by name, as the tests that need the
+    /// corpus are, rather than failed (the snapshot harness, `sim report`).
+    pub fn needs_unset_corpus(text: &str) -> bool {
+        text.contains("${CSPACE_MAPS}") && std::env::var_os("CSPACE_MAPS").is_none()
+    }
+
+    /// Reads and checks a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, Error> {
+        let text = crate::location::read_text(path, "read the scenario")?;
+        Scenario::parse(path, &text)
+    }
+
+    /// Checks a scenario given its text (`path` locates errors and resolves the map).
+    pub fn parse(path: &Path, text: &str) -> Result<Scenario, Error> {
+        let raw: RawScenario =
+            toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
+        Checker {
+            path,
+            text,
+            world: None,
+        }
+        .check(raw)
+    }
+
+    /// Checks a scenario given its text, with `world` in the place of its own `[world]` (which is
+    /// then not read): a sweep's map ([`crate::sweep`]). An agent written with `spawn = N` starts
+    /// at `world`'s spawn point `N` modulo their count; one with `start` keeps it, and must not
+    /// be in solid there (unless it allows it).
+    pub fn parse_with_world(
+        path: &Path,
+        text: &str,
+        world: LoadedWorld,
+    ) -> Result<Scenario, Error> {
+        let raw: RawScenario =
+            toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
+        Checker {
+            path,
+            text,
+            world: Some(world),
+        }
+        .check(raw)
+    }
+
+    /// True when an agent's script has a goto (a run then builds the planner).
+    pub fn uses_goto(&self) -> bool {
+        self.agents.iter().any(AgentSpec::uses_goto)
+    }
+
+    /// The shapes every agent uses (standing and crouching), for preparing backends.
+    pub fn shapes(&self) -> Vec<Shape> {
+        let mut shapes: Vec<Shape> = Vec::new();
+        for a in &self.agents {
+            for s in std::iter::once(&a.standing).chain(a.crouching.as_ref()) {
+                if !shapes.contains(s) {
+                    shapes.push(s.clone());
+                }
+            }
+        }
+        shapes
+    }
+
+    /// Why `backend` cannot run this scenario: the first agent whose shape it cannot trace, by
+    /// name and shape, and the backend's reason; `None` when it can run it.
+    pub fn refusal(&self, backend: BackendKind) -> Option<String> {
+        refusal(&self.agents, &self.agent_names, backend)
+    }
+
+    /// The tolerance between two backends: a declared expected difference, or the scenario's.
+    pub fn tolerance_between(
+        &self,
+        a: BackendKind,
+        b: BackendKind,
+    ) -> (f64, Option<&ExpectedDifference>) {
+        match self
+            .expected_differences
+            .iter()
+            .find(|d| d.backends.contains(&a) && d.backends.contains(&b) && a != b)
+        {
+            Some(d) => (d.tolerance, Some(d)),
+            None => (self.tolerance, None),
+        }
+    }
+}
+
+/// Why `backend` cannot trace one of `agents` (the first, by name and shape), or `None`.
+fn refusal(agents: &[AgentSpec], names: &[String], backend: BackendKind) -> Option<String> {
+    agents.iter().find_map(|a| {
+        std::iter::once(&a.standing)
+            .chain(a.crouching.as_ref())
+            .find_map(|shape| {
+                backend.refusal(shape).map(|why| {
+                    format!(
+                        "agent {:?} is {}: {why}",
+                        names[a.id.0 as usize],
+                        shape.describe()
+                    )
+                })
+            })
+    })
+}

@@ -1,0 +1,625 @@
+//! The contact trace: a line-oriented text made for readable diffs and parsed back by the project
+//! (`docs/trace-format.md` documents it).
+//!
+//! A header (scenario, backend, steps, time step, agents, sampling), one line per event (contacts
+//! with what was hit, point, normal and time of impact; unsticking; refused stands; sleep), the
+//! trajectory sampled every N steps, and the final state of every agent. Numbers have fixed
+//! decimals with `-0` folded to `0`, so float noise below the last decimal does not churn
+//! snapshots.
+
+use std::fmt::Write as _;
+
+use cspace_contact::{AgentId, ContactTarget};
+use cspace_geom::DVec3;
+
+use cspace_sim::agent::{Pose, Totals};
+use cspace_sim::record::{AgentState, EventKind, Recorder};
+
+/// The version written in the first line.
+pub const VERSION: u32 = 1;
+
+/// Decimals of positions, velocities and distances.
+const POSITION_DECIMALS: usize = 3;
+/// Decimals of normals and times of impact.
+const UNIT_DECIMALS: usize = 4;
+
+/// A number with `decimals` fixed decimals, `-0` folded to `0`.
+pub fn fixed(value: f64, decimals: usize) -> String {
+    let text = format!("{:.*}", decimals, value + 0.0);
+    // Rounding can turn a small negative number into "-0.000".
+    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_string()
+    } else {
+        text
+    }
+}
+
+/// A number for people: at most `decimals` decimals, trailing zeros dropped, `-0` folded to `0`
+/// (`-1536.0000000000002` is `-1536`, `24.03125` with 3 decimals `24.031`); in exponent form from
+/// a billion on (`1e308`, not 309 digits).
+pub fn compact(value: f64, decimals: usize) -> String {
+    // not a tolerance: where plain digits stop being readable (as cspace_geom::domain::number)
+    if value.is_finite() && value.abs() >= 1e9 {
+        return cspace_geom::domain::number(value).to_string();
+    }
+    let text = fixed(value, decimals);
+    if text.contains('.') {
+        let trimmed = text.trim_end_matches('0').trim_end_matches('.');
+        if trimmed == "-0" {
+            "0".to_string()
+        } else {
+            trimmed.to_string()
+        }
+    } else {
+        text
+    }
+}
+
+/// A vector for people: `(x, y, z)` with [`compact`] numbers.
+pub fn compact_vector(v: DVec3, decimals: usize) -> String {
+    format!(
+        "({}, {}, {})",
+        compact(v.x, decimals),
+        compact(v.y, decimals),
+        compact(v.z, decimals)
+    )
+}
+
+fn vector(v: DVec3, decimals: usize) -> String {
+    format!(
+        "({}, {}, {})",
+        fixed(v.x, decimals),
+        fixed(v.y, decimals),
+        fixed(v.z, decimals)
+    )
+}
+
+/// The header of a trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// The scenario's name.
+    pub scenario: String,
+    /// The backend's name.
+    pub backend: String,
+    /// Steps run.
+    pub steps: u64,
+    /// Seconds per step.
+    pub time_step: f64,
+    /// Number of agents.
+    pub agents: usize,
+    /// Trajectory sampling, in steps.
+    pub sample_every: u64,
+}
+
+/// Writes a trace.
+pub fn write(
+    header: &Header,
+    recorder: &Recorder,
+    totals: &[Totals],
+    final_states: &[AgentState],
+) -> String {
+    let mut out = String::new();
+    let p = |v: DVec3| vector(v, POSITION_DECIMALS);
+    let n = |v: DVec3| vector(v, UNIT_DECIMALS);
+    writeln!(out, "cspace trace {VERSION}").unwrap();
+    writeln!(out, "scenario {}", header.scenario).unwrap();
+    writeln!(out, "backend {}", header.backend).unwrap();
+    writeln!(out, "steps {}", header.steps).unwrap();
+    writeln!(out, "time_step {}", header.time_step).unwrap();
+    writeln!(out, "agents {}", header.agents).unwrap();
+    writeln!(out, "sample_every {}", header.sample_every).unwrap();
+    writeln!(out).unwrap();
+    writeln!(out, "events").unwrap();
+    for e in &recorder.events {
+        let what = match e.kind {
+            EventKind::Contact(c) => {
+                let target = match c.other {
+                    ContactTarget::World { brush, .. } => format!("world brush {brush}"),
+                    ContactTarget::Agent(a) => format!("agent {a}"),
+                };
+                let depth = if c.depth > 0.0 {
+                    format!(" depth {}", fixed(c.depth, POSITION_DECIMALS))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "contact {target} point {} normal {} toi {}{depth}",
+                    p(c.point),
+                    n(c.normal),
+                    fixed(c.time_of_impact, UNIT_DECIMALS)
+                )
+            }
+            EventKind::Unstuck { from, to, nudged } => {
+                format!(
+                    "unstuck from {} to {} {}",
+                    p(from),
+                    p(to),
+                    if nudged { "nudged" } else { "searched" }
+                )
+            }
+            EventKind::Stuck { at } => format!("stuck at {}", p(at)),
+            EventKind::LeftWorld { at } => format!("left the world at {}", p(at)),
+            EventKind::StandRefused => "stand refused".to_string(),
+            EventKind::Planned {
+                to,
+                waypoints,
+                length,
+                replan,
+            } => format!(
+                "{} a path to {}: {waypoints} waypoints, {} units",
+                if replan { "replanned" } else { "planned" },
+                p(to),
+                fixed(length, POSITION_DECIMALS)
+            ),
+            EventKind::Arrived { at } => format!("arrived at {}", p(at)),
+            EventKind::GotoFailed { to, why } => {
+                format!("cannot go to {}: {}", p(to), why.describe())
+            }
+            EventKind::Slept => "slept".to_string(),
+            EventKind::Woke => "woke".to_string(),
+        };
+        writeln!(out, "  step {} agent {} {what}", e.step, e.agent).unwrap();
+    }
+    writeln!(out).unwrap();
+    writeln!(out, "trajectory").unwrap();
+    for sample in &recorder.samples {
+        for s in &sample.states {
+            writeln!(
+                out,
+                "  step {} agent {} {}",
+                sample.step,
+                s.id,
+                state_text(s)
+            )
+            .unwrap();
+        }
+    }
+    writeln!(out).unwrap();
+    writeln!(out, "final").unwrap();
+    for (s, t) in final_states.iter().zip(totals) {
+        writeln!(
+            out,
+            "  agent {} {} distance {} contacts {} ground_time {}",
+            s.id,
+            state_text(s),
+            fixed(t.distance, POSITION_DECIMALS),
+            t.contacts,
+            fixed(
+                t.steps_on_ground as f64 * header.time_step,
+                POSITION_DECIMALS
+            )
+        )
+        .unwrap();
+    }
+    out
+}
+
+fn state_text(s: &AgentState) -> String {
+    format!(
+        "position {} velocity {} {} {} {}",
+        vector(s.position, POSITION_DECIMALS),
+        vector(s.velocity, POSITION_DECIMALS),
+        s.pose.name(),
+        if s.on_ground { "ground" } else { "air" },
+        if s.asleep { "asleep" } else { "awake" }
+    )
+}
+
+/// A parsed event line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceEvent {
+    /// The step.
+    pub step: u64,
+    /// The agent.
+    pub agent: AgentId,
+    /// The event's words after the agent (`contact world brush 3 point ...`).
+    pub kind: TraceEventKind,
+}
+
+/// What a parsed event says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TraceEventKind {
+    /// A contact.
+    Contact {
+        /// `world brush N` or `agent N`, as written.
+        target: String,
+        /// The contact point.
+        point: DVec3,
+        /// The normal.
+        normal: DVec3,
+        /// The time of impact.
+        time_of_impact: f64,
+    },
+    /// Anything else, as written (`unstuck ...`, `stand refused`, `slept`, `woke`, `stuck ...`,
+    /// `left the world ...`).
+    Other(String),
+}
+
+/// A parsed trajectory or final line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceState {
+    /// The step (the last step for final lines).
+    pub step: u64,
+    /// The agent.
+    pub agent: AgentId,
+    /// Position.
+    pub position: DVec3,
+    /// Velocity.
+    pub velocity: DVec3,
+    /// `stand` or `crouch`.
+    pub pose: String,
+    /// On ground.
+    pub on_ground: bool,
+    /// Asleep.
+    pub asleep: bool,
+}
+
+/// A trace read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// The header.
+    pub header: Header,
+    /// The 1-based line of the `scenario` header line in the file read (for errors that name it).
+    pub scenario_line: usize,
+    /// The events.
+    pub events: Vec<TraceEvent>,
+    /// The sampled trajectory.
+    pub trajectory: Vec<TraceState>,
+    /// The final states.
+    pub finals: Vec<TraceState>,
+}
+
+/// Why a trace could not be read: where, and what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {message}")]
+pub struct TraceError {
+    /// 1-based line in the file read (snapshot header included).
+    pub line: usize,
+    /// 1-based column (in characters) of the offending word.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The longest offending word quoted whole in an error; longer ones are cut (with their length).
+const QUOTED_WORD: usize = 40;
+
+/// A word for an error message: quoted, and cut when long (a megabyte of digits is not echoed).
+pub(crate) fn quoted(word: &str) -> String {
+    if word.chars().count() <= QUOTED_WORD {
+        format!("{word:?}")
+    } else {
+        let head: String = word.chars().take(QUOTED_WORD).collect();
+        format!("{head:?}... ({} characters)", word.chars().count())
+    }
+}
+
+/// Words of a line with vector punctuation removed: `(1.0, 2.0, 3.0)` becomes three words.
+fn words(line: &str) -> Vec<&str> {
+    line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+struct Words<'a> {
+    text: &'a str,
+    words: Vec<&'a str>,
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Words<'a> {
+    fn new(text: &'a str, line: usize) -> Words<'a> {
+        Words {
+            text,
+            words: words(text),
+            at: 0,
+            line,
+        }
+    }
+
+    /// An error at the word read last (or the line's end).
+    fn err<T>(&self, message: impl Into<String>) -> Result<T, TraceError> {
+        let column = match self.at.checked_sub(1).and_then(|i| self.words.get(i)) {
+            // A word is a slice of the line: its byte offset gives the column.
+            Some(w) => {
+                let offset = w.as_ptr() as usize - self.text.as_ptr() as usize;
+                self.text[..offset].chars().count() + 1
+            }
+            None => self.text.chars().count() + 1,
+        };
+        Err(TraceError {
+            line: self.line,
+            column,
+            message: message.into(),
+        })
+    }
+
+    fn next(&mut self) -> Result<&'a str, TraceError> {
+        let w = self.words.get(self.at).copied();
+        self.at += 1;
+        w.map_or_else(|| self.err("line ends early"), Ok)
+    }
+
+    fn expect(&mut self, word: &str) -> Result<(), TraceError> {
+        let w = self.next()?;
+        if w == word {
+            Ok(())
+        } else {
+            self.err(format!("expected {word:?}, found {}", quoted(w)))
+        }
+    }
+
+    fn number<T: std::str::FromStr>(&mut self) -> Result<T, TraceError> {
+        let w = self.next()?;
+        w.parse()
+            .map_or_else(|_| self.err(format!("{} is not a number", quoted(w))), Ok)
+    }
+
+    fn vector(&mut self) -> Result<DVec3, TraceError> {
+        Ok(DVec3::new(self.number()?, self.number()?, self.number()?))
+    }
+
+    fn rest(&self) -> String {
+        self.words[self.at.min(self.words.len())..].join(" ")
+    }
+}
+
+fn state(w: &mut Words) -> Result<(DVec3, DVec3, String, bool, bool), TraceError> {
+    w.expect("position")?;
+    let position = w.vector()?;
+    w.expect("velocity")?;
+    let velocity = w.vector()?;
+    let pose = w.next()?.to_string();
+    if pose != Pose::Standing.name() && pose != Pose::Crouching.name() {
+        return w.err(format!("unknown pose {}", quoted(&pose)));
+    }
+    let on_ground = match w.next()? {
+        "ground" => true,
+        "air" => false,
+        other => return w.err(format!("expected ground or air, found {}", quoted(other))),
+    };
+    let asleep = match w.next()? {
+        "asleep" => true,
+        "awake" => false,
+        other => return w.err(format!("expected asleep or awake, found {}", quoted(other))),
+    };
+    Ok((position, velocity, pose, on_ground, asleep))
+}
+
+/// Reads one trace back. An insta snapshot file is accepted too: its `---`-delimited header is
+/// skipped. A file holding several traces (see [`parse_all`]) is an error here.
+pub fn parse(text: &str) -> Result<Trace, TraceError> {
+    let mut traces = parse_all(text)?;
+    if traces.len() > 1 {
+        return Err(TraceError {
+            line: traces[1].scenario_line.saturating_sub(1).max(1),
+            column: 1,
+            message: format!(
+                "the file holds {} traces (backends {}); expected one",
+                traces.len(),
+                traces
+                    .iter()
+                    .map(|t| t.header.backend.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    Ok(traces.remove(0))
+}
+
+/// Reads every trace of a file: `sim run --trace FILE` writes one per backend, one after
+/// another, each from its `cspace trace` line. An insta snapshot (one trace behind a
+/// `---`-delimited header) is accepted too.
+pub fn parse_all(text: &str) -> Result<Vec<Trace>, TraceError> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let mut offset = 0;
+    if lines.first() == Some(&"---") {
+        let end = lines[1..]
+            .iter()
+            .position(|l| *l == "---")
+            .map_or(0, |i| i + 2);
+        offset = end;
+        lines.drain(..end);
+    }
+    let mut starts: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("cspace trace"))
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    let mut traces = Vec::with_capacity(starts.len());
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        traces.push(parse_lines(&lines[start..end], offset + start)?);
+    }
+    Ok(traces)
+}
+
+/// Parses one trace whose first line is line `offset + 1` of the file.
+fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
+    let mut header = Header {
+        scenario: String::new(),
+        backend: String::new(),
+        steps: 0,
+        time_step: 0.0,
+        agents: 0,
+        sample_every: 1,
+    };
+    let mut scenario_line = 0;
+    let mut section = "";
+    let mut events = Vec::new();
+    let mut trajectory = Vec::new();
+    let mut finals = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut w = Words::new(line, i + 1 + offset);
+        if w.words.is_empty() {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            let key = w.next()?;
+            match key {
+                "cspace" => {
+                    w.expect("trace")?;
+                    let version: u32 = w.number()?;
+                    if version != VERSION {
+                        return w.err(format!(
+                            "trace version {version}, this build reads {VERSION}"
+                        ));
+                    }
+                }
+                "scenario" => {
+                    header.scenario = w.rest();
+                    scenario_line = w.line;
+                }
+                "backend" => header.backend = w.rest(),
+                "steps" => header.steps = w.number()?,
+                "time_step" => header.time_step = w.number()?,
+                "agents" => header.agents = w.number()?,
+                "sample_every" => header.sample_every = w.number()?,
+                "events" | "trajectory" | "final" => section = key,
+                other => return w.err(format!("unknown line {}", quoted(other))),
+            }
+            continue;
+        }
+        match section {
+            "events" => {
+                w.expect("step")?;
+                let step = w.number()?;
+                w.expect("agent")?;
+                let agent = AgentId(w.number()?);
+                let kind = if w.words.get(w.at) == Some(&"contact") {
+                    w.next()?;
+                    let mut target = Vec::new();
+                    while w.words.get(w.at).is_some_and(|x| *x != "point") {
+                        target.push(w.next()?);
+                    }
+                    w.expect("point")?;
+                    let point = w.vector()?;
+                    w.expect("normal")?;
+                    let normal = w.vector()?;
+                    w.expect("toi")?;
+                    let time_of_impact = w.number()?;
+                    TraceEventKind::Contact {
+                        target: target.join(" "),
+                        point,
+                        normal,
+                        time_of_impact,
+                    }
+                } else {
+                    TraceEventKind::Other(w.rest())
+                };
+                events.push(TraceEvent { step, agent, kind });
+            }
+            "trajectory" => {
+                w.expect("step")?;
+                let step = w.number()?;
+                w.expect("agent")?;
+                let agent = AgentId(w.number()?);
+                let (position, velocity, pose, on_ground, asleep) = state(&mut w)?;
+                trajectory.push(TraceState {
+                    step,
+                    agent,
+                    position,
+                    velocity,
+                    pose,
+                    on_ground,
+                    asleep,
+                });
+            }
+            "final" => {
+                w.expect("agent")?;
+                let agent = AgentId(w.number()?);
+                let (position, velocity, pose, on_ground, asleep) = state(&mut w)?;
+                finals.push(TraceState {
+                    step: header.steps,
+                    agent,
+                    position,
+                    velocity,
+                    pose,
+                    on_ground,
+                    asleep,
+                });
+            }
+            _ => {
+                w.next()?;
+                return w.err("indented line outside a section");
+            }
+        }
+    }
+    if header.backend.is_empty() || header.scenario.is_empty() {
+        return Err(TraceError {
+            line: offset + 1,
+            column: 1,
+            message: "not a cspace trace: no scenario or backend header".to_string(),
+        });
+    }
+    Ok(Trace {
+        header,
+        scenario_line,
+        events,
+        trajectory,
+        finals,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_folds_negative_zero() {
+        assert_eq!(fixed(-0.0, 3), "0.000");
+        assert_eq!(fixed(-0.0004, 3), "0.000");
+        assert_eq!(fixed(-0.0006, 3), "-0.001");
+        assert_eq!(fixed(1.23456, 4), "1.2346");
+    }
+
+    #[test]
+    fn compact_numbers_drop_float_noise() {
+        assert_eq!(compact(-1536.0000000000002, 3), "-1536");
+        assert_eq!(compact(24.03125, 3), "24.031");
+        assert_eq!(compact(-0.0001, 3), "0");
+        assert_eq!(compact(100.0, 3), "100");
+        assert_eq!(compact_vector(DVec3::new(0.5, -0.0, 2.0), 3), "(0.5, 0, 2)");
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e =
+            parse("cspace trace 1\nscenario s\nbackend exact\nevents\n  step x agent 0 slept\n")
+                .unwrap_err();
+        assert_eq!(e.to_string(), "5:8: \"x\" is not a number");
+        let e = parse("cspace trace 9\n").unwrap_err();
+        assert_eq!(e.to_string(), "1:14: trace version 9, this build reads 1");
+        assert!(parse("hello\n").is_err());
+        assert_eq!(parse("").unwrap_err().line, 1);
+        // A long word is cut in the message.
+        let long = "9".repeat(100_000);
+        let e = parse(&format!("cspace trace 1\nsteps {long}x\n")).unwrap_err();
+        assert!(e.to_string().len() < 200, "{e}");
+        assert!(e.to_string().contains("(100001 characters)"), "{e}");
+    }
+
+    #[test]
+    fn a_file_may_hold_one_trace_per_backend() {
+        let one = |backend: &str| {
+            format!("cspace trace 1\nscenario s\nbackend {backend}\nsteps 1\n\nfinal\n")
+        };
+        let text = format!("{}\n{}", one("exact"), one("onion"));
+        let all = parse_all(&text).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[1].header.backend, "onion");
+        assert_eq!(all[1].scenario_line, 9);
+        let e = parse(&text).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("holds 2 traces (backends exact, onion)"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! Worlds from files: `.map` files (through `cspace-mapfile`) and TOML worlds of inline brushes.
+//!
+//! A TOML world is the `[world]` table of a scenario written at the top level of a file:
+//!
+//! ```toml
+//! # A floor and a wall.
+//! [[brush]]
+//! box = { min = [-512, -512, -16], max = [512, 512, 0] }
+//!
+//! [[brush]]
+//! contents = "clip"       # "solid" (the default) or "clip": both block agents
+//! planes = [              # n . x <= dist for every plane; normals need not be unit
+//!   { normal = [1, 0, 0], dist = 80 },
+//!   { normal = [-1, 0, 0], dist = -64 },
+//!   { normal = [0, 1, 0], dist = 512 },
+//!   { normal = [0, -1, 0], dist = 512 },
+//!   { normal = [0, 0, 1], dist = 128 },
+//!   { normal = [0, 0, -1], dist = 0 },
+//! ]
+//! ```
+//!
+//! `map = "file.map"` (relative to the TOML file; `${CSPACE_MAPS}` expands to that environment
+//! variable) loads a `.map` world; inline brushes, when also given, are added to it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cspace_geom::{Aabb, Brush, BrushSource, Contents, DVec3, Plane, World, WorldBrush};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::Error;
+use crate::location::LocatedError;
+
+/// The world part of a scenario, or a whole TOML world file.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct WorldSpec {
+    /// A `.map` file, relative to the file that names it.
+    #[serde(default)]
+    pub map: Option<Spanned<String>>,
+    /// Inline brushes.
+    #[serde(default, rename = "brush")]
+    pub brushes: Vec<Spanned<BrushSpec>>,
+}
+
+/// One inline brush: a box or a list of planes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrushSpec {
+    /// An axis-aligned box.
+    #[serde(default, rename = "box")]
+    pub aabb: Option<BoxSpec>,
+    /// Bounding planes `normal . x <= dist`.
+    #[serde(default)]
+    pub planes: Option<Vec<Spanned<PlaneSpec>>>,
+    /// What the brush blocks.
+    #[serde(default)]
+    pub contents: ContentsSpec,
+}
+
+/// An axis-aligned box brush.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSpec {
+    /// The smallest corner.
+    pub min: Spanned<[f64; 3]>,
+    /// The largest corner.
+    pub max: Spanned<[f64; 3]>,
+}
+
+/// A plane `normal . x = dist`; the brush is behind it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaneSpec {
+    /// The outward normal (any length but zero).
+    pub normal: [f64; 3],
+    /// The distance along the normal, in units of the normal's length.
+    pub dist: f64,
+}
+
+/// `contents = "solid" | "clip"`.
+#[derive(Debug, Clone, Copy, Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ContentsSpec {
+    /// Ordinary solid.
+    #[default]
+    Solid,
+    /// Invisible clip (blocks agents).
+    Clip,
+}
+
+/// A loaded world and what came with it.
+#[derive(Debug, Clone)]
+pub struct LoadedWorld {
+    /// The brushes.
+    pub world: Arc<World>,
+    /// Agent start points found in a `.map` (empty for inline worlds).
+    pub spawns: Vec<DVec3>,
+}
+
+/// Expands `${NAME}` references to environment variables in a path written in a file.
+pub fn expand_env(text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after
+            .find('}')
+            .ok_or_else(|| format!("unterminated `${{` in {text:?}"))?;
+        let name = &after[..end];
+        let value = std::env::var(name)
+            .map_err(|_| format!("environment variable {name} (used in {text:?}) is not set"))?;
+        out.push_str(&value);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Builds the inline brushes of `spec` (read from `file`, whose text is `text`), with errors
+/// located at the brush or field at fault.
+pub fn inline_brushes(
+    spec: &WorldSpec,
+    file: &Path,
+    text: &str,
+) -> Result<Vec<WorldBrush>, LocatedError> {
+    let file_name: Arc<str> = Arc::from(file.display().to_string());
+    let mut brushes = Vec::with_capacity(spec.brushes.len());
+    for (index, spanned) in spec.brushes.iter().enumerate() {
+        let at = |offset: usize, message: String| LocatedError::at(file, text, offset, message);
+        let brush_spec = spanned.get_ref();
+        let start = spanned.span().start;
+        let brush = match (&brush_spec.aabb, &brush_spec.planes) {
+            (Some(b), None) => {
+                let (min, max) = (
+                    DVec3::from_array(*b.min.get_ref()),
+                    DVec3::from_array(*b.max.get_ref()),
+                );
+                if !min.is_finite() || !max.is_finite() {
+                    return Err(at(
+                        b.min.span().start,
+                        format!("brush {index}: box has a non-finite number"),
+                    ));
+                }
+                if min.cmpge(max).any() {
+                    return Err(at(
+                        b.max.span().start,
+                        format!(
+                            "brush {index}: box max {} must exceed min {} on every axis",
+                            cspace_geom::domain::vector(max),
+                            cspace_geom::domain::vector(min)
+                        ),
+                    ));
+                }
+                Brush::from_aabb(Aabb::new(min, max))
+                    .map_err(|e| at(start, format!("brush {index}: {e}")))?
+            }
+            (None, Some(planes)) => {
+                let mut built = Vec::with_capacity(planes.len());
+                for (i, p) in planes.iter().enumerate() {
+                    let spec = p.get_ref();
+                    let plane = Plane::new(DVec3::from_array(spec.normal), spec.dist)
+                        .map_err(|e| at(p.span().start, format!("brush {index} plane {i}: {e}")))?;
+                    built.push(plane);
+                }
+                Brush::from_planes(&built).map_err(|e| at(start, format!("brush {index}: {e}")))?
+            }
+            (Some(_), Some(_)) => {
+                return Err(at(
+                    start,
+                    format!("brush {index}: give either `box` or `planes`, not both"),
+                ));
+            }
+            (None, None) => {
+                return Err(at(start, format!("brush {index}: needs `box` or `planes`")));
+            }
+        };
+        brush
+            .check_domain()
+            .map_err(|e| at(start, format!("brush {index}: {e}")))?;
+        let (line, _) = crate::location::line_column(text, start);
+        brushes.push(WorldBrush {
+            brush,
+            contents: match brush_spec.contents {
+                ContentsSpec::Solid => Contents::Solid,
+                ContentsSpec::Clip => Contents::Clip,
+            },
+            source: BrushSource {
+                file: Some(file_name.clone()),
+                line: line as u32,
+                entity: 0,
+                brush: index as u32,
+                facet: None,
+            },
+        });
+    }
+    Ok(brushes)
+}
+
+/// Resolves a path written in `file`, with `${VAR}` expanded: a relative path is a path from the
+/// file's folder, except one that begins with a variable whose value is relative, which is a path
+/// from the folder the command was typed in ([`cspace_mapfile::invocation_dir`]). So
+/// `map = "${CSPACE_MAPS}/quake_e1m1.map"` with `CSPACE_MAPS=../shared/maps` names the same file
+/// for `sim run`, `cargo test` and the tools, wherever the scenario lies.
+pub fn resolve_path(file: &Path, written: &str) -> Result<PathBuf, String> {
+    let expanded = expand_env(written)?;
+    let leading_variable = written
+        .strip_prefix("${")
+        .and_then(|rest| rest.find('}').map(|end| &rest[..end]))
+        .and_then(std::env::var_os);
+    let path = PathBuf::from(expanded);
+    Ok(if path.is_absolute() {
+        path
+    } else if leading_variable.is_some_and(|v| Path::new(&v).is_relative()) {
+        cspace_mapfile::invocation_dir().join(path)
+    } else {
+        file.parent().unwrap_or(Path::new(".")).join(path)
+    })
+}
+
+/// Loads a world file: a `.map` or a TOML world of inline brushes.
+pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("map") => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, "read the world", e))?;
+            load_map_bytes(path, &bytes)
+        }
+        Some("toml") => {
+            let text = crate::location::read_text(path, "read the world")?;
+            parse_world(path, &text)
+        }
+        _ => Err(LocatedError {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "unknown world format: expected a .map file or a .toml world".to_string(),
+        }
+        .into()),
+    }
+}
+
+/// Builds the world of a TOML world file's `text` (`path` locates errors and resolves `map`).
+pub fn parse_world(path: &Path, text: &str) -> Result<LoadedWorld, Error> {
+    let spec: WorldSpec =
+        toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
+    load_spec(&spec, path, text)
+}
+
+/// Builds the world a [`WorldSpec`] describes (`file` and `text` locate errors and resolve the
+/// map path). An empty world is an error.
+pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorld, Error> {
+    let mut brushes = Vec::new();
+    let mut spawns = Vec::new();
+    if let Some(map) = &spec.map {
+        let path = resolve_path(file, map.get_ref())
+            .map_err(|e| LocatedError::at(file, text, map.span().start, format!("map: {e}")))?;
+        let map_bytes = std::fs::read(&path).map_err(|e| {
+            LocatedError::at(
+                file,
+                text,
+                map.span().start,
+                format!("map: cannot read {}: {e}", path.display()),
+            )
+        })?;
+        let loaded = load_map_bytes(&path, &map_bytes)?;
+        brushes.extend(loaded.world.brushes().iter().cloned());
+        spawns = loaded.spawns;
+    }
+    brushes.extend(inline_brushes(spec, file, text)?);
+    if brushes.is_empty() {
+        return Err(LocatedError::at(
+            file,
+            text,
+            0,
+            "world has no brushes: give `map` or `[[brush]]` tables",
+        )
+        .into());
+    }
+    Ok(LoadedWorld {
+        world: Arc::new(World::new(brushes)),
+        spawns,
+    })
+}
+
+/// Loads the world of a `.map` file's bytes (with `cspace-mapfile`'s solidity rules). Bytes, not
+/// text: the map reader locates a byte that is not UTF-8 by line and column.
+fn load_map_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedWorld, Error> {
+    let map = load_map(path, bytes)?;
+    Ok(LoadedWorld {
+        spawns: map.spawn_points.iter().map(|s| s.origin).collect(),
+        world: Arc::new(map.world),
+    })
+}
+
+/// Parses and builds a `.map` file's bytes, keeping the full import report.
+pub fn load_map(path: &Path, bytes: &[u8]) -> Result<cspace_mapfile::MapWorld, Error> {
+    let name = path.display().to_string();
+    Ok(cspace_mapfile::load_world(
+        bytes,
+        &name,
+        &cspace_mapfile::BuildOptions::default(),
+    )?)
+}

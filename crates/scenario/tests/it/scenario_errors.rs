@@ -1,0 +1,327 @@
+//! Malformed scenarios: each one gives an error naming the file, line and column, and the field.
+
+use std::path::PathBuf;
+
+use cspace_scenario::scenario::Scenario;
+
+/// A valid scenario to break, line by line.
+const BASE: &str = r#"name = "base"
+time_step = 0.015625
+steps = 10
+
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+
+[world]
+[[world.brush]]
+box = { min = [-512, -512, -16], max = [512, 512, 0] }
+
+[[agent]]
+pose = "stand"
+start = [0, 0, 24.03125]
+script = [{ at = 0, move = [1, 0] }]
+"#;
+
+/// Where the scenarios parsed here say they come from (a name only: parsing reads nothing
+/// there, so nothing is made).
+fn dir() -> PathBuf {
+    std::env::temp_dir().join("cspace-scenario-errors")
+}
+
+fn error_of(text: &str) -> String {
+    let path = dir().join("bad.toml");
+    match Scenario::parse(&path, text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    let s = Scenario::parse(&dir().join("base.toml"), BASE).unwrap();
+    assert_eq!(s.agents.len(), 1);
+}
+
+#[test]
+fn malformed_scenarios_name_file_line_column_and_field() {
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        ("unknown field", BASE.replace("steps = 10", "steps = 10\ncolour = 1"), ":4:1:", "unknown field `colour`"),
+        ("wrong type", BASE.replace("steps = 10", "steps = \"ten\""), ":3:9:", "invalid type"),
+        ("non-finite number", BASE.replace("time_step = 0.015625", "time_step = nan"), ":2:13:", "time_step must be a finite number"),
+        ("zero time step", BASE.replace("time_step = 0.015625", "time_step = 0.0"), ":2:13:", "time_step must be positive"),
+        ("negative time step", BASE.replace("time_step = 0.015625", "time_step = -1.0"), ":2:13:", "time_step must be positive"),
+        ("negative steps", BASE.replace("steps = 10", "steps = -3"), ":3:9:", "steps must be positive"),
+        ("zero sample_every", BASE.replace("steps = 10", "steps = 10\nsample_every = 0"), ":4:16:", "sample_every must be positive"),
+        ("empty world", BASE.replace("[[world.brush]]\nbox = { min = [-512, -512, -16], max = [512, 512, 0] }\n", ""), ":1:1:", "world has no brushes"),
+        (
+            "open brush",
+            BASE.replace(
+                "box = { min = [-512, -512, -16], max = [512, 512, 0] }",
+                "planes = [{ normal = [1, 0, 0], dist = 1 }, { normal = [-1, 0, 0], dist = 1 }, { normal = [0, 1, 0], dist = 1 }, { normal = [0, -1, 0], dist = 1 }]",
+            ),
+            ":9:1:",
+            "brush 0: brush is open",
+        ),
+        ("unknown pose", BASE.replace("pose = \"stand\"", "pose = \"sit\""), ":13:8:", "unknown pose \"sit\"; the [poses] table defines: stand"),
+        ("unknown backend", BASE.replace("steps = 10", "steps = 10\nbackends = [\"exact\", \"quake\"]"), ":4:22:", "unknown backend \"quake\""),
+        ("agent starting in solid", BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 10]"), ":12:1:", "agent 0 starts in solid"),
+        (
+            "script time going backwards",
+            BASE.replace("script = [{ at = 0, move = [1, 0] }]", "script = [{ at = 2, move = [1, 0] }, { at = 1, jump = true }]"),
+            ":15:45:",
+            "script time goes backwards: 1 after 2",
+        ),
+        ("missing map file", BASE.replace("[world]\n", "[world]\nmap = \"nowhere.map\"\n"), ":9:7:", "map: cannot read"),
+        ("unset variable in map path", BASE.replace("[world]\n", "[world]\nmap = \"${CSPACE_NO_SUCH_VARIABLE}/x.map\"\n"), ":9:7:", "CSPACE_NO_SUCH_VARIABLE"),
+        ("missing name", BASE.replace("name = \"base\"\n", ""), ":1:1:", "missing field `name`"),
+        ("inverted box pose", BASE.replace("maxs = [16, 16, 32]", "maxs = [16, 16, -30]"), ":6:9:", "pose \"stand\""),
+        ("pose with two shapes", BASE.replace("stand = { box", "stand = { sphere = 4, box"), ":6:9:", "give exactly one of `box`, `sphere`, `cylinder`"),
+        (
+            "two actions in one event",
+            BASE.replace("{ at = 0, move = [1, 0] }", "{ at = 0, move = [1, 0], jump = true }"),
+            ":15:11:",
+            "give exactly one of `move`, `jump`",
+        ),
+        ("speed without move", BASE.replace("{ at = 0, move = [1, 0] }", "{ at = 0, jump = true, speed = 3 }"), ":15:11:", "`speed` goes with `move`"),
+        ("zero move direction", BASE.replace("move = [1, 0]", "move = [0, 0]"), ":15:28:", "direction must be finite and not zero"),
+        ("start and spawn", BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 24.03125]\nspawn = 0"), ":12:1:", "give either `start` or `spawn`"),
+        ("spawn out of range", BASE.replace("start = [0, 0, 24.03125]", "spawn = 3"), ":14:9:", "spawn 3: the world has 0 spawn points"),
+        ("no agents", BASE[..BASE.find("[[agent]]").unwrap()].to_string(), ":1:1:", "no agents"),
+        ("params out of range", BASE.replace("[world]", "[params]\ngravity = -800\n\n[world]"), ":9:1:", "params.gravity: must be >= 0, got -800"),
+        (
+            "inline params out of range",
+            BASE.replace("steps = 10", "steps = 10\nparams = { walk_speed = 320, friction = nan }"),
+            ":4:30:",
+            "params.friction: NaN is not a finite number",
+        ),
+        ("params unknown field", BASE.replace("[world]", "[params]\ngravty = 800\n\n[world]"), ":9:1:", "unknown field `gravty`"),
+        (
+            "expectation without a check",
+            format!("{BASE}\n[[expect]]\nagent = 0\n"),
+            ":17:1:",
+            "give exactly one of `reaches`, `never_reaches`",
+        ),
+        ("expectation for an unknown agent", format!("{BASE}\n[[expect]]\nagent = 4\nends_on_ground = true\n"), ":18:9:", "expect: no agent 4; the agents are 0..1 or by name: 0"),
+        // Names are quoted as written, not as Rust debug text (`Name("crawler")`).
+        ("expectation for an unknown name", format!("{BASE}\n[[expect]]\nagent = \"crawler\"\nends_on_ground = true\n"), ":18:9:", "expect: no agent \"crawler\"; the agents are"),
+        (
+            "unknown contact filter",
+            format!("{BASE}\n[[expect]]\nagent = 0\nno_contacts_with = \"ghosts\"\n"),
+            ":19:20:",
+            "expected \"world\", \"agents\" or an agent index, got \"ghosts\"",
+        ),
+        (
+            "contact filter of an unknown agent",
+            format!("{BASE}\n[[expect]]\nagent = 0\nno_contacts_with = 7\n"),
+            ":19:20:",
+            "no_contacts_with: no agent 7; the agents are 0..1",
+        ),
+        (
+            "expected difference without a reason",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"exact\"]\ntolerance = 1\nreason = \" \""),
+            ":4:1:",
+            "give the reason",
+        ),
+    ];
+    assert!(cases.len() >= 20);
+    check_cases(cases);
+}
+
+/// Issue 17's numeric domain: every number beyond its limit is refused where it is written,
+/// naming the value and the limit (failures 1, 2, 3, 5 and 7 of the issue, as scenarios).
+#[test]
+fn numbers_beyond_the_numeric_domain_are_refused_where_they_are_written() {
+    let crowd = |spacing: &str| {
+        format!(
+            "{}\n[[crowd]]\npose = \"stand\"\norigin = [0, 0, 24.03125]\nrows = 2\ncolumns = 2\nspacing = {spacing}\n",
+            BASE
+        )
+    };
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        // Failure 3: a time step of 1e300 hung the sub-stepping.
+        (
+            "huge time step",
+            BASE.replace("time_step = 0.015625", "time_step = 1e300"),
+            ":2:13:",
+            "time_step: time step 1e300 s is beyond cspace's limit of 1 s (tolerance::MAX_TIME_STEP)",
+        ),
+        (
+            "tiny sub-step",
+            BASE.replace("[world]", "[params]\nmax_substep = 1e-300\n\n[world]"),
+            ":9:1:",
+            "params.max_substep: must be >= 0.0001, got 1e-300",
+        ),
+        (
+            "many bumps",
+            BASE.replace("[world]", "[params]\nbumps = 4000000000\n\n[world]"),
+            ":9:1:",
+            "params.bumps: must be within 1..=64, got 4000000000",
+        ),
+        (
+            "huge gravity",
+            BASE.replace("[world]", "[params]\ngravity = 1e300\n\n[world]"),
+            ":9:1:",
+            "params.gravity: acceleration 1e300 units/s^2 is beyond cspace's limit of 65536 units/s^2",
+        ),
+        (
+            "huge overclip",
+            BASE.replace("[world]", "[params]\noverclip = 1e308\n\n[world]"),
+            ":9:1:",
+            "params.overclip: must be within [1, 2], got 1e308",
+        ),
+        // Failure 2: huge cylinders panicked the exact backend; failure 7: 1e15 poses failed late.
+        (
+            "huge cylinder pose",
+            BASE.replace(
+                "stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }",
+                "stand = { cylinder = { radius = 1e300, half_height = 1e300 } }",
+            ),
+            ":6:9:",
+            "pose \"stand\": shape size 1e300 units is beyond cspace's limit of 65536 units (tolerance::MAX_SHAPE_EXTENT)",
+        ),
+        (
+            "huge box pose",
+            BASE.replace("maxs = [16, 16, 32]", "maxs = [16, 16, 1e15]"),
+            ":6:9:",
+            "pose \"stand\": shape size 1e15 units is beyond",
+        ),
+        // Failure 6: an agent starting at x = 1e12 ran silently.
+        (
+            "far start",
+            BASE.replace("start = [0, 0, 24.03125]", "start = [1e12, 0, 24.03125]"),
+            ":14:9:",
+            "start: coordinate 1e12 units is beyond cspace's limit of 524288 units (tolerance::MAX_COORDINATE)",
+        ),
+        // Failure 5: speeds of 1e300 gave non-finite states.
+        (
+            "huge velocity",
+            BASE.replace(
+                "start = [0, 0, 24.03125]",
+                "start = [0, 0, 24.03125]\nvelocity = [0, 0, -1e300]",
+            ),
+            ":15:12:",
+            "velocity: speed -1e300 units/s is beyond cspace's limit of 65536 units/s (tolerance::MAX_SPEED)",
+        ),
+        (
+            "huge script speed",
+            BASE.replace("move = [1, 0] }", "move = [1, 0], speed = 1e300 }"),
+            ":15:44:",
+            "script.speed: speed 1e300 units/s is beyond",
+        ),
+        // Failure 1: a crowd spacing of 1e308 overflowed the start positions.
+        (
+            "crowd spacing",
+            crowd("[1e308, 1e308]"),
+            ":22:11:",
+            "spacing: the crowd's far corner is at (1e308, 1e308, 24.031): coordinate 1e308 units is beyond",
+        ),
+        (
+            "crowd origin",
+            crowd("[64, 64]").replace("origin = [0, 0, 24.03125]", "origin = [0, -6e5, 24.03125]"),
+            ":19:10:",
+            "origin: coordinate -600000 units is beyond",
+        ),
+        (
+            "a world brush beyond the domain",
+            BASE.replace("max = [512, 512, 0]", "max = [600000, 512, 0]"),
+            ":9:1:",
+            "brush 0: brush reaches 600000 units from the origin, beyond the limit of +-524288 units",
+        ),
+    ];
+    check_cases(cases);
+}
+
+/// A goto's target is checked where it is written: a point where the agent fits, over a walkable
+/// floor, within the domain, or a spawn point the world has; the agent's poses are boxes, the
+/// crouching one inside the standing one; `arrives` checks an agent that has a goto.
+#[test]
+fn goto_targets_and_arrivals_are_checked_where_they_are_written() {
+    let goto = |target: &str| BASE.replace("move = [1, 0]", &format!("goto = {target}"));
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        (
+            "target in solid",
+            goto("[100, 0, 0]"),
+            ":15:28:",
+            "goto target (100, 0, 0) is inside solid for the agent's poses",
+        ),
+        (
+            "target over the void",
+            goto("[600, 0, 24]"),
+            ":15:28:",
+            "goto target (600, 0, 24) has no walkable floor within 264.03125 units below it",
+        ),
+        (
+            "target beyond the domain",
+            goto("[1e9, 0, 24]"),
+            ":15:28:",
+            "goto: coordinate 1e9 units is beyond cspace's limit",
+        ),
+        (
+            "spawn point of a world without any",
+            goto("{ spawn = 0 }"),
+            ":15:28:",
+            "goto spawn 0: the world has 0 spawn points",
+        ),
+        (
+            "neither a point nor a spawn point",
+            goto("{ spawns = 0 }"),
+            ":15:28:",
+            "goto: expected [x, y, z] or { spawn = N }",
+        ),
+        (
+            "goto and move in one event",
+            BASE.replace("move = [1, 0]", "move = [1, 0], goto = [0, 0, 24.03125]"),
+            ":15:11:",
+            "give exactly one of `move`, `jump`, `crouch`, `stand`, `stop`, `goto`",
+        ),
+        (
+            "a sphere sent somewhere",
+            goto("[0, 0, 24.03125]").replace("stand = { box", "ball = { sphere = 16 }\nstand = { box").replace("pose = \"stand\"", "pose = \"ball\""),
+            ":16:28:",
+            "goto: the agent is sphere:16; goto plans for box poses",
+        ),
+        (
+            "a crouching box wider than the standing one",
+            goto("[0, 0, 24.03125]")
+                .replace("stand = { box", "wide = { box = { mins = [-20, -20, -24], maxs = [20, 20, 16] } }\nstand = { box")
+                .replace("pose = \"stand\"", "pose = \"stand\"\ncrouch_pose = \"wide\""),
+            ":17:28:",
+            "goto: the agent's crouching box must fit inside its standing box",
+        ),
+        (
+            "arrives without a goto",
+            format!("{BASE}\n[[expect]]\nagent = 0\narrives = true\n"),
+            ":17:1:",
+            "expect: `arrives` checks a goto, and agent 0 has none in its script",
+        ),
+        (
+            "a deadline for never arriving",
+            format!("{}\n[[expect]]\nagent = 0\narrives = false\nby = 2\n", goto("[0, 0, 24.03125]")),
+            ":17:1:",
+            "expect: `by` goes with `reaches` or `arrives = true`",
+        ),
+    ];
+    check_cases(cases);
+    // The same checks pass a goto to a free point over the floor, and `arrives` with it.
+    let fine = format!(
+        "{}\n[[expect]]\nagent = 0\narrives = true\nby = 0.1\n",
+        goto("[200, 0, 24.03125]")
+    );
+    let s = Scenario::parse(&dir().join("goto.toml"), &fine).unwrap();
+    assert!(s.uses_goto());
+}
+
+/// Each case's error starts with `file:line:column:` and contains its message.
+fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
+    let mut wrong = Vec::new();
+    for (what, text, location, message) in cases {
+        let error = error_of(&text);
+        let prefix = format!("{}{location}", dir().join("bad.toml").display());
+        if !error.starts_with(&prefix) || !error.contains(message) {
+            wrong.push(format!(
+                "{what}: expected {location} {message:?}, got {error:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
