@@ -161,7 +161,7 @@ impl ScenarioSet {
         for (runs, _, outcomes) in self.ran() {
             for o in outcomes {
                 let file = snapshot::path_in(&self.snapshots, o.backend, &runs.path);
-                let why = match snapshot::compare(&file, &o.trace) {
+                let why = match snapshot::compare(&file, &o.trace()) {
                     Comparison::Matches => continue,
                     Comparison::Missing => format!("no snapshot yet ({})", shown(&file)),
                     Comparison::Differs(_) => format!("the trace differs from {}", shown(&file)),
@@ -212,7 +212,7 @@ impl ScenarioSet {
                 Err(e) => out.push(e),
                 Ok(again) => {
                     for (x, y) in first.iter().zip(&again) {
-                        if x.trace != y.trace {
+                        if x.record != y.record || x.end_state != y.end_state {
                             out.push(format!(
                                 "{} on {} is not deterministic",
                                 scenario.name,
@@ -226,30 +226,24 @@ impl ScenarioSet {
         out
     }
 
-    /// Traces that do not read back as what the run recorded.
+    /// Traces that do not read back as what the run recorded: the record parsed from a run's
+    /// trace text must be the run's record with its numbers as written, exactly.
     pub fn unreadable(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (_, scenario, outcomes) in self.ran() {
             for o in outcomes {
                 let name = format!("{} on {}", scenario.name, o.backend.name());
-                let trace = match cspace_scenario::trace::parse(&o.trace) {
+                let trace = match cspace_scenario::trace::parse(&o.trace()) {
                     Ok(t) => t,
                     Err(e) => {
                         out.push(format!("{name}: {e}"));
                         continue;
                     }
                 };
-                let samples: usize = o.recorder.samples.iter().map(|s| s.states.len()).sum();
-                let same = trace.header.scenario == scenario.name
-                    && trace.header.backend == o.backend.name()
-                    && trace.finals.len() == scenario.agents.len()
-                    && trace.events.len() == o.recorder.events.len()
-                    && trace.trajectory.len() == samples
-                    && trace
-                        .finals
-                        .iter()
-                        .zip(&o.finals)
-                        .all(|(p, s)| p.position.distance(s.position) < 1e-3);
+                let same = trace.record == o.record.as_written()
+                    && trace.record.header.scenario == scenario.name
+                    && trace.record.header.backend == o.backend.name()
+                    && trace.record.finals.len() == scenario.agents.len();
                 if !same {
                     out.push(format!("{name}: the trace reads back otherwise"));
                 }

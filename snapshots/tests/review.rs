@@ -98,7 +98,7 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
     for backend in [BackendKind::Exact, BackendKind::Onion] {
         let trace = run_scenario(&scenario, backend, RunOptions::default())
             .unwrap()
-            .trace;
+            .trace();
         let snap = snapshot::path_in(&snaps, backend, &scenario_path);
         assert_ne!(
             snapshot::body(&std::fs::read_to_string(&snap).unwrap()),

@@ -32,7 +32,7 @@ fn traces_match_their_snapshots() {
             // its panic is caught so that every trace gets its pending snapshot, and the failures
             // are reported together below.
             let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                settings.bind(|| insta::assert_snapshot!(name.as_str(), &outcome.trace));
+                settings.bind(|| insta::assert_snapshot!(name.as_str(), &outcome.trace()));
             }));
         }
     }

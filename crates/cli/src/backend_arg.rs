@@ -1,5 +1,5 @@
 //! `--backend` and `--backends` values: the names, help and order of
-//! [`BACKENDS`](cspace_sim::BACKENDS), written once in `cspace-sim`.
+//! [`BACKENDS`], written once in `cspace-sim`.
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use cspace_sim::{BACKENDS, BackendKind};

@@ -536,7 +536,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.trace {
         // One file: the trace of each backend, one after another (`trace::parse_all`).
-        let text: Vec<&str> = outcomes.iter().map(|o| o.trace.as_str()).collect();
+        let text: Vec<String> = outcomes.iter().map(|o| o.trace()).collect();
         std::fs::write(path, text.join("\n"))
             .with_context(|| format!("writing the trace to {}", path.display()))?;
         note!(
@@ -622,12 +622,12 @@ fn read_baseline(
     let mut traces = cspace_scenario::trace::parse_all(&text)
         .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
     for t in &traces {
-        if t.header.scenario != scenario.name {
+        if t.record.header.scenario != scenario.name {
             anyhow::bail!(
                 "{}:{}:10: this is a trace of scenario {:?}, not of {:?} ({}); compare a scenario with its own traces",
                 path.display(),
                 t.scenario_line,
-                t.header.scenario,
+                t.record.header.scenario,
                 scenario.name,
                 scenario.path.display()
             );
@@ -636,9 +636,15 @@ fn read_baseline(
     let trace = if traces.len() == 1 {
         traces.remove(0)
     } else {
-        let names: Vec<String> = traces.iter().map(|t| t.header.backend.clone()).collect();
+        let names: Vec<String> = traces
+            .iter()
+            .map(|t| t.record.header.backend.clone())
+            .collect();
         match kinds {
-            [kind] => match traces.iter().position(|t| t.header.backend == kind.name()) {
+            [kind] => match traces
+                .iter()
+                .position(|t| t.record.header.backend == kind.name())
+            {
                 Some(i) => traces.swap_remove(i),
                 None => anyhow::bail!(
                     "{}: holds traces of {} but not of {}",
@@ -660,9 +666,9 @@ fn read_baseline(
             path.file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or("baseline"),
-            trace.header.backend
+            trace.record.header.backend
         ),
-        trace,
+        record: trace.record,
     })
 }
 
@@ -683,8 +689,7 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         }
         series.push(cspace_report::plot::Series {
             label: kind.name().to_string(),
-            trace: cspace_scenario::trace::parse(&outcome.trace)
-                .context("reading back our own trace")?,
+            record: outcome.record.as_written(),
         });
     }
     let output = args
@@ -701,7 +706,8 @@ fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     plot.write(&output)?;
     if let Some(base) = &baseline {
         for (s, first) in series.iter().zip(plot.first_divergences()) {
-            let off = cspace_report::plot::positions_off(&s.trace, &base.trace, scenario.tolerance);
+            let off =
+                cspace_report::plot::positions_off(&s.record, &base.record, scenario.tolerance);
             match first {
                 Some(d) => note!(
                     "{}: {off} sampled positions off the baseline by more than {}; the first at step {} ({:.3} s), agent {}, {:.3} units",

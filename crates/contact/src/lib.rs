@@ -15,5 +15,5 @@ pub mod filter;
 pub mod impact;
 
 pub use contact::{AgentId, Contact, ContactTarget};
-pub use filter::{FilterStack, FilterStats};
+pub use filter::{FilterStack, FilterStats, Slot};
 pub use impact::{Impact, UnsupportedPair, time_of_impact};

@@ -314,12 +314,40 @@ impl World {
 /// FNV-1a, 64 bits: a small, stable (never seeded) hash for checksums and fingerprints of saved
 /// files.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    let mut hash = Fnv1a64::new();
+    hash.write(bytes);
+    hash.finish()
+}
+
+/// [`fnv1a64`] fed piece by piece, without gathering the bytes first: the same hash of the
+/// same bytes however they are cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fnv1a64(u64);
+
+impl Fnv1a64 {
+    /// The hash of no bytes.
+    pub fn new() -> Fnv1a64 {
+        Fnv1a64(0xcbf2_9ce4_8422_2325)
     }
-    hash
+
+    /// Feeds `bytes`.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// The hash of every byte fed.
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Fnv1a64 {
+    fn default() -> Fnv1a64 {
+        Fnv1a64::new()
+    }
 }
 
 /// A compiled structure (an onion or Melax tree) used with a world it was not built from: it

@@ -461,25 +461,28 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
     for &kind in &kinds {
         let outcome = run_scenario(&scenario, kind, RunOptions::default())
             .map_err(|e| format!("{} on {}: {e:#}", path.display(), kind.name()))?;
-        let now = trace::parse(&outcome.trace).map_err(|e| format!("our own trace: {e}"))?;
+        let text_now = outcome.trace();
+        let now = outcome.record.as_written();
         let snap = snapshot::path_in(&dir, kind, path);
-        let status = match snapshot::compare(&snap, &outcome.trace) {
+        let status = match snapshot::compare(&snap, &text_now) {
             snapshot::Comparison::Missing => SnapshotStatus::Missing { path: snap },
             snapshot::Comparison::Matches => SnapshotStatus::Matches,
             snapshot::Comparison::Differs(text) => {
-                let then = trace::parse(&text).map_err(|e| format!("{}:{e}", snap.display()))?;
-                let diff = similar::TextDiff::from_lines(snapshot::body(&text), &outcome.trace)
+                let then = trace::parse(&text)
+                    .map_err(|e| format!("{}:{e}", snap.display()))?
+                    .record;
+                let diff = similar::TextDiff::from_lines(snapshot::body(&text), &text_now)
                     .unified_diff()
                     .context_radius(3)
                     .header(&snap.display().to_string(), "this run")
                     .to_string();
                 let run_series = [Series {
                     label: kind.name().to_string(),
-                    trace: now.clone(),
+                    record: now.clone(),
                 }];
                 let baseline = Series {
                     label: format!("snapshot ({})", kind.name()),
-                    trace: then.clone(),
+                    record: then.clone(),
                 };
                 let plot = Plot {
                     world: &scenario.world.world,
@@ -501,7 +504,7 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
         };
         series.push(Series {
             label: kind.name().to_string(),
-            trace: now,
+            record: now,
         });
         outcomes.push(outcome.clone());
         runs.push(BackendRun {

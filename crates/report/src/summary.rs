@@ -55,14 +55,15 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
     )
     .unwrap();
     writeln!(out, "| --- | ---: | ---: | ---: | --- | --- |").unwrap();
-    for (i, (s, t)) in outcome.finals.iter().zip(&outcome.totals).enumerate() {
+    for (i, f) in outcome.record.finals.iter().enumerate() {
+        let s = &f.state;
         writeln!(
             out,
             "| {} | {} | {} | {} s | ({}, {}, {}) | {}{} |",
             scenario.agent_names[i],
-            fixed(t.distance, 1),
-            t.contacts,
-            fixed(t.steps_on_ground as f64 * scenario.dt, 2),
+            fixed(f.distance, 1),
+            f.contacts,
+            fixed(f.ground_time, 2),
             fixed(s.position.x, 2),
             fixed(s.position.y, 2),
             fixed(s.position.z, 2),
@@ -143,18 +144,18 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
         "agent_steps_per_second": outcome.counters.agent_steps as f64 / outcome.seconds.max(1e-9), // not a tolerance: guards the division
         "traces": outcome.counters.traces,
         "backend_counters": outcome.backend_counters.to_string(),
-        "agents": outcome.finals.iter().zip(&outcome.totals).enumerate().map(|(i, (s, t))| json!({
+        "agents": outcome.record.finals.iter().enumerate().map(|(i, f)| { let s = &f.state; json!({
             "name": scenario.agent_names[i],
-            "distance": t.distance,
-            "contacts": t.contacts,
-            "time_on_ground": t.steps_on_ground as f64 * scenario.dt,
+            "distance": f.distance,
+            "contacts": f.contacts,
+            "time_on_ground": f.ground_time,
             "position": v(s.position),
             "velocity": v(s.velocity),
             "pose": s.pose.name(),
             "on_ground": s.on_ground,
             "asleep": s.asleep,
             "left_world_at_step": left_at(i),
-        })).collect::<Vec<_>>(),
+        })}).collect::<Vec<_>>(),
         "verification": outcome.verification.as_ref().map(|guard| json!({
             "checked": guard.checked,
             "in_solid": guard.in_solid,

@@ -9,17 +9,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_contact::filter::Filter;
-use cspace_contact::{AgentId, FilterStats};
+use cspace_contact::{FilterStats, Slot};
 use cspace_geom::generate::Rng;
 use cspace_geom::{
     Aabb, Brush, Collider, DVec3, ExactCollider, QueryCounters, Shape, WithContext, World,
 };
 
 use crate::error::Error;
-use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
-use cspace_sim::backend::BackendKind;
-use cspace_sim::params::MoveParams;
-use cspace_sim::simulation::{Sim, SimOptions};
+use cspace_sim::{
+    Action, AgentSpec, BackendKind, MoveParams, Recording, ScriptEvent, Scripted, ScriptedAgent,
+    SimConfig,
+};
 
 /// The Quake player box.
 pub fn player() -> Shape {
@@ -37,23 +37,23 @@ pub struct Crowd {
     pub name: String,
     /// The world.
     pub world: Arc<World>,
-    /// The agents.
-    pub agents: Vec<AgentSpec>,
+    /// The agents and their scripts.
+    pub agents: Vec<ScriptedAgent>,
     /// The movement constants of the run (Quake's by default; `sim bench --grid-cell` changes
     /// the agent grid).
     pub params: MoveParams,
 }
 
 impl Crowd {
-    /// The crowd's simulation on `collider`, in steps of 1/60 s.
-    pub fn sim(&self, collider: Arc<dyn Collider>, options: SimOptions) -> Result<Sim, Error> {
-        Ok(Sim::new(
-            collider,
-            self.params,
-            1.0 / 60.0,
-            self.agents.clone(),
-            options,
-        )?)
+    /// The crowd's simulation on `collider`, in steps of 1/60 s, settled: `config` with the
+    /// crowd's constants and time step.
+    pub fn sim(&self, collider: Arc<dyn Collider>, config: SimConfig) -> Result<Scripted, Error> {
+        let config = SimConfig {
+            params: self.params,
+            dt: 1.0 / 60.0,
+            ..config
+        };
+        Ok(Scripted::new(collider, config, &self.agents)?)
     }
 }
 
@@ -86,7 +86,7 @@ pub fn place(
     spread: f64,
     seconds: f64,
     seed: u64,
-) -> Vec<AgentSpec> {
+) -> Vec<ScriptedAgent> {
     let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let prepared: Vec<_> = kinds
         .iter()
@@ -120,15 +120,16 @@ pub fn place(
         {
             continue;
         }
-        grid.insert(AgentId(taken.len() as u32), &bounds);
+        grid.insert(Slot(taken.len() as u32), &bounds);
         taken.push(bounds);
-        agents.push(AgentSpec {
-            id: AgentId(agents.len() as u32),
-            standing: standing.clone(),
-            crouching: crouching.clone(),
-            start: at,
-            velocity: DVec3::ZERO,
-            start_crouched: false,
+        agents.push(ScriptedAgent {
+            spec: AgentSpec {
+                standing: standing.clone(),
+                crouching: crouching.clone(),
+                start: at,
+                velocity: DVec3::ZERO,
+                start_crouched: false,
+            },
             script: random_walk(&mut rng, seconds),
         });
     }
@@ -244,7 +245,7 @@ pub struct CrowdTiming {
     pub agent_candidates_per_trace: f64,
     /// Where the agents ended, in id order (units).
     pub final_positions: Vec<DVec3>,
-    /// [`Sim::state_hash`] at the end: the same for every run of a crowd and backend, and for
+    /// [`Sim::state_hash`](cspace_sim::Sim::state_hash) at the end: the same for every run of a crowd and backend, and for
     /// backends that move the crowd on the same bits.
     pub end_state: u64,
     /// The share of the stepping time spent outside the interaction groups' moves (finding the
@@ -295,19 +296,19 @@ pub fn time_crowd_on(
     time_filters: bool,
 ) -> Result<CrowdTiming, Error> {
     let backend = collider.name().to_string();
-    let options = SimOptions {
-        sample_every: steps.max(1),
+    let config = SimConfig {
+        recording: Recording::Off,
         time_filters,
-        verify: false,
-        ..SimOptions::default()
+        ..SimConfig::default()
     };
-    let mut sim = crowd.sim(collider, options)?;
-    sim.step();
-    let before = *sim.counters();
+    let mut run = crowd.sim(collider, config)?;
+    run.step();
+    let before = *run.sim.counters();
     let (traces0, steps0) = (before.traces, before.agent_steps);
     let clock = Instant::now();
-    sim.run(steps);
+    run.run(steps);
     let seconds = clock.elapsed().as_secs_f64();
+    let sim = &run.sim;
     let after = *sim.counters();
     let agent_steps = after.agent_steps - steps0;
     Ok(CrowdTiming {
@@ -321,7 +322,7 @@ pub fn time_crowd_on(
         agent_candidates_per_trace: sim.filter_stats().tests[Filter::BoundingSpheres as usize]
             as f64
             / sim.counters().traces.max(1) as f64,
-        final_positions: sim.states().iter().map(|s| s.position).collect(),
+        final_positions: sim.states().map(|s| s.position).collect(),
         end_state: sim.state_hash(),
         outside_groups_share: (after.outside_groups_nanos - before.outside_groups_nanos) as f64
             / (after.nanos - before.nanos).max(1) as f64,

@@ -46,7 +46,7 @@
 //! let scenario = Scenario::parse(Path::new("walk.toml"), text)?;
 //! let outcome = run_scenario(&scenario, BackendKind::Onion, RunOptions::default())?;
 //! assert!(outcome.passed());
-//! assert!(outcome.trace.starts_with("cspace trace 1\nscenario walk\nbackend onion\n"));
+//! assert!(outcome.trace().starts_with("cspace trace 1\nscenario walk\nbackend onion\n"));
 //! # Ok::<(), cspace_scenario::Error>(())
 //! ```
 //!

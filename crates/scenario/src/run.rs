@@ -3,18 +3,18 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cspace_contact::{AgentId, ContactTarget, FilterStats};
+use cspace_contact::FilterStats;
 use cspace_geom::{Collider, DVec3, QueryCounters};
 
 use crate::error::Error;
 use crate::scenario::{Check, ContactFilter, Expectation, Scenario};
-use crate::trace;
+use crate::trace::{self, FinalState, RunRecord};
 use cspace_geom::tolerance::TIME_SLACK;
-use cspace_sim::agent::{Pose, Totals};
-use cspace_sim::backend::BackendKind;
 use cspace_sim::navigation::{PlannedPath, Planner};
-use cspace_sim::record::{AgentState, EventKind, Recorder};
-use cspace_sim::simulation::{Sim, SimCounters, SimOptions, Verification};
+use cspace_sim::{
+    AgentId, AgentState, BackendKind, Event, EventKind, Pose, Recording, Scripted, SimConfig,
+    SimCounters, Touched, Verification,
+};
 
 /// Runs of more agent-steps than this keep positions only at sampled steps for comparison.
 const PER_STEP_LIMIT: u64 = 20_000_000;
@@ -33,12 +33,8 @@ pub struct CheckResult {
 pub struct RunOutcome {
     /// The backend.
     pub backend: BackendKind,
-    /// The recorded events and samples.
-    pub recorder: Recorder,
-    /// Final states, in id order.
-    pub finals: Vec<AgentState>,
-    /// Per-agent totals.
-    pub totals: Vec<Totals>,
+    /// The record of the run: what its trace says ([`RunOutcome::trace`]).
+    pub record: RunRecord,
     /// The run's counters.
     pub counters: SimCounters,
     /// Blow's filter table for the run.
@@ -48,26 +44,34 @@ pub struct RunOutcome {
     /// The expectations and their results.
     pub checks: Vec<CheckResult>,
     /// Positions of every agent at every step (or every sampled step for very large runs),
-    /// with the step: for comparisons.
+    /// with the step: for comparing runs between samples (the record keeps sampled states).
     pub positions: Vec<(u64, Vec<DVec3>)>,
     /// Wall-clock seconds of the run.
     pub seconds: f64,
-    /// The trace text.
-    pub trace: String,
     /// What the exactness guard found, when the run was verified ([`RunOptions::verify`]).
     pub verification: Option<Verification>,
     /// The paths the goto agents planned, in order (`sim plot` draws them).
     pub plans: Vec<PlannedPath>,
-    /// The fingerprint of every agent's end state ([`Sim::state_hash`]): equal for two runs
+    /// The fingerprint of every agent's end state ([`Sim::state_hash`](cspace_sim::Sim::state_hash)): equal for two runs
     /// exactly when (barring a collision of the hash) they end on the same bits.
     pub end_state: u64,
 }
 
 impl RunOutcome {
+    /// The trace text of the run (`docs/trace-format.md`), written from its record.
+    pub fn trace(&self) -> String {
+        self.record.text()
+    }
+
+    /// Every agent's final state, in id order.
+    pub fn finals(&self) -> impl ExactSizeIterator<Item = &AgentState> + '_ {
+        self.record.finals.iter().map(|f| &f.state)
+    }
+
     /// The agents that left the world ([`EventKind::LeftWorld`]): id, step and where, in the order
     /// they left.
     pub fn left_world(&self) -> Vec<(AgentId, u64, DVec3)> {
-        self.recorder
+        self.record
             .events
             .iter()
             .filter_map(|e| match e.kind {
@@ -102,7 +106,7 @@ pub struct RunOptions<'a> {
     /// Check every agent's position after every step with the exact reference
     /// ([`RunOutcome::verification`]; a position in solid fails the run).
     pub verify: bool,
-    /// [`SimOptions::parallel_from`] (`None`: its default).
+    /// [`SimConfig::parallel_from`] (`None`: its default).
     pub parallel_from: Option<usize>,
     /// Called with the step index after every step.
     pub progress: Option<&'a mut dyn FnMut(u64)>,
@@ -170,9 +174,16 @@ pub fn run_scenario_with(
     let planner = scenario
         .uses_goto()
         .then(|| {
+            let goto: Vec<(AgentId, &cspace_sim::AgentSpec)> = scenario
+                .agents
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.uses_goto())
+                .map(|(i, a)| (AgentId(i as u32), &a.spec))
+                .collect();
             Planner::build(
                 &scenario.world.world,
-                &scenario.agents,
+                &goto,
                 &scenario.params,
                 &scenario.world.spawns,
             )
@@ -184,19 +195,19 @@ pub fn run_scenario_with(
             })
         })
         .transpose()?;
-    let mut sim = Sim::with_planner(
-        collider,
-        scenario.params,
-        scenario.dt,
-        scenario.agents.clone(),
-        SimOptions {
-            sample_every,
-            time_filters,
-            verify,
-            parallel_from: parallel_from.unwrap_or(cspace_sim::simulation::PARALLEL_FROM),
+    let config = SimConfig {
+        params: scenario.params,
+        dt: scenario.dt,
+        recording: Recording::Sampled {
+            every: sample_every,
         },
+        verify,
+        time_filters,
+        parallel_from: parallel_from.unwrap_or(cspace_sim::PARALLEL_FROM),
         planner,
-    )?;
+        ..SimConfig::default()
+    };
+    let mut run = Scripted::new(collider, config, &scenario.agents)?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
     let n = scenario.expectations.len();
     let mut tracker = Tracker {
@@ -206,12 +217,13 @@ pub fn run_scenario_with(
     };
     let mut positions = Vec::new();
     let clock = Instant::now();
-    let initial = sim.states();
-    track(scenario, &mut tracker, 0, &initial);
-    positions.push((0, initial.iter().map(|s| s.position).collect()));
+    let mut states: Vec<AgentState> = run.sim.states().collect();
+    track(scenario, &mut tracker, 0, &states);
+    positions.push((0, states.iter().map(|s| s.position).collect()));
     for step in 1..=scenario.steps {
-        sim.step();
-        let states = sim.states();
+        run.step();
+        states.clear();
+        states.extend(run.sim.states());
         track(scenario, &mut tracker, step, &states);
         if per_step || step % sample_every == 0 || step == scenario.steps {
             positions.push((step, states.iter().map(|s| s.position).collect()));
@@ -220,12 +232,10 @@ pub fn run_scenario_with(
             progress(step);
         }
     }
+    let sim = &mut run.sim;
     sim.sample();
     let seconds = clock.elapsed().as_secs_f64();
     let end_state = sim.state_hash();
-    let finals = sim.states();
-    let totals = sim.totals();
-    let checks = judge(scenario, &tracker, sim.recorder(), &finals);
     let header = trace::Header {
         scenario: scenario.name.clone(),
         backend: backend.name().to_string(),
@@ -234,19 +244,17 @@ pub fn run_scenario_with(
         agents: scenario.agents.len(),
         sample_every,
     };
-    let text = trace::write(&header, sim.recorder(), &totals, &finals);
+    let record = RunRecord::of(header, sim);
+    let checks = judge(scenario, &tracker, &record.events, &record.finals);
     Ok(RunOutcome {
         backend,
-        recorder: sim.recorder().clone(),
-        finals,
-        totals,
+        record,
         counters: *sim.counters(),
         filters: sim.filter_stats(),
         backend_counters: sim.backend_counters(),
         checks,
         positions,
         seconds,
-        trace: text,
         verification: sim.verification().cloned(),
         plans: sim.plans().to_vec(),
         end_state,
@@ -283,9 +291,10 @@ fn track(scenario: &Scenario, t: &mut Tracker, step: u64, states: &[AgentState])
 fn judge(
     scenario: &Scenario,
     t: &Tracker,
-    recorder: &Recorder,
-    finals: &[AgentState],
+    events: &[Event],
+    finals: &[FinalState],
 ) -> Vec<CheckResult> {
+    let final_position = |agent: AgentId| finals[agent.0 as usize].state.position;
     let dt = scenario.dt;
     scenario
         .expectations
@@ -302,15 +311,15 @@ fn judge(
                     )),
                     None => Some(format!(
                         "never reached the region (ended at {})",
-                        crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
+                        crate::trace::compact_vector(final_position(agent), 3)
                     )),
                 },
                 Check::NeverReaches { .. } => t.entered[i]
                     .map(|step| format!("entered the region at {:.3} s", step as f64 * dt)),
-                Check::EndsOnGround => (!finals[agent.0 as usize].on_ground).then(|| {
+                Check::EndsOnGround => (!finals[agent.0 as usize].state.on_ground).then(|| {
                     format!(
                         "ended in the air at {}",
-                        crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
+                        crate::trace::compact_vector(final_position(agent), 3)
                     )
                 }),
                 Check::StaysCrouched { from } => t.uncrouched[i].map(|step| {
@@ -320,7 +329,7 @@ fn judge(
                     )
                 }),
                 Check::LeavesWorld(expected) => {
-                    let left = recorder.events.iter().find_map(|ev| match ev.kind {
+                    let left = events.iter().find_map(|ev| match ev.kind {
                         EventKind::LeftWorld { at } if ev.agent == agent => Some((ev.step, at)),
                         _ => None,
                     });
@@ -331,17 +340,17 @@ fn judge(
                         )),
                         (None, true) => Some(format!(
                             "stayed in the world (ended at {})",
-                            crate::trace::compact_vector(finals[agent.0 as usize].position, 3)
+                            crate::trace::compact_vector(final_position(agent), 3)
                         )),
                         _ => None,
                     }
                 }
                 Check::Arrives { expected, by } => {
-                    let arrived = recorder.events.iter().find_map(|ev| match ev.kind {
+                    let arrived = events.iter().find_map(|ev| match ev.kind {
                         EventKind::Arrived { .. } if ev.agent == agent => Some(ev.step),
                         _ => None,
                     });
-                    let failed = recorder.events.iter().find_map(|ev| match ev.kind {
+                    let failed = events.iter().find_map(|ev| match ev.kind {
                         EventKind::GotoFailed { to, why } if ev.agent == agent => Some(format!(
                             " (cannot go to {}: {})",
                             crate::trace::compact_vector(to, 3),
@@ -357,7 +366,7 @@ fn judge(
                         )),
                         (None, true) => Some(format!(
                             "never arrived (ended at {}){}",
-                            crate::trace::compact_vector(finals[agent.0 as usize].position, 3),
+                            crate::trace::compact_vector(final_position(agent), 3),
                             failed.unwrap_or_default()
                         )),
                         (Some(step), false) => {
@@ -366,13 +375,16 @@ fn judge(
                         (None, false) => None,
                     }
                 }
-                Check::NoContactsWith(filter) => recorder
-                    .events
+                Check::NoContactsWith(filter) => events
                     .iter()
                     .filter(|ev| ev.agent == agent)
                     .find_map(|ev| match ev.kind {
-                        EventKind::Contact(c) if matches_filter(*filter, c.other) => {
-                            Some(format!("contact at step {} with {:?}", ev.step, c.other))
+                        EventKind::Contact(c) if matches_filter(*filter, c.target) => {
+                            Some(format!(
+                                "contact at step {} with {}",
+                                ev.step,
+                                trace::target_text(c.target)
+                            ))
                         }
                         _ => None,
                     }),
@@ -385,11 +397,11 @@ fn judge(
         .collect()
 }
 
-fn matches_filter(filter: ContactFilter, target: ContactTarget) -> bool {
+fn matches_filter(filter: ContactFilter, target: Touched) -> bool {
     match (filter, target) {
-        (ContactFilter::World, ContactTarget::World { .. }) => true,
-        (ContactFilter::Agents, ContactTarget::Agent(_)) => true,
-        (ContactFilter::Agent(a), ContactTarget::Agent(b)) => a == b,
+        (ContactFilter::World, Touched::Brush(_)) => true,
+        (ContactFilter::Agents, Touched::Agent(_)) => true,
+        (ContactFilter::Agent(a), Touched::Agent(b)) => a == b,
         _ => false,
     }
 }
@@ -419,19 +431,11 @@ impl Divergence {
 }
 
 /// The contact sequence of a run: (step, agent, target) in order.
-pub fn contact_sequence(recorder: &Recorder) -> Vec<(u64, AgentId, String)> {
-    recorder
-        .events
+pub fn contact_sequence(events: &[Event]) -> Vec<(u64, AgentId, String)> {
+    events
         .iter()
         .filter_map(|e| match e.kind {
-            EventKind::Contact(c) => Some((
-                e.step,
-                e.agent,
-                match c.other {
-                    ContactTarget::World { brush, .. } => format!("world brush {brush}"),
-                    ContactTarget::Agent(a) => format!("agent {a}"),
-                },
-            )),
+            EventKind::Contact(c) => Some((e.step, e.agent, trace::target_text(c.target))),
             _ => None,
         })
         .collect()
@@ -439,7 +443,7 @@ pub fn contact_sequence(recorder: &Recorder) -> Vec<(u64, AgentId, String)> {
 
 /// Compares two runs of the same scenario.
 pub fn diverge(a: &RunOutcome, b: &RunOutcome) -> Divergence {
-    let agents = a.finals.len();
+    let agents = a.record.finals.len();
     let mut per_agent = vec![(0.0f64, 0u64); agents];
     let mut j = 0;
     for (step, pa) in &a.positions {
@@ -459,7 +463,10 @@ pub fn diverge(a: &RunOutcome, b: &RunOutcome) -> Divergence {
             }
         }
     }
-    let (ca, cb) = (contact_sequence(&a.recorder), contact_sequence(&b.recorder));
+    let (ca, cb) = (
+        contact_sequence(&a.record.events),
+        contact_sequence(&b.record.events),
+    );
     let show = |c: Option<&(u64, AgentId, String)>| {
         c.map_or("nothing".to_string(), |(s, g, t)| {
             format!("step {s} agent {g} {t}")

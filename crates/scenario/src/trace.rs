@@ -1,19 +1,20 @@
-//! The contact trace: a line-oriented text made for readable diffs and parsed back by the project
-//! (`docs/trace-format.md` documents it).
+//! The contact trace: one typed record of a run ([`RunRecord`]: its header, its events, its
+//! sampled states and every agent's final state), and the line-oriented text it is written as,
+//! made for readable diffs and parsed back into the same record (`docs/trace-format.md`
+//! documents it).
 //!
 //! A header (scenario, backend, steps, time step, agents, sampling), one line per event (contacts
 //! with what was hit, point, normal and time of impact; unsticking; refused stands; sleep), the
 //! trajectory sampled every N steps, and the final state of every agent. Numbers have fixed
 //! decimals with `-0` folded to `0`, so float noise below the last decimal does not churn
-//! snapshots.
+//! snapshots; a record read back holds the numbers as written.
 
 use std::fmt::Write as _;
 
-use cspace_contact::{AgentId, ContactTarget};
-use cspace_geom::DVec3;
-
-use cspace_sim::agent::{Pose, Totals};
-use cspace_sim::record::{AgentState, EventKind, Recorder};
+use cspace_geom::{BrushId, DVec3};
+use cspace_sim::{
+    AgentId, AgentState, ContactEvent, Event, EventKind, GotoFailure, Pose, Sample, Sim, Touched,
+};
 
 /// The version written in the first line.
 pub const VERSION: u32 = 1;
@@ -91,16 +92,216 @@ pub struct Header {
     pub sample_every: u64,
 }
 
-/// Writes a trace.
-pub fn write(
-    header: &Header,
-    recorder: &Recorder,
-    totals: &[Totals],
-    final_states: &[AgentState],
-) -> String {
-    let mut out = String::new();
+/// An agent's state at the end of a run, with its totals as the trace says them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FinalState {
+    /// The state.
+    pub state: AgentState,
+    /// Distance travelled, units.
+    pub distance: f64,
+    /// Contacts recorded.
+    pub contacts: u64,
+    /// Seconds ended on walkable ground.
+    pub ground_time: f64,
+}
+
+/// One record of a run: what the trace text is written from and parsed into, and what plots,
+/// reports and comparisons read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord {
+    /// The header.
+    pub header: Header,
+    /// The events, in the order they happened.
+    pub events: Vec<Event>,
+    /// The sampled states (every `sample_every` steps, the first and the last).
+    pub samples: Vec<Sample>,
+    /// Every agent's final state, in id order.
+    pub finals: Vec<FinalState>,
+}
+
+impl RunRecord {
+    /// The record of `sim` as it stands (its kept events and samples, its agents' states and
+    /// totals), under `header`.
+    pub fn of(header: Header, sim: &Sim) -> RunRecord {
+        let finals = sim
+            .states()
+            .map(|state| {
+                let totals = sim.totals(state.id).expect("every listed agent has totals");
+                FinalState {
+                    state,
+                    distance: totals.distance,
+                    contacts: totals.contacts,
+                    ground_time: totals.steps_on_ground as f64 * header.time_step,
+                }
+            })
+            .collect();
+        RunRecord {
+            header,
+            events: sim.events().to_vec(),
+            samples: sim.samples().to_vec(),
+            finals,
+        }
+    }
+
+    /// Every sampled state of `agent`, with its step, in step order.
+    pub fn trajectory(&self, agent: AgentId) -> impl Iterator<Item = (u64, &AgentState)> + '_ {
+        self.samples.iter().filter_map(move |s| {
+            s.states
+                .iter()
+                .find(|a| a.id == agent)
+                .map(|state| (s.step, state))
+        })
+    }
+
+    /// The record as trace text ([`write()`]).
+    pub fn text(&self) -> String {
+        write(self)
+    }
+
+    /// The record with every number as its trace text writes it (positions, velocities and
+    /// distances to 3 decimals, normals and times of impact to 4): what a record read back from
+    /// the text holds, so that a run compares with a recorded trace number for number.
+    pub fn as_written(&self) -> RunRecord {
+        let p = |x: f64| written(x, POSITION_DECIMALS);
+        let u = |x: f64| written(x, UNIT_DECIMALS);
+        let pv = |v: DVec3| DVec3::new(p(v.x), p(v.y), p(v.z));
+        let uv = |v: DVec3| DVec3::new(u(v.x), u(v.y), u(v.z));
+        let state = |s: &AgentState| AgentState {
+            position: pv(s.position),
+            velocity: pv(s.velocity),
+            ..*s
+        };
+        let kind = |k: EventKind| match k {
+            EventKind::Contact(c) => EventKind::Contact(ContactEvent {
+                point: pv(c.point),
+                normal: uv(c.normal),
+                time_of_impact: u(c.time_of_impact),
+                depth: if c.depth > 0.0 { p(c.depth) } else { 0.0 },
+                ..c
+            }),
+            EventKind::Unstuck { from, to, nudged } => EventKind::Unstuck {
+                from: pv(from),
+                to: pv(to),
+                nudged,
+            },
+            EventKind::Stuck { at } => EventKind::Stuck { at: pv(at) },
+            EventKind::LeftWorld { at } => EventKind::LeftWorld { at: pv(at) },
+            EventKind::Planned {
+                to,
+                waypoints,
+                length,
+                replan,
+            } => EventKind::Planned {
+                to: pv(to),
+                waypoints,
+                length: p(length),
+                replan,
+            },
+            EventKind::Arrived { at } => EventKind::Arrived { at: pv(at) },
+            EventKind::GotoFailed { to, why } => EventKind::GotoFailed { to: pv(to), why },
+            other => other,
+        };
+        RunRecord {
+            header: self.header.clone(),
+            events: self
+                .events
+                .iter()
+                .map(|e| Event {
+                    kind: kind(e.kind),
+                    ..*e
+                })
+                .collect(),
+            samples: self
+                .samples
+                .iter()
+                .map(|s| Sample {
+                    step: s.step,
+                    states: s.states.iter().map(state).collect(),
+                })
+                .collect(),
+            finals: self
+                .finals
+                .iter()
+                .map(|f| FinalState {
+                    state: state(&f.state),
+                    distance: p(f.distance),
+                    ground_time: p(f.ground_time),
+                    ..*f
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `value` as the trace writes it with `decimals` decimals, read back.
+fn written(value: f64, decimals: usize) -> f64 {
+    fixed(value, decimals)
+        .parse()
+        .expect("fixed writes a number")
+}
+
+/// How a trace names what a contact touched: `world brush N` or `agent N`.
+pub fn target_text(target: Touched) -> String {
+    match target {
+        Touched::Brush(brush) => format!("world brush {brush}"),
+        Touched::Agent(a) => format!("agent {a}"),
+    }
+}
+
+/// What an event line says after `step S agent A`.
+pub fn event_text(kind: &EventKind) -> String {
     let p = |v: DVec3| vector(v, POSITION_DECIMALS);
     let n = |v: DVec3| vector(v, UNIT_DECIMALS);
+    match *kind {
+        EventKind::Contact(c) => {
+            let depth = if c.depth > 0.0 {
+                format!(" depth {}", fixed(c.depth, POSITION_DECIMALS))
+            } else {
+                String::new()
+            };
+            format!(
+                "contact {} point {} normal {} toi {}{depth}",
+                target_text(c.target),
+                p(c.point),
+                n(c.normal),
+                fixed(c.time_of_impact, UNIT_DECIMALS)
+            )
+        }
+        EventKind::Unstuck { from, to, nudged } => {
+            format!(
+                "unstuck from {} to {} {}",
+                p(from),
+                p(to),
+                if nudged { "nudged" } else { "searched" }
+            )
+        }
+        EventKind::Stuck { at } => format!("stuck at {}", p(at)),
+        EventKind::LeftWorld { at } => format!("left the world at {}", p(at)),
+        EventKind::StandRefused => "stand refused".to_string(),
+        EventKind::Planned {
+            to,
+            waypoints,
+            length,
+            replan,
+        } => format!(
+            "{} a path to {}: {waypoints} waypoints, {} units",
+            if replan { "replanned" } else { "planned" },
+            p(to),
+            fixed(length, POSITION_DECIMALS)
+        ),
+        EventKind::Arrived { at } => format!("arrived at {}", p(at)),
+        EventKind::GotoFailed { to, why } => {
+            format!("cannot go to {}: {}", p(to), why.describe())
+        }
+        EventKind::Slept => "slept".to_string(),
+        EventKind::Woke => "woke".to_string(),
+    }
+}
+
+/// Writes a record as trace text.
+pub fn write(record: &RunRecord) -> String {
+    let header = &record.header;
+    let mut out = String::new();
     writeln!(out, "cspace trace {VERSION}").unwrap();
     writeln!(out, "scenario {}", header.scenario).unwrap();
     writeln!(out, "backend {}", header.backend).unwrap();
@@ -110,59 +311,19 @@ pub fn write(
     writeln!(out, "sample_every {}", header.sample_every).unwrap();
     writeln!(out).unwrap();
     writeln!(out, "events").unwrap();
-    for e in &recorder.events {
-        let what = match e.kind {
-            EventKind::Contact(c) => {
-                let target = match c.other {
-                    ContactTarget::World { brush, .. } => format!("world brush {brush}"),
-                    ContactTarget::Agent(a) => format!("agent {a}"),
-                };
-                let depth = if c.depth > 0.0 {
-                    format!(" depth {}", fixed(c.depth, POSITION_DECIMALS))
-                } else {
-                    String::new()
-                };
-                format!(
-                    "contact {target} point {} normal {} toi {}{depth}",
-                    p(c.point),
-                    n(c.normal),
-                    fixed(c.time_of_impact, UNIT_DECIMALS)
-                )
-            }
-            EventKind::Unstuck { from, to, nudged } => {
-                format!(
-                    "unstuck from {} to {} {}",
-                    p(from),
-                    p(to),
-                    if nudged { "nudged" } else { "searched" }
-                )
-            }
-            EventKind::Stuck { at } => format!("stuck at {}", p(at)),
-            EventKind::LeftWorld { at } => format!("left the world at {}", p(at)),
-            EventKind::StandRefused => "stand refused".to_string(),
-            EventKind::Planned {
-                to,
-                waypoints,
-                length,
-                replan,
-            } => format!(
-                "{} a path to {}: {waypoints} waypoints, {} units",
-                if replan { "replanned" } else { "planned" },
-                p(to),
-                fixed(length, POSITION_DECIMALS)
-            ),
-            EventKind::Arrived { at } => format!("arrived at {}", p(at)),
-            EventKind::GotoFailed { to, why } => {
-                format!("cannot go to {}: {}", p(to), why.describe())
-            }
-            EventKind::Slept => "slept".to_string(),
-            EventKind::Woke => "woke".to_string(),
-        };
-        writeln!(out, "  step {} agent {} {what}", e.step, e.agent).unwrap();
+    for e in &record.events {
+        writeln!(
+            out,
+            "  step {} agent {} {}",
+            e.step,
+            e.agent,
+            event_text(&e.kind)
+        )
+        .unwrap();
     }
     writeln!(out).unwrap();
     writeln!(out, "trajectory").unwrap();
-    for sample in &recorder.samples {
+    for sample in &record.samples {
         for s in &sample.states {
             writeln!(
                 out,
@@ -176,18 +337,15 @@ pub fn write(
     }
     writeln!(out).unwrap();
     writeln!(out, "final").unwrap();
-    for (s, t) in final_states.iter().zip(totals) {
+    for f in &record.finals {
         writeln!(
             out,
             "  agent {} {} distance {} contacts {} ground_time {}",
-            s.id,
-            state_text(s),
-            fixed(t.distance, POSITION_DECIMALS),
-            t.contacts,
-            fixed(
-                t.steps_on_ground as f64 * header.time_step,
-                POSITION_DECIMALS
-            )
+            f.state.id,
+            state_text(&f.state),
+            fixed(f.distance, POSITION_DECIMALS),
+            f.contacts,
+            fixed(f.ground_time, POSITION_DECIMALS)
         )
         .unwrap();
     }
@@ -205,68 +363,13 @@ fn state_text(s: &AgentState) -> String {
     )
 }
 
-/// A parsed event line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TraceEvent {
-    /// The step.
-    pub step: u64,
-    /// The agent.
-    pub agent: AgentId,
-    /// The event's words after the agent (`contact world brush 3 point ...`).
-    pub kind: TraceEventKind,
-}
-
-/// What a parsed event says.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TraceEventKind {
-    /// A contact.
-    Contact {
-        /// `world brush N` or `agent N`, as written.
-        target: String,
-        /// The contact point.
-        point: DVec3,
-        /// The normal.
-        normal: DVec3,
-        /// The time of impact.
-        time_of_impact: f64,
-    },
-    /// Anything else, as written (`unstuck ...`, `stand refused`, `slept`, `woke`, `stuck ...`,
-    /// `left the world ...`).
-    Other(String),
-}
-
-/// A parsed trajectory or final line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TraceState {
-    /// The step (the last step for final lines).
-    pub step: u64,
-    /// The agent.
-    pub agent: AgentId,
-    /// Position.
-    pub position: DVec3,
-    /// Velocity.
-    pub velocity: DVec3,
-    /// `stand` or `crouch`.
-    pub pose: String,
-    /// On ground.
-    pub on_ground: bool,
-    /// Asleep.
-    pub asleep: bool,
-}
-
-/// A trace read back.
+/// A trace read back: its record, and where its header is in the file read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace {
-    /// The header.
-    pub header: Header,
+    /// The record.
+    pub record: RunRecord,
     /// The 1-based line of the `scenario` header line in the file read (for errors that name it).
     pub scenario_line: usize,
-    /// The events.
-    pub events: Vec<TraceEvent>,
-    /// The sampled trajectory.
-    pub trajectory: Vec<TraceState>,
-    /// The final states.
-    pub finals: Vec<TraceState>,
 }
 
 /// Why a trace could not be read: where, and what was wrong.
@@ -360,20 +463,36 @@ impl<'a> Words<'a> {
         Ok(DVec3::new(self.number()?, self.number()?, self.number()?))
     }
 
+    /// The next word, not taken.
+    fn peek(&self) -> Option<&'a str> {
+        self.words.get(self.at).copied()
+    }
+
+    /// The line must end here.
+    fn end(&mut self) -> Result<(), TraceError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(w) => {
+                self.at += 1;
+                self.err(format!("unexpected {} at the end of the line", quoted(w)))
+            }
+        }
+    }
+
     fn rest(&self) -> String {
         self.words[self.at.min(self.words.len())..].join(" ")
     }
 }
 
-fn state(w: &mut Words) -> Result<(DVec3, DVec3, String, bool, bool), TraceError> {
+fn state(w: &mut Words, id: AgentId) -> Result<AgentState, TraceError> {
     w.expect("position")?;
     let position = w.vector()?;
     w.expect("velocity")?;
     let velocity = w.vector()?;
-    let pose = w.next()?.to_string();
-    if pose != Pose::Standing.name() && pose != Pose::Crouching.name() {
-        return w.err(format!("unknown pose {}", quoted(&pose)));
-    }
+    let name = w.next()?;
+    let Some(pose) = Pose::from_name(name) else {
+        return w.err(format!("unknown pose {}", quoted(name)));
+    };
     let on_ground = match w.next()? {
         "ground" => true,
         "air" => false,
@@ -384,7 +503,120 @@ fn state(w: &mut Words) -> Result<(DVec3, DVec3, String, bool, bool), TraceError
         "awake" => false,
         other => return w.err(format!("expected asleep or awake, found {}", quoted(other))),
     };
-    Ok((position, velocity, pose, on_ground, asleep))
+    Ok(AgentState {
+        id,
+        position,
+        velocity,
+        pose,
+        on_ground,
+        asleep,
+    })
+}
+
+/// The event whose words follow `step S agent A` ([`event_text`] read back).
+fn event(w: &mut Words) -> Result<EventKind, TraceError> {
+    let first = w.next()?;
+    Ok(match first {
+        "contact" => {
+            let target = match w.next()? {
+                "world" => {
+                    w.expect("brush")?;
+                    Touched::Brush(BrushId(w.number()?))
+                }
+                "agent" => Touched::Agent(AgentId(w.number()?)),
+                other => {
+                    return w.err(format!("expected world or agent, found {}", quoted(other)));
+                }
+            };
+            w.expect("point")?;
+            let point = w.vector()?;
+            w.expect("normal")?;
+            let normal = w.vector()?;
+            w.expect("toi")?;
+            let time_of_impact = w.number()?;
+            let depth = if w.peek() == Some("depth") {
+                w.next()?;
+                w.number()?
+            } else {
+                0.0
+            };
+            EventKind::Contact(ContactEvent {
+                target,
+                point,
+                normal,
+                time_of_impact,
+                depth,
+            })
+        }
+        "unstuck" => {
+            w.expect("from")?;
+            let from = w.vector()?;
+            w.expect("to")?;
+            let to = w.vector()?;
+            let nudged = match w.next()? {
+                "nudged" => true,
+                "searched" => false,
+                other => {
+                    return w.err(format!(
+                        "expected nudged or searched, found {}",
+                        quoted(other)
+                    ));
+                }
+            };
+            EventKind::Unstuck { from, to, nudged }
+        }
+        "stuck" => {
+            w.expect("at")?;
+            EventKind::Stuck { at: w.vector()? }
+        }
+        "left" => {
+            for word in ["the", "world", "at"] {
+                w.expect(word)?;
+            }
+            EventKind::LeftWorld { at: w.vector()? }
+        }
+        "stand" => {
+            w.expect("refused")?;
+            EventKind::StandRefused
+        }
+        "planned" | "replanned" => {
+            for word in ["a", "path", "to"] {
+                w.expect(word)?;
+            }
+            let to = w.vector()?;
+            w.expect(":")?;
+            let waypoints = w.number()?;
+            w.expect("waypoints")?;
+            let length = w.number()?;
+            w.expect("units")?;
+            EventKind::Planned {
+                to,
+                waypoints,
+                length,
+                replan: first == "replanned",
+            }
+        }
+        "arrived" => {
+            w.expect("at")?;
+            EventKind::Arrived { at: w.vector()? }
+        }
+        "cannot" => {
+            for word in ["go", "to"] {
+                w.expect(word)?;
+            }
+            let to = w.vector()?;
+            w.expect(":")?;
+            let said = w.rest();
+            w.at = w.words.len();
+            match GotoFailure::ALL.into_iter().find(|f| f.describe() == said) {
+                Some(why) => EventKind::GotoFailed { to, why },
+                None => return w.err(format!("unknown goto failure {}", quoted(&said))),
+            }
+        }
+        "slept" => EventKind::Slept,
+        "woke" => EventKind::Woke,
+        other => return w.err(format!("unknown event {}", quoted(other))),
+    })
 }
 
 /// Reads one trace back. An insta snapshot file is accepted too: its `---`-delimited header is
@@ -400,7 +632,7 @@ pub fn parse(text: &str) -> Result<Trace, TraceError> {
                 traces.len(),
                 traces
                     .iter()
-                    .map(|t| t.header.backend.as_str())
+                    .map(|t| t.record.header.backend.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -453,7 +685,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
     let mut scenario_line = 0;
     let mut section = "";
     let mut events = Vec::new();
-    let mut trajectory = Vec::new();
+    let mut samples: Vec<Sample> = Vec::new();
     let mut finals = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let mut w = Words::new(line, i + 1 + offset);
@@ -492,57 +724,41 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                 let step = w.number()?;
                 w.expect("agent")?;
                 let agent = AgentId(w.number()?);
-                let kind = if w.words.get(w.at) == Some(&"contact") {
-                    w.next()?;
-                    let mut target = Vec::new();
-                    while w.words.get(w.at).is_some_and(|x| *x != "point") {
-                        target.push(w.next()?);
-                    }
-                    w.expect("point")?;
-                    let point = w.vector()?;
-                    w.expect("normal")?;
-                    let normal = w.vector()?;
-                    w.expect("toi")?;
-                    let time_of_impact = w.number()?;
-                    TraceEventKind::Contact {
-                        target: target.join(" "),
-                        point,
-                        normal,
-                        time_of_impact,
-                    }
-                } else {
-                    TraceEventKind::Other(w.rest())
-                };
-                events.push(TraceEvent { step, agent, kind });
+                let kind = event(&mut w)?;
+                w.end()?;
+                events.push(Event { step, agent, kind });
             }
             "trajectory" => {
                 w.expect("step")?;
                 let step = w.number()?;
                 w.expect("agent")?;
                 let agent = AgentId(w.number()?);
-                let (position, velocity, pose, on_ground, asleep) = state(&mut w)?;
-                trajectory.push(TraceState {
-                    step,
-                    agent,
-                    position,
-                    velocity,
-                    pose,
-                    on_ground,
-                    asleep,
-                });
+                let state = state(&mut w, agent)?;
+                w.end()?;
+                match samples.last_mut() {
+                    Some(sample) if sample.step == step => sample.states.push(state),
+                    _ => samples.push(Sample {
+                        step,
+                        states: vec![state],
+                    }),
+                }
             }
             "final" => {
                 w.expect("agent")?;
                 let agent = AgentId(w.number()?);
-                let (position, velocity, pose, on_ground, asleep) = state(&mut w)?;
-                finals.push(TraceState {
-                    step: header.steps,
-                    agent,
-                    position,
-                    velocity,
-                    pose,
-                    on_ground,
-                    asleep,
+                let state = state(&mut w, agent)?;
+                w.expect("distance")?;
+                let distance = w.number()?;
+                w.expect("contacts")?;
+                let contacts = w.number()?;
+                w.expect("ground_time")?;
+                let ground_time = w.number()?;
+                w.end()?;
+                finals.push(FinalState {
+                    state,
+                    distance,
+                    contacts,
+                    ground_time,
                 });
             }
             _ => {
@@ -559,11 +775,13 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
         });
     }
     Ok(Trace {
-        header,
+        record: RunRecord {
+            header,
+            events,
+            samples,
+            finals,
+        },
         scenario_line,
-        events,
-        trajectory,
-        finals,
     })
 }
 
@@ -613,7 +831,7 @@ mod tests {
         let text = format!("{}\n{}", one("exact"), one("onion"));
         let all = parse_all(&text).unwrap();
         assert_eq!(all.len(), 2);
-        assert_eq!(all[1].header.backend, "onion");
+        assert_eq!(all[1].record.header.backend, "onion");
         assert_eq!(all[1].scenario_line, 9);
         let e = parse(&text).unwrap_err();
         assert!(

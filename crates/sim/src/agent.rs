@@ -1,70 +1,38 @@
-//! Agents: what a scenario says about each one, and the hecs components that carry its state.
+//! Agents: what a caller says to place one ([`AgentSpec`]), what it reads back
+//! ([`AgentState`]), and the hecs components that carry its state between steps.
 
-use cspace_contact::{AgentId, ContactTarget};
+use cspace_contact::ContactTarget;
 use cspace_geom::domain::{self, OutOfDomain, Quantity};
 use cspace_geom::{DVec3, Prepared, Shape};
 
-/// A scripted input, applied from time `at` (seconds) on.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScriptEvent {
-    /// When, in seconds from the start.
-    pub at: f64,
-    /// What.
-    pub action: Action,
-}
+pub use cspace_contact::AgentId;
 
-/// What an agent is told to do.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Action {
-    /// Walk (or steer in the air) towards `direction` (its horizontal part is used) at `speed`
-    /// units/s, until told otherwise.
-    Move {
-        /// The wished direction (normalised horizontally).
-        direction: DVec3,
-        /// The wished speed, units/s.
-        speed: f64,
-    },
-    /// Stop wishing to move (friction brings the agent to rest).
-    Stop,
-    /// Jump, at the first step on walkable ground from now on.
-    Jump,
-    /// Crouch (switch to the crouching pose).
-    Crouch,
-    /// Stand up as soon as the standing pose fits.
-    Stand,
-    /// Go to this point (where the agent's origin should end, on the walkable floor below it):
-    /// plan a path with the navigation graph of the agent's poses and follow it with the
-    /// movement model, steering, jumping and crouching as its links require
-    /// ([`crate::navigation::follow`]), until it arrives, cannot, or another event of its script
-    /// fires.
-    Goto(DVec3),
-}
-
-/// Everything needed to place an agent.
+/// Everything needed to place an agent ([`crate::Sim::spawn`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentSpec {
-    /// Stable id; agents are processed in id order.
-    pub id: AgentId,
-    /// The standing shape.
+    /// The standing shape: a box, a sphere or a vertical cylinder, relative to the agent's
+    /// origin.
     pub standing: Shape,
     /// The crouching shape, if the agent can crouch.
     pub crouching: Option<Shape>,
-    /// Where its origin starts.
+    /// Where its origin starts (world, units).
     pub start: DVec3,
     /// Its velocity at the start (units/s).
     pub velocity: DVec3,
     /// Whether it starts crouched.
     pub start_crouched: bool,
-    /// Its scripted inputs, in time order.
-    pub script: Vec<ScriptEvent>,
 }
 
 impl AgentSpec {
-    /// True when its script sends it somewhere ([`Action::Goto`]).
-    pub fn uses_goto(&self) -> bool {
-        self.script
-            .iter()
-            .any(|e| matches!(e.action, Action::Goto(_)))
+    /// An agent of `standing` shape at rest at `start`, standing, unable to crouch.
+    pub fn new(standing: Shape, start: DVec3) -> AgentSpec {
+        AgentSpec {
+            standing,
+            crouching: None,
+            start,
+            velocity: DVec3::ZERO,
+            start_crouched: false,
+        }
     }
 
     /// The shape the agent starts in: crouching when it starts crouched and can crouch,
@@ -77,25 +45,12 @@ impl AgentSpec {
     }
 
     /// Checks the numeric domain ([`cspace_geom::domain`]): the start within
-    /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE) (and every goto target), the
-    /// velocity and every scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED).
-    /// The error says which (`start`, `velocity`, `script speed`, `goto target`). The shapes are
-    /// checked when built.
+    /// [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE), the velocity within
+    /// [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED). The error says which (`start`,
+    /// `velocity`). The shapes are checked when built.
     pub fn check_domain(&self) -> Result<(), (&'static str, OutOfDomain)> {
         domain::check_point(Quantity::Coordinate, self.start).map_err(|e| ("start", e))?;
         domain::check_velocity(self.velocity).map_err(|e| ("velocity", e))?;
-        for event in &self.script {
-            match event.action {
-                Action::Move { speed, .. } => {
-                    domain::check(Quantity::Speed, speed).map_err(|e| ("script speed", e))?;
-                }
-                Action::Goto(target) => {
-                    domain::check_point(Quantity::Coordinate, target)
-                        .map_err(|e| ("goto target", e))?;
-                }
-                _ => {}
-            }
-        }
         Ok(())
     }
 }
@@ -117,6 +72,31 @@ impl Pose {
             Pose::Crouching => "crouch",
         }
     }
+
+    /// The pose a trace names (`stand`, `crouch`).
+    pub fn from_name(name: &str) -> Option<Pose> {
+        [Pose::Standing, Pose::Crouching]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+}
+
+/// The state of one agent at the end of a step, as a caller reads it ([`crate::Sim::agent`],
+/// [`crate::Sim::states`]) and the recorder samples it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AgentState {
+    /// The agent.
+    pub id: AgentId,
+    /// Its origin (world, units).
+    pub position: DVec3,
+    /// Its velocity (units/s).
+    pub velocity: DVec3,
+    /// Its pose.
+    pub pose: Pose,
+    /// On walkable ground.
+    pub on_ground: bool,
+    /// Asleep: skipped by the step until its intent is set, it is teleported or touched.
+    pub asleep: bool,
 }
 
 /// The shapes of an agent's poses, prepared for the backend.
@@ -140,33 +120,11 @@ impl PoseSet {
 
 /// Where the agent's origin is (units).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Position(pub DVec3);
+pub(crate) struct Position(pub DVec3);
 
 /// The agent's velocity (units/s).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Velocity(pub DVec3);
-
-/// What the agent currently wants (from its script).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Intent {
-    /// Horizontal unit direction to move in, or zero.
-    pub direction: DVec3,
-    /// Wished speed, units/s.
-    pub speed: f64,
-    /// A jump waits for walkable ground.
-    pub jump: bool,
-    /// Wants to crouch (false: wants to stand).
-    pub crouch: bool,
-}
-
-/// The script and how far it has been played.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Script {
-    /// Events in time order.
-    pub events: Vec<ScriptEvent>,
-    /// The next event to apply.
-    pub next: usize,
-}
+pub(crate) struct Velocity(pub DVec3);
 
 /// What the agent stands on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -199,14 +157,33 @@ impl Ground {
 
 /// Resting and sleeping (Blow: a resting object is marked sleeping until something upsets it).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Rest {
+pub(crate) struct Rest {
     /// Consecutive steps at rest.
     pub still_steps: u32,
-    /// Asleep: skipped by the step until woken by a script event or a touch.
+    /// Asleep: skipped by the step until woken by an intent, a teleport or a touch.
     pub asleep: bool,
-    /// Left the world ([`crate::record::EventKind::LeftWorld`]): skipped by every later step,
-    /// touched by no one.
+    /// Left the world ([`crate::EventKind::LeftWorld`]): skipped by every later step, touched by
+    /// no one, until teleported back.
     pub left_world: bool,
+}
+
+/// What the caller did to an agent since its last step, which the step acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Pending {
+    /// Its intent was set: the step wakes it.
+    pub commanded: bool,
+    /// It was spawned or teleported and is not yet settled: freed if it starts in solid, its
+    /// ground found ([`crate::Sim::settle`]).
+    pub settle: Option<Placed>,
+}
+
+/// How an agent that awaits settling got where it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Placed {
+    /// Spawned: its totals start when it is settled.
+    Spawned,
+    /// Teleported: its totals go on.
+    Teleported,
 }
 
 /// Per-agent totals for run summaries.
@@ -222,14 +199,14 @@ pub struct Totals {
 
 /// What the agent touched in its previous step (contacts are recorded when they begin).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Touching(pub Vec<TouchKey>);
+pub(crate) struct Touching(pub Vec<TouchKey>);
 
 /// A contact target, comparable: a world surface or an agent.
 ///
 /// World contacts are keyed by their plane (normal to 1e-4, distance to 1e-3 units), not by
 /// brush: sliding across the seam between two touching brushes stays one contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum TouchKey {
+pub(crate) enum TouchKey {
     /// A world surface: quantised normal and distance of its configuration-space plane.
     Surface([i64; 4]),
     /// An agent.
@@ -238,7 +215,7 @@ pub enum TouchKey {
 
 impl TouchKey {
     /// The key of a contact target.
-    pub fn of(target: &ContactTarget) -> TouchKey {
+    pub(crate) fn of(target: &ContactTarget) -> TouchKey {
         match target {
             ContactTarget::World { plane, .. } => {
                 let n = plane.normal();

@@ -1,20 +1,82 @@
-//! The recorder: per step, the events (contacts, unsticking, refused stands, sleep) and, every
-//! few steps, the state of every agent.
+//! What a simulation reports: events ([`Event`]: contacts, unsticking, refused stands, gotos,
+//! sleep) and, when asked, the sampled states of every agent ([`Sample`]), kept as
+//! [`Recording`] says.
 
-use cspace_contact::{AgentId, Contact};
-use cspace_geom::DVec3;
+use cspace_contact::Contact;
+use cspace_contact::ContactTarget;
+use cspace_geom::{BrushId, DVec3};
 
-use crate::agent::Pose;
+use crate::agent::{AgentId, AgentState};
+
+/// What a simulation keeps of its history ([`crate::SimConfig::recording`]).
+///
+/// Whatever it keeps, [`crate::Sim::drain_events`] hands over the events since it was last
+/// called; with [`Recording::Off`] those of the last step only, so that a run of any length
+/// holds no more than one step's events and memory stays flat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recording {
+    /// Nothing kept beyond the last step's events.
+    Off,
+    /// Every event kept ([`crate::Sim::events`]).
+    Events,
+    /// Every event, and every agent's state every `every` steps (and at step 0, after the
+    /// agents are settled) ([`crate::Sim::samples`]).
+    Sampled {
+        /// Steps between samples, at least 1.
+        every: u64,
+    },
+}
+
+/// What an agent touched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touched {
+    /// A brush of the world.
+    Brush(BrushId),
+    /// Another agent.
+    Agent(AgentId),
+}
+
+/// A contact that began: the agent was not touching this target in its previous move
+/// (Golodetz: a contact is a point, a normal and a time).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactEvent {
+    /// What it touched.
+    pub target: Touched,
+    /// The contact point on the obstacle's surface (world, units).
+    pub point: DVec3,
+    /// Unit normal pointing from the obstacle towards the agent.
+    pub normal: DVec3,
+    /// When, as a fraction of the move being traced, in `[0, 1]`.
+    pub time_of_impact: f64,
+    /// How deep the agent was already inside the obstacle when the move started (units); 0 for
+    /// an ordinary contact.
+    pub depth: f64,
+}
+
+impl ContactEvent {
+    /// The event of a contact the simulation found.
+    pub fn of(contact: &Contact) -> ContactEvent {
+        ContactEvent {
+            target: match contact.other {
+                ContactTarget::World { brush, .. } => Touched::Brush(brush),
+                ContactTarget::Agent(id) => Touched::Agent(id),
+            },
+            point: contact.point,
+            normal: contact.normal,
+            time_of_impact: contact.time_of_impact,
+            depth: contact.depth,
+        }
+    }
+}
 
 /// Something that happened to an agent.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum EventKind {
-    /// A contact began (the agent was not touching this target in its previous step).
-    Contact(Contact),
+    /// A contact began.
+    Contact(ContactEvent),
     /// The agent was found in solid and freed (Blow's emergency routine, Quake III's
     /// `PM_CorrectAllSolid`): moved from `from` to `to`; `nudged` when one of the 26 neighbours
-    /// within +-1 unit was free, otherwise the first free position along the same 26 directions
-    /// at 2, 4, ..., 256 units.
+    /// within +-1 unit was free, otherwise the first free position of the wider search.
     Unstuck {
         /// Where it was stuck.
         from: DVec3,
@@ -33,13 +95,13 @@ pub enum EventKind {
     /// The agent left the world: it fell more than
     /// [`FALL_MARGIN`](cspace_geom::tolerance::FALL_MARGIN) below the world's lowest point, or
     /// went beyond [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE). It stops there and
-    /// takes no further part (Quake kills a player who falls out of the world).
+    /// takes no further part (Quake kills a player who falls out of the world) until teleported.
     LeftWorld {
         /// Where it was when it left.
         at: DVec3,
     },
-    /// The agent planned a path to its goto target ([`crate::agent::Action::Goto`]): first when
-    /// the goto fires, again (`replan`) when it strayed from the path or stopped making progress.
+    /// The agent planned a path to its goto target ([`crate::Intent::goto`]): first when the
+    /// goto starts, again (`replan`) when it strayed from the path or stopped making progress.
     Planned {
         /// The target.
         to: DVec3,
@@ -89,6 +151,16 @@ pub enum GotoFailure {
 }
 
 impl GotoFailure {
+    /// Every failure, in a fixed order.
+    pub const ALL: [GotoFailure; 6] = [
+        GotoFailure::Unreachable,
+        GotoFailure::StartInSolid,
+        GotoFailure::NoGroundAtStart,
+        GotoFailure::GoalInSolid,
+        GotoFailure::NoGroundAtGoal,
+        GotoFailure::Stuck,
+    ];
+
     /// How traces and summaries say it.
     pub fn describe(self) -> &'static str {
         match self {
@@ -105,7 +177,8 @@ impl GotoFailure {
 /// An event with its step and agent.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Event {
-    /// The step.
+    /// The step after which it is reported: it happened during that step (0: while the agents
+    /// were settled before the first step).
     pub step: u64,
     /// The agent.
     pub agent: AgentId,
@@ -113,59 +186,63 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-/// The state of one agent at the end of a step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AgentState {
-    /// The agent.
-    pub id: AgentId,
-    /// Its origin (units).
-    pub position: DVec3,
-    /// Its velocity (units/s).
-    pub velocity: DVec3,
-    /// Its pose.
-    pub pose: Pose,
-    /// On walkable ground.
-    pub on_ground: bool,
-    /// Asleep.
-    pub asleep: bool,
-}
-
-/// All agents' states at the end of a step.
+/// Every agent's state at the end of a step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
-    /// The step (0 is the initial state, before any step).
+    /// The step (0 is the initial state, after settling, before any step).
     pub step: u64,
     /// One state per agent, in id order.
     pub states: Vec<AgentState>,
 }
 
-/// Collects events and sampled states.
+/// Collects events and sampled states as [`Recording`] says.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Recorder {
-    /// States are sampled when `step % sample_every == 0` (and at the end of a run).
-    pub sample_every: u64,
-    /// Every event, in the order it happened.
-    pub events: Vec<Event>,
+pub(crate) struct Recorder {
+    pub(crate) recording: Recording,
+    /// The events kept: every one (`Events`, `Sampled`) or the last step's (`Off`).
+    pub(crate) events: Vec<Event>,
+    /// How many of `events` [`crate::Sim::drain_events`] has handed over.
+    pub(crate) drained: usize,
     /// The sampled states.
-    pub samples: Vec<Sample>,
+    pub(crate) samples: Vec<Sample>,
     /// Per agent (by id): its last event is a refused stand. A refusal streak is recorded once.
     refusing: Vec<bool>,
 }
 
 impl Recorder {
-    /// An empty recorder sampling every `sample_every` steps (at least 1).
-    pub fn new(sample_every: u64) -> Recorder {
+    /// An empty recorder keeping what `recording` says.
+    pub(crate) fn new(recording: Recording) -> Recorder {
+        let recording = match recording {
+            Recording::Sampled { every } => Recording::Sampled {
+                every: every.max(1),
+            },
+            other => other,
+        };
         Recorder {
-            sample_every: sample_every.max(1),
+            recording,
             events: Vec::new(),
+            drained: 0,
             samples: Vec::new(),
             refusing: Vec::new(),
         }
     }
 
+    /// A step begins: with nothing kept, the previous step's events go.
+    pub(crate) fn begin_step(&mut self) {
+        if self.recording == Recording::Off {
+            self.events.clear();
+            self.drained = 0;
+        }
+    }
+
+    /// True when the states of `step` are to be sampled.
+    pub(crate) fn samples_at(&self, step: u64) -> bool {
+        matches!(self.recording, Recording::Sampled { every } if step.is_multiple_of(every))
+    }
+
     /// Records that `kind` happened to `agent` at `step`. A refused stand is recorded once per
     /// streak: while the agent's last event is a refused stand, another is not recorded.
-    pub fn record(&mut self, step: u64, agent: AgentId, kind: EventKind) {
+    pub(crate) fn record(&mut self, step: u64, agent: AgentId, kind: EventKind) {
         let index = agent.0 as usize;
         if self.refusing.len() <= index {
             self.refusing.resize(index + 1, false);
@@ -178,11 +255,21 @@ impl Recorder {
         self.events.push(Event { step, agent, kind });
     }
 
-    /// Drops the contact events (the settling before a run finds the ground under its agents;
-    /// that is not a contact of the run).
-    pub fn forget_contacts(&mut self) {
-        self.events
-            .retain(|e| !matches!(e.kind, EventKind::Contact(_)));
+    /// Keeps `states` as the sample of `step` (replacing one of the same step: agents spawned
+    /// after a step are sampled with the others when they are settled).
+    pub(crate) fn sample(&mut self, step: u64, states: Vec<AgentState>) {
+        if let Some(last) = self.samples.last_mut().filter(|s| s.step == step) {
+            last.states = states;
+        } else {
+            self.samples.push(Sample { step, states });
+        }
+    }
+
+    /// The events not yet handed over, now handed over.
+    pub(crate) fn drain(&mut self) -> &[Event] {
+        let from = self.drained.min(self.events.len());
+        self.drained = self.events.len();
+        &self.events[from..]
     }
 }
 
@@ -194,7 +281,7 @@ mod tests {
     /// agent; another agent's events do not end the streak.
     #[test]
     fn a_refusal_streak_is_recorded_once() {
-        let mut r = Recorder::new(1);
+        let mut r = Recorder::new(Recording::Events);
         let (a, b) = (AgentId(0), AgentId(3));
         r.record(1, a, EventKind::StandRefused);
         r.record(2, a, EventKind::StandRefused);
@@ -205,5 +292,26 @@ mod tests {
         r.record(5, b, EventKind::StandRefused);
         let kept: Vec<(u64, u32)> = r.events.iter().map(|e| (e.step, e.agent.0)).collect();
         assert_eq!(kept, [(1, 0), (2, 3), (4, 0), (5, 0), (5, 3)]);
+    }
+
+    /// Without recording, a step's events are handed over once and gone at the next step;
+    /// with it, every event is kept and handed over once.
+    #[test]
+    fn drained_events_are_handed_over_once_and_off_keeps_one_step() {
+        let mut off = Recorder::new(Recording::Off);
+        let mut kept = Recorder::new(Recording::Events);
+        for r in [&mut off, &mut kept] {
+            r.begin_step();
+            r.record(1, AgentId(0), EventKind::Slept);
+            r.record(1, AgentId(1), EventKind::Slept);
+            assert_eq!(r.drain().len(), 2);
+            assert_eq!(r.drain().len(), 0);
+            r.begin_step();
+            r.record(2, AgentId(0), EventKind::Woke);
+        }
+        assert_eq!(off.events.len(), 1);
+        assert_eq!(kept.events.len(), 3);
+        assert_eq!(off.drain()[0].step, 2);
+        assert_eq!(kept.drain()[0].step, 2);
     }
 }

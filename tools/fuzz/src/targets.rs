@@ -450,7 +450,7 @@ impl Fixtures {
         };
         match cspace_scenario::run_scenario(&scenario, backend, options) {
             Ok(outcome) => {
-                for state in &outcome.finals {
+                for state in outcome.finals() {
                     if !(finite(state.position) && finite(state.velocity)) {
                         return Err(Failure::Invalid(format!(
                             "{name} on {}: agent {} ends at {} moving {}",
@@ -463,7 +463,7 @@ impl Fixtures {
                 }
                 let not_finite = |token: &str| ["NaN", "inf", "-inf"].contains(&token);
                 if outcome
-                    .trace
+                    .trace()
                     .split([' ', '(', ')', ',', '\n'])
                     .any(not_finite)
                 {

@@ -941,7 +941,10 @@ fn sim_run_on_every_backend_writes_one_trace_file_and_a_verdict() {
     assert!(out.status.success(), "{stdout}");
     let traces =
         cspace_scenario::trace::parse_all(&std::fs::read_to_string(&trace).unwrap()).unwrap();
-    let backends: Vec<&str> = traces.iter().map(|t| t.header.backend.as_str()).collect();
+    let backends: Vec<&str> = traces
+        .iter()
+        .map(|t| t.record.header.backend.as_str())
+        .collect();
     assert_eq!(
         backends,
         ["exact", "udop+exact", "onion", "melax", "melax-exact"]

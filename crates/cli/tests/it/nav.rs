@@ -332,7 +332,7 @@ script = [{{ at = 0, goto = {{ spawn = 1 }} }}{rest}]
 
 fn events(outcome: &cspace_scenario::RunOutcome) -> Vec<String> {
     outcome
-        .trace
+        .trace()
         .lines()
         .skip_while(|l| *l != "events")
         .skip(1)
@@ -377,7 +377,7 @@ fn a_goto_plans_once_follows_its_path_and_arrives() {
             "walk", "walk", "crouch", "walk", "stand", "step", "jump", "walk", "drop", "walk"
         ]
     );
-    let end = outcome.finals[0].position;
+    let end = outcome.record.finals[0].state.position;
     assert!(
         (end.truncate() - cspace_geom::DVec3::new(960.0, 64.0, 0.0).truncate()).length() < 8.0,
         "{end}"
@@ -460,7 +460,7 @@ fn another_script_event_ends_a_goto_under_way() {
     let events = events(&outcome);
     assert!(!events.iter().any(|e| e.contains("arrived")), "{events:?}");
     // It stopped where it was at 2 s (in the tunnel, crouching), and rests.
-    let end = outcome.finals[0];
+    let end = outcome.record.finals[0].state;
     assert!(end.position.x < -600.0, "{}", end.position);
     assert_eq!(end.velocity, cspace_geom::DVec3::ZERO);
     // A second goto replaces the first.
@@ -471,7 +471,7 @@ fn another_script_event_ends_a_goto_under_way() {
     )
     .unwrap();
     assert_eq!(outcome.plans.len(), 2);
-    let end = outcome.finals[0].position;
+    let end = outcome.record.finals[0].state.position;
     assert!(
         (end.x + 960.0).abs() < 8.0 && (end.y - 64.0).abs() < 8.0,
         "{end}"
@@ -481,7 +481,7 @@ fn another_script_event_ends_a_goto_under_way() {
 #[test]
 fn a_planner_of_another_world_is_refused() {
     use cspace_sim::navigation::Planner;
-    use cspace_sim::{BackendKind, Sim, SimOptions};
+    use cspace_sim::{AgentId, BackendKind, Scripted, SimConfig};
     let scenario = course_scenario("");
     let flat =
         cspace_geom::World::from_brushes([cspace_geom::Brush::from_aabb(cspace_geom::Aabb::new(
@@ -489,20 +489,19 @@ fn a_planner_of_another_world_is_refused() {
             cspace_geom::DVec3::new(512.0, 512.0, 0.0),
         ))
         .unwrap()]);
-    let planner = Planner::build(&flat, &scenario.agents, &scenario.params, &[]).unwrap();
+    let goto = [(AgentId(0), &scenario.agents[0].spec)];
+    let planner = Planner::build(&flat, &goto, &scenario.params, &[]).unwrap();
     let collider = BackendKind::Exact
         .build_for(&scenario.world.world, &scenario.shapes())
         .unwrap()
         .unwrap();
-    let error = Sim::with_planner(
-        collider,
-        scenario.params,
-        scenario.dt,
-        scenario.agents.clone(),
-        SimOptions::default(),
-        Some(std::sync::Arc::new(planner)),
-    )
-    .unwrap_err();
+    let config = SimConfig {
+        params: scenario.params,
+        dt: scenario.dt,
+        planner: Some(std::sync::Arc::new(planner)),
+        ..SimConfig::default()
+    };
+    let error = Scripted::new(collider, config, &scenario.agents).unwrap_err();
     assert!(
         error
             .to_string()
@@ -523,7 +522,7 @@ fn plots_draw_the_planned_paths_with_their_link_kinds() {
     let outcome = run_scenario(&scenario, BackendKind::Onion, RunOptions::default()).unwrap();
     let runs = [Series {
         label: "onion".to_string(),
-        trace: cspace_scenario::trace::parse(&outcome.trace).unwrap(),
+        record: outcome.record.as_written(),
     }];
     let plot = |paths| Plot {
         world: &scenario.world.world,

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use cspace_geom::{DVec3, Shape};
-use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
+use cspace_sim::{Action, ScriptEvent, ScriptedAgent};
 
 use crate::cli::{scratch_dir, sim};
 
@@ -71,7 +71,7 @@ fn name_of(shape: &Shape) -> &'static str {
 
 /// A scenario of `agents` on the map at `map` (their scripts: the bench's random walk, with a
 /// jump at every third turn and, for those that can, a crouch and a stand in between).
-fn scenario_text(map: &Path, agents: &[AgentSpec]) -> String {
+fn scenario_text(map: &Path, agents: &[ScriptedAgent]) -> String {
     let mut text = String::new();
     writeln!(
         text,
@@ -84,7 +84,11 @@ fn scenario_text(map: &Path, agents: &[AgentSpec]) -> String {
         writeln!(text, "{name} = {written}").unwrap();
     }
     writeln!(text, "\n[world]\nmap = {:?}\n", map.display().to_string()).unwrap();
-    for agent in agents {
+    for ScriptedAgent {
+        spec: agent,
+        script,
+    } in agents
+    {
         let p = agent.start;
         writeln!(
             text,
@@ -99,7 +103,7 @@ fn scenario_text(map: &Path, agents: &[AgentSpec]) -> String {
             writeln!(text, "crouch_pose = \"{}\"", name_of(crouching)).unwrap();
         }
         let mut events = Vec::new();
-        for (turn, ScriptEvent { at, action }) in agent.script.iter().enumerate() {
+        for (turn, ScriptEvent { at, action }) in script.iter().enumerate() {
             if let Action::Move { direction, speed } = action {
                 events.push(format!(
                     "{{ at = {at}, move = [{}, {}], speed = {speed} }}",

@@ -314,9 +314,9 @@ fn maps_replace_each_scenario_world_and_spawns_turn_with_the_seed() {
     let spawns = &scenario.world.spawns;
     assert_eq!(spawns.len(), 2);
     let swapped = vary(&scenario, 1, &still);
-    assert_eq!(swapped.agents[0].start, spawns[1]);
-    assert_eq!(swapped.agents[1].start, spawns[0]);
-    assert_eq!(vary(&scenario, 2, &still).agents[0].start, spawns[0]);
+    assert_eq!(swapped.agents[0].spec.start, spawns[1]);
+    assert_eq!(swapped.agents[1].spec.start, spawns[0]);
+    assert_eq!(vary(&scenario, 2, &still).agents[0].spec.start, spawns[0]);
     assert_eq!(swapped.agents[0].script, scenario.agents[0].script);
 }
 
@@ -351,7 +351,7 @@ script = [{ at = 0, move = [0, 1] }]
         heading_degrees: 30.0,
     };
     let exact = ExactCollider::new(scenario.world.world.clone());
-    let shape = exact.prepare(&scenario.agents[0].standing).unwrap();
+    let shape = exact.prepare(&scenario.agents[0].spec.standing).unwrap();
     let mut ctx = QueryContext::new();
     let mut moved = 0;
     for seed in 0..200 {
@@ -362,18 +362,18 @@ script = [{ at = 0, move = [0, 1] }]
             "seed {seed} draws alike twice"
         );
         let (a, b) = (&varied.agents[0], &varied.agents[1]);
-        let offset = a.start - scenario.agents[0].start;
+        let offset = a.spec.start - scenario.agents[0].spec.start;
         assert!(offset.x.abs() <= 24.0 && offset.y.abs() <= 24.0 && offset.z == 0.0);
         assert!(
-            !exact.is_solid(&mut ctx, &shape, a.start),
+            !exact.is_solid(&mut ctx, &shape, a.spec.start),
             "seed {seed}: {}",
-            a.start
+            a.spec.start
         );
         moved += usize::from(offset != cspace_geom::DVec3::ZERO);
         // The agent that may start in solid keeps its start; its heading turns.
-        assert_eq!(b.start, scenario.agents[1].start);
-        let turned = |s: &cspace_sim::AgentSpec| match s.script[0].action {
-            cspace_sim::agent::Action::Move { direction, .. } => direction,
+        assert_eq!(b.spec.start, scenario.agents[1].spec.start);
+        let turned = |s: &cspace_sim::ScriptedAgent| match s.script[0].action {
+            cspace_sim::Action::Move { direction, .. } => direction,
             _ => unreachable!(),
         };
         let (d, d0) = (turned(a), turned(&scenario.agents[0]));

@@ -14,7 +14,7 @@
 
 use cspace_geom::Aabb;
 
-use crate::contact::AgentId;
+use super::Slot;
 
 /// Buckets per side of the table: 64 blocks of two 32-unit cells span a 4,096-unit world
 /// without folding.
@@ -80,15 +80,15 @@ pub struct Grid {
     per_unit: f64,
     /// `SIDE * SIDE` lists of ids with their cells (read without a second lookup), in id order,
     /// one per block.
-    buckets: Vec<Vec<(AgentId, Cells)>>,
+    buckets: Vec<Vec<(Slot, Cells)>>,
     /// Per agent id, the cells it is listed in.
     listed: Vec<Option<Cells>>,
     /// The cells of the last query, while the grid is unchanged since.
     recent: Option<Cells>,
     /// The agents listed in `recent`'s cells, with their cells, in id order.
-    nearby: Vec<(AgentId, Cells)>,
+    nearby: Vec<(Slot, Cells)>,
     /// `nearby`'s ids alone.
-    nearby_ids: Vec<AgentId>,
+    nearby_ids: Vec<Slot>,
 }
 
 impl Grid {
@@ -130,7 +130,7 @@ impl Grid {
         }
     }
 
-    fn list(&mut self, id: AgentId, cells: Cells) {
+    fn list(&mut self, id: Slot, cells: Cells) {
         self.recent = None;
         for (x, y) in cells.blocks().buckets() {
             let list = &mut self.buckets[bucket(x, y)];
@@ -145,14 +145,14 @@ impl Grid {
     }
 
     /// Lists `id` in every cell `bounds` overlaps (replacing where it was listed before).
-    pub fn insert(&mut self, id: AgentId, bounds: &Aabb) {
+    pub fn insert(&mut self, id: Slot, bounds: &Aabb) {
         self.remove(id);
         self.list(id, self.cells(bounds));
     }
 
     /// Lists `id` in the cells of `bounds` instead of where it was; nothing to do when they are
     /// the same cells, as for most moves of one step.
-    pub fn update(&mut self, id: AgentId, bounds: &Aabb) {
+    pub fn update(&mut self, id: Slot, bounds: &Aabb) {
         let cells = self.cells(bounds);
         if self.listed.get(id.0 as usize).copied().flatten() != Some(cells) {
             self.remove(id);
@@ -163,13 +163,13 @@ impl Grid {
     /// Removes every agent, keeping the table's memory (a grid rebuilt every step).
     pub fn clear(&mut self) {
         for index in 0..self.listed.len() {
-            self.remove(AgentId(index as u32));
+            self.remove(Slot(index as u32));
         }
         self.listed.clear();
     }
 
     /// Removes `id` from the grid.
-    pub fn remove(&mut self, id: AgentId) {
+    pub fn remove(&mut self, id: Slot) {
         let Some(cells) = self.listed.get_mut(id.0 as usize).and_then(Option::take) else {
             return;
         };
@@ -184,14 +184,14 @@ impl Grid {
 
     /// Appends to `out` the ids listed in the cells `bounds` overlaps, sorted and without
     /// duplicates.
-    pub fn query(&mut self, bounds: &Aabb, out: &mut Vec<AgentId>) {
+    pub fn query(&mut self, bounds: &Aabb, out: &mut Vec<Slot>) {
         self.query_except(bounds, None, out);
     }
 
     /// [`Grid::query`] leaving out `except` (the mover itself).
-    pub fn query_except(&mut self, bounds: &Aabb, except: Option<AgentId>, out: &mut Vec<AgentId>) {
+    pub fn query_except(&mut self, bounds: &Aabb, except: Option<Slot>, out: &mut Vec<Slot>) {
         let q = self.cells(bounds);
-        let except = except.unwrap_or(AgentId(u32::MAX));
+        let except = except.unwrap_or(Slot(u32::MAX));
         match self.recent {
             // The cells of the last query again (most of a mover's traces): all of its agents.
             Some(r) if r == q => {
@@ -224,7 +224,7 @@ impl Grid {
                 .extend(self.listed.iter().enumerate().filter_map(|(id, cells)| {
                     cells
                         .filter(|c| c.overlaps(&q))
-                        .map(|c| (AgentId(id as u32), c))
+                        .map(|c| (Slot(id as u32), c))
                 }));
         } else {
             // Not folding: at most `SIDE` blocks per side, each bucket once.
@@ -260,7 +260,7 @@ mod tests {
         Aabb::new(at - DVec3::splat(16.0), at + DVec3::splat(16.0))
     }
 
-    fn found(grid: &mut Grid, at: DVec3) -> Vec<AgentId> {
+    fn found(grid: &mut Grid, at: DVec3) -> Vec<Slot> {
         let mut out = Vec::new();
         grid.query(&cube(at), &mut out);
         out
@@ -269,7 +269,7 @@ mod tests {
     #[test]
     fn update_moves_an_agent_between_cells_and_keeps_it_within_one() {
         let mut grid = Grid::new(64.0);
-        let a = AgentId(3);
+        let a = Slot(3);
         let start = DVec3::new(32.0, 32.0, 0.0);
         grid.insert(a, &cube(start));
         // A small move inside the same cells.
@@ -327,7 +327,7 @@ mod tests {
         for id in 0..300 {
             let min = DVec3::new(rng.range(-3000.0, 3000.0), rng.range(-3000.0, 3000.0), 0.0);
             let b = Aabb::new(min, min + DVec3::new(size(&mut rng), size(&mut rng), 1.0));
-            grid.insert(AgentId(id), &b);
+            grid.insert(Slot(id), &b);
             boxes.push(b);
         }
         for round in 0..600 {
@@ -335,25 +335,25 @@ mod tests {
             let min = DVec3::new(rng.range(-3000.0, 3000.0), rng.range(-3000.0, 3000.0), 0.0);
             let b = Aabb::new(min, min + DVec3::new(size(&mut rng), size(&mut rng), 1.0));
             if round % 2 == 0 {
-                grid.update(AgentId(id as u32), &b);
+                grid.update(Slot(id as u32), &b);
                 boxes[id] = b;
             }
             // The box, then the same cells again, then a part of it, each also without one
             // agent (the mover).
             let part = Aabb::new(b.min, b.min + (b.max - b.min) * rng.range(0.0, 1.0));
-            let except = AgentId(rng.below(300) as u32);
+            let except = Slot(rng.below(300) as u32);
             for b in [b, b, part] {
                 let q = grid.cells(&b);
-                let expected: Vec<AgentId> = (0..300)
+                let expected: Vec<Slot> = (0..300)
                     .filter(|&i| grid.cells(&boxes[i]).overlaps(&q))
-                    .map(|i| AgentId(i as u32))
+                    .map(|i| Slot(i as u32))
                     .collect();
                 let mut out = Vec::new();
                 grid.query(&b, &mut out);
                 assert_eq!(out, expected);
                 out.clear();
                 grid.query_except(&b, Some(except), &mut out);
-                let without: Vec<AgentId> = expected
+                let without: Vec<Slot> = expected
                     .iter()
                     .copied()
                     .filter(|&id| id != except)

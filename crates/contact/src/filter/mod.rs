@@ -19,7 +19,6 @@ use cspace_geom::{Aabb, DVec3, Shape};
 
 pub use grid::Grid;
 
-use crate::contact::AgentId;
 use crate::impact::{Impact, UnsupportedPair, time_of_impact};
 
 /// The filters, in the order they run.
@@ -128,6 +127,13 @@ impl fmt::Display for FilterStats {
         Ok(())
     }
 }
+
+/// A body's place in a [`FilterStack`]: 0, 1, 2, ... in the order the bodies were inserted.
+///
+/// Not an agent's id: a simulation fills a stack with the agents it moves together (all of
+/// them, or one interaction group) and keeps which agent each slot holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot(pub u32);
 
 /// The filter stack: a grid of agents, their bounding data, and the counters.
 #[derive(Debug, Clone)]
@@ -250,13 +256,13 @@ impl FilterStack {
         }
     }
 
-    /// Adds the next agent (ids are 0, 1, 2, ... in order): `shape` with its origin at
+    /// Adds the next body (slots are 0, 1, 2, ... in order): `shape` with its origin at
     /// `position` (world).
-    pub fn insert(&mut self, id: AgentId, shape: &Shape, position: DVec3) {
+    pub fn insert(&mut self, id: Slot, shape: &Shape, position: DVec3) {
         assert_eq!(
             id.0 as usize,
             self.bodies.len(),
-            "agents are inserted in id order"
+            "bodies are inserted in slot order"
         );
         let body = Body::new(shape, position);
         self.grid.insert(id, &body.bounds);
@@ -264,7 +270,7 @@ impl FilterStack {
     }
 
     /// Agent `id` now has `shape` with its origin at `position`.
-    pub fn update(&mut self, id: AgentId, shape: &Shape, position: DVec3) {
+    pub fn update(&mut self, id: Slot, shape: &Shape, position: DVec3) {
         let body = Body::new(shape, position);
         self.grid.update(id, &body.bounds);
         self.bodies[id.0 as usize] = body;
@@ -273,14 +279,14 @@ impl FilterStack {
     /// Agent `id`, its shape unchanged, now has its origin at `position`: the bounding sphere
     /// and box move with it (the values [`FilterStack::update`] would compute, without
     /// rebuilding the body).
-    pub fn move_to(&mut self, id: AgentId, position: DVec3) {
+    pub fn move_to(&mut self, id: Slot, position: DVec3) {
         let body = &mut self.bodies[id.0 as usize];
         body.move_to(position);
         self.grid.update(id, &body.bounds);
     }
 
     /// Agent `id` leaves the simulation (it left the world): no later query finds it.
-    pub fn remove(&mut self, id: AgentId) {
+    pub fn remove(&mut self, id: Slot) {
         self.grid.remove(id);
     }
 
@@ -297,7 +303,7 @@ impl FilterStack {
     }
 
     /// Agent `id` as it is now.
-    pub fn body(&self, id: AgentId) -> &Body {
+    pub fn body(&self, id: Slot) -> &Body {
         &self.bodies[id.0 as usize]
     }
 
@@ -312,7 +318,7 @@ impl FilterStack {
     }
 
     /// The grid stage: the other agents listed near the swept bounds of `mover`, sorted.
-    pub fn candidates(&mut self, mover: AgentId, swept: &Aabb, out: &mut Vec<AgentId>) {
+    pub fn candidates(&mut self, mover: Slot, swept: &Aabb, out: &mut Vec<Slot>) {
         let since = self.clock();
         out.clear();
         self.grid.query_except(swept, Some(mover), out);
@@ -328,7 +334,7 @@ impl FilterStack {
     /// Bounding spheres, then bounding-box safety, for one pair: true when they settle that the
     /// mover's sweep cannot meet agent `other` (each stage counted, and timed when asked).
     #[inline]
-    fn cheap_apart(&mut self, mover: &Sweep, other: AgentId) -> bool {
+    fn cheap_apart(&mut self, mover: &Sweep, other: Slot) -> bool {
         let timing = self.timing;
         let clock = || timing.then(Instant::now);
         let body = &self.bodies[other.0 as usize];
@@ -351,7 +357,7 @@ impl FilterStack {
     /// [`FilterStack::test_close`]. Counted as [`FilterStack::test`] counts them. Untimed, the
     /// loop has no branch on the answers: which agents the filters keep is as unpredictable as
     /// the crowd, and a mispredicted branch costs more than both tests.
-    pub fn cull(&mut self, mover: &Sweep, candidates: &mut Vec<AgentId>) {
+    pub fn cull(&mut self, mover: &Sweep, candidates: &mut Vec<Slot>) {
         if self.timing {
             candidates.retain(|&id| !self.cheap_apart(mover, id));
             return;
@@ -380,11 +386,7 @@ impl FilterStack {
     /// The remaining filters and the exact test for one pair: the mover's sweep against agent
     /// `other` at rest.
     #[inline]
-    pub fn test(
-        &mut self,
-        mover: &Sweep,
-        other: AgentId,
-    ) -> Result<Option<Impact>, UnsupportedPair> {
+    pub fn test(&mut self, mover: &Sweep, other: Slot) -> Result<Option<Impact>, UnsupportedPair> {
         if self.cheap_apart(mover, other) {
             return Ok(None);
         }
@@ -397,7 +399,7 @@ impl FilterStack {
     pub fn test_close(
         &mut self,
         mover: &Sweep,
-        other: AgentId,
+        other: Slot,
     ) -> Result<Option<Impact>, UnsupportedPair> {
         let Sweep {
             shape,
@@ -473,13 +475,11 @@ mod tests {
             let motion = rng.unit_vector() * rng.range(0.0, 150.0);
             let expected = time_of_impact(a, start, motion, b, DVec3::ZERO, DVec3::ZERO).unwrap();
             if stack.bodies.is_empty() {
-                stack.insert(AgentId(0), b, DVec3::ZERO);
+                stack.insert(Slot(0), b, DVec3::ZERO);
             } else {
-                stack.update(AgentId(0), b, DVec3::ZERO);
+                stack.update(Slot(0), b, DVec3::ZERO);
             }
-            let filtered = stack
-                .test(&Sweep::new(a, start, motion), AgentId(0))
-                .unwrap();
+            let filtered = stack.test(&Sweep::new(a, start, motion), Slot(0)).unwrap();
             assert_eq!(expected, filtered);
             contacts += expected.is_some() as usize;
         }
@@ -501,12 +501,12 @@ mod tests {
         let (mut moved, mut rebuilt) =
             (FilterStack::new(32.0, false), FilterStack::new(32.0, false));
         for (id, shape) in shapes.iter().enumerate() {
-            moved.insert(AgentId(id as u32), shape, DVec3::ZERO);
-            rebuilt.insert(AgentId(id as u32), shape, DVec3::ZERO);
+            moved.insert(Slot(id as u32), shape, DVec3::ZERO);
+            rebuilt.insert(Slot(id as u32), shape, DVec3::ZERO);
         }
         let fields = |b: &Body| (b.position, b.centre, b.radius, b.bounds, b.shape.clone());
         for _ in 0..2000 {
-            let id = AgentId(rng.below(shapes.len()) as u32);
+            let id = Slot(rng.below(shapes.len()) as u32);
             let at = DVec3::new(
                 rng.range(-300.0, 300.0),
                 rng.range(-300.0, 300.0),
@@ -517,8 +517,8 @@ mod tests {
             assert_eq!(fields(moved.body(id)), fields(rebuilt.body(id)));
             let query = Aabb::new(at - DVec3::splat(40.0), at + DVec3::splat(40.0));
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            moved.candidates(AgentId(u32::MAX), &query, &mut a);
-            rebuilt.candidates(AgentId(u32::MAX), &query, &mut b);
+            moved.candidates(Slot(u32::MAX), &query, &mut a);
+            rebuilt.candidates(Slot(u32::MAX), &query, &mut b);
             assert_eq!(a, b);
             assert!(a.contains(&id));
         }
@@ -543,23 +543,23 @@ mod tests {
                     rng.range(-40.0, 40.0),
                 );
                 let shape = &shapes[rng.below(3)];
-                one_by_one.insert(AgentId(id), shape, at);
-                culled.insert(AgentId(id), shape, at);
+                one_by_one.insert(Slot(id), shape, at);
+                culled.insert(Slot(id), shape, at);
             }
             let mut kept_some = false;
             for _ in 0..300 {
                 let mover = &shapes[rng.below(3)];
                 let start = DVec3::new(rng.range(-150.0, 150.0), rng.range(-150.0, 150.0), 0.0);
                 let sweep = Sweep::new(mover, start, rng.unit_vector() * rng.range(0.0, 80.0));
-                let all: Vec<AgentId> = (0..crowd).map(AgentId).collect();
-                let expected: Vec<(AgentId, Option<Impact>)> = all
+                let all: Vec<Slot> = (0..crowd).map(Slot).collect();
+                let expected: Vec<(Slot, Option<Impact>)> = all
                     .iter()
                     .map(|&id| (id, one_by_one.test(&sweep, id).unwrap()))
                     .collect();
                 let mut kept = all.clone();
                 culled.cull(&sweep, &mut kept);
                 kept_some |= !kept.is_empty() && kept.len() < all.len();
-                let mut found: Vec<(AgentId, Option<Impact>)> =
+                let mut found: Vec<(Slot, Option<Impact>)> =
                     all.iter().map(|&id| (id, None)).collect();
                 for &id in &kept {
                     found[id.0 as usize].1 = culled.test_close(&sweep, id).unwrap();
@@ -580,18 +580,18 @@ mod tests {
         let at = |x: f64| DVec3::new(x, 0.0, 0.0);
         // Agent 4 nearest the origin, agent 0 farthest.
         for i in 0..5 {
-            stack.insert(AgentId(i), &cube, at((4 - i) as f64 * 100.0));
+            stack.insert(Slot(i), &cube, at((4 - i) as f64 * 100.0));
         }
         let mut out = Vec::new();
         stack.candidates(
-            AgentId(4),
+            Slot(4),
             &Aabb::new(DVec3::ZERO, DVec3::new(150.0, 10.0, 10.0)),
             &mut out,
         );
-        assert_eq!(out, vec![AgentId(3)]);
-        stack.update(AgentId(3), &cube, at(300.0));
+        assert_eq!(out, vec![Slot(3)]);
+        stack.update(Slot(3), &cube, at(300.0));
         stack.candidates(
-            AgentId(4),
+            Slot(4),
             &Aabb::new(DVec3::ZERO, DVec3::new(150.0, 10.0, 10.0)),
             &mut out,
         );

@@ -6,7 +6,23 @@ use std::collections::BTreeMap;
 use cspace_contact::AgentId;
 use cspace_geom::DVec3;
 
-use cspace_scenario::trace::Trace;
+use cspace_scenario::trace::RunRecord;
+use cspace_sim::AgentState;
+
+/// Every sampled state of `record` with its step, sample after sample.
+fn sampled(record: &RunRecord) -> impl Iterator<Item = (u64, &AgentState)> + '_ {
+    record
+        .samples
+        .iter()
+        .flat_map(|s| s.states.iter().map(move |a| (s.step, a)))
+}
+
+/// The baseline's sampled positions by step and agent.
+fn positions(baseline: &RunRecord) -> BTreeMap<(u64, u32), DVec3> {
+    sampled(baseline)
+        .map(|(step, s)| ((step, s.id.0), s.position))
+        .collect()
+}
 
 /// Where a run first parts from its baseline by more than the tolerance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -27,23 +43,13 @@ pub struct FirstDivergence {
 
 /// Per agent (index = id), the distance between the run's and the baseline's positions at every
 /// sampled step both have: `(time in seconds, distance in units)`, in step order.
-pub fn distances(run: &Trace, baseline: &Trace) -> Vec<Vec<(f64, f64)>> {
-    let base: BTreeMap<(u64, u32), DVec3> = baseline
-        .trajectory
-        .iter()
-        .map(|s| ((s.step, s.agent.0), s.position))
-        .collect();
+pub fn distances(run: &RunRecord, baseline: &RunRecord) -> Vec<Vec<(f64, f64)>> {
+    let base = positions(baseline);
     let agents = run.header.agents.max(run.finals.len());
     let mut out = vec![Vec::new(); agents];
-    for s in &run.trajectory {
-        if let (Some(b), Some(series)) = (
-            base.get(&(s.step, s.agent.0)),
-            out.get_mut(s.agent.0 as usize),
-        ) {
-            series.push((
-                s.step as f64 * run.header.time_step,
-                s.position.distance(*b),
-            ));
+    for (step, s) in sampled(run) {
+        if let (Some(b), Some(series)) = (base.get(&(step, s.id.0)), out.get_mut(s.id.0 as usize)) {
+            series.push((step as f64 * run.header.time_step, s.position.distance(*b)));
         }
     }
     out
@@ -51,21 +57,20 @@ pub fn distances(run: &Trace, baseline: &Trace) -> Vec<Vec<(f64, f64)>> {
 
 /// The first sampled step at which an agent of `run` is farther than `tolerance` from where
 /// `baseline` has it; `None` when the run stays within it.
-pub fn first_divergence(run: &Trace, baseline: &Trace, tolerance: f64) -> Option<FirstDivergence> {
-    let base: BTreeMap<(u64, u32), DVec3> = baseline
-        .trajectory
-        .iter()
-        .map(|s| ((s.step, s.agent.0), s.position))
-        .collect();
-    run.trajectory
-        .iter()
-        .filter_map(|s| {
-            let b = *base.get(&(s.step, s.agent.0))?;
+pub fn first_divergence(
+    run: &RunRecord,
+    baseline: &RunRecord,
+    tolerance: f64,
+) -> Option<FirstDivergence> {
+    let base = positions(baseline);
+    sampled(run)
+        .filter_map(|(step, s)| {
+            let b = *base.get(&(step, s.id.0))?;
             let distance = s.position.distance(b);
             (distance > tolerance).then_some(FirstDivergence {
-                step: s.step,
-                time: s.step as f64 * run.header.time_step,
-                agent: s.agent,
+                step,
+                time: step as f64 * run.header.time_step,
+                agent: s.id,
                 distance,
                 run: s.position,
                 baseline: b,
@@ -75,7 +80,7 @@ pub fn first_divergence(run: &Trace, baseline: &Trace, tolerance: f64) -> Option
 }
 
 /// How many sampled positions of `run` are farther than `tolerance` from the baseline's.
-pub fn positions_off(run: &Trace, baseline: &Trace, tolerance: f64) -> usize {
+pub fn positions_off(run: &RunRecord, baseline: &RunRecord, tolerance: f64) -> usize {
     distances(run, baseline)
         .iter()
         .flatten()
@@ -87,7 +92,7 @@ pub fn positions_off(run: &Trace, baseline: &Trace, tolerance: f64) -> usize {
 mod tests {
     use super::*;
 
-    fn trace(positions: &[(u64, u32, f64)]) -> Trace {
+    fn trace(positions: &[(u64, u32, f64)]) -> RunRecord {
         let mut text = String::from(
             "cspace trace 1\nscenario s\nbackend exact\nsteps 4\ntime_step 0.25\nagents 2\nsample_every 1\n\ntrajectory\n",
         );
@@ -96,7 +101,7 @@ mod tests {
                 "  step {step} agent {agent} position ({x}, 0, 0) velocity (0, 0, 0) stand ground awake\n"
             );
         }
-        cspace_scenario::trace::parse(&text).unwrap()
+        cspace_scenario::trace::parse(&text).unwrap().record
     }
 
     #[test]

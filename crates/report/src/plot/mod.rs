@@ -28,8 +28,9 @@ use plotters::prelude::*;
 
 pub use compare::{FirstDivergence, distances, first_divergence, positions_off};
 use cspace_nav::LinkKind;
-use cspace_scenario::trace::{Trace, TraceEventKind};
+use cspace_scenario::trace::RunRecord;
 use cspace_sim::navigation::PlannedPath;
+use cspace_sim::{AgentId, EventKind};
 pub use outline::{Rect, brush_outline, clip, hull};
 
 /// One trajectory set to draw: a run or a recorded trace.
@@ -37,8 +38,9 @@ pub use outline::{Rect, brush_outline, clip, hull};
 pub struct Series {
     /// The legend label (the backend's name for a run).
     pub label: String,
-    /// The trace (sampled trajectory and events).
-    pub trace: Trace,
+    /// The record (sampled trajectory and events), with its numbers as its trace writes them
+    /// ([`RunRecord::as_written`]), so that runs and recorded traces compare number for number.
+    pub record: RunRecord,
 }
 
 /// Why a plot was not written.
@@ -185,7 +187,7 @@ impl View {
 struct Group<'a> {
     /// `exact = onion = melax-exact`.
     label: String,
-    trace: &'a Trace,
+    trace: &'a RunRecord,
 }
 
 /// Where everything goes.
@@ -272,7 +274,7 @@ impl Plot<'_> {
             .iter()
             .map(|s| {
                 self.baseline
-                    .and_then(|b| first_divergence(&s.trace, &b.trace, self.tolerance))
+                    .and_then(|b| first_divergence(&s.record, &b.record, self.tolerance))
             })
             .collect()
     }
@@ -281,7 +283,7 @@ impl Plot<'_> {
         self.runs
             .iter()
             .chain(self.baseline)
-            .map(|s| s.trace.header.agents.max(s.trace.finals.len()))
+            .map(|s| s.record.header.agents.max(s.record.finals.len()))
             .max()
             .unwrap_or(0)
     }
@@ -295,14 +297,14 @@ impl Plot<'_> {
 
     /// The runs, identical ones merged, in order.
     fn groups(&self) -> Vec<Group<'_>> {
-        let mut groups: Vec<(Vec<&str>, &Trace)> = Vec::new();
+        let mut groups: Vec<(Vec<&str>, &RunRecord)> = Vec::new();
         for s in self.runs {
             match groups
                 .iter_mut()
-                .find(|(_, t)| t.trajectory == s.trace.trajectory && t.finals == s.trace.finals)
+                .find(|(_, t)| t.samples == s.record.samples && t.finals == s.record.finals)
             {
                 Some((labels, _)) => labels.push(&s.label),
-                None => groups.push((vec![&s.label], &s.trace)),
+                None => groups.push((vec![&s.label], &s.record)),
             }
         }
         groups
@@ -318,13 +320,12 @@ impl Plot<'_> {
     fn bounds(&self) -> Aabb {
         let mut b = Aabb::EMPTY;
         for s in self.runs.iter().chain(self.baseline) {
-            for p in s.trace.trajectory.iter().chain(&s.trace.finals) {
+            let samples = s.record.samples.iter().flat_map(|s| &s.states);
+            for p in samples.chain(s.record.finals.iter().map(|f| &f.state)) {
                 b = b.including(p.position);
             }
-            for e in &s.trace.events {
-                if let TraceEventKind::Contact { point, .. } = e.kind {
-                    b = b.including(point);
-                }
+            for (_, point) in contacts(&s.record) {
+                b = b.including(point);
             }
         }
         for path in self.paths {
@@ -375,7 +376,7 @@ impl Plot<'_> {
         let groups = self.groups();
         let first = self
             .baseline
-            .and_then(|b| first_divergence(groups.first()?.trace, &b.trace, self.tolerance));
+            .and_then(|b| first_divergence(groups.first()?.trace, &b.record, self.tolerance));
         let (header, rest) = root.split_vertically(layout.header);
         self.draw_header(&header, &groups, first.as_ref())?;
         let (top, rest) = rest.split_vertically(layout.top.panel_height());
@@ -391,7 +392,7 @@ impl Plot<'_> {
         let side_title = format!("side view: {} across, z up", along(layout.side.axes));
         self.draw_view(&side, &layout.side, &side_title, &groups, first.as_ref())?;
         if let Some(baseline) = self.baseline {
-            self.draw_distances(&distance, &groups, &baseline.trace, first.as_ref())?;
+            self.draw_distances(&distance, &groups, &baseline.record, first.as_ref())?;
         }
         root.present()?;
         Ok(())
@@ -407,7 +408,7 @@ impl Plot<'_> {
             .runs
             .first()
             .or(self.baseline)
-            .map_or(String::new(), |s| s.trace.header.scenario.clone());
+            .map_or(String::new(), |s| s.record.header.scenario.clone());
         let mut title = format!("{scenario}: ");
         for (i, g) in groups.iter().enumerate() {
             if i > 0 {
@@ -468,7 +469,7 @@ impl Plot<'_> {
             let off: usize = self
                 .runs
                 .iter()
-                .map(|s| positions_off(&s.trace, &baseline.trace, self.tolerance))
+                .map(|s| positions_off(&s.record, &baseline.record, self.tolerance))
                 .sum();
             let text = match first {
                 Some(d) => format!(
@@ -557,14 +558,14 @@ impl Plot<'_> {
         // The baseline: a pale band per agent, rings at its contacts.
         if let Some(base) = self.baseline {
             for agent in 0..agents {
-                let path: Vec<(f64, f64)> = path_of(&base.trace, agent).map(point).collect();
+                let path: Vec<(f64, f64)> = path_of(&base.record, agent).map(point).collect();
                 let colour = agent_colour(agent);
                 chart.draw_series(std::iter::once(PathElement::new(
                     path,
                     colour.mix(0.28).stroke_width(if crowd { 4 } else { 8 }),
                 )))?;
             }
-            for (_, p) in contacts(&base.trace) {
+            for (_, p) in contacts(&base.record) {
                 chart.draw_series(std::iter::once(Circle::new(
                     point(p),
                     5,
@@ -600,7 +601,7 @@ impl Plot<'_> {
         let trace = groups
             .first()
             .map(|g| g.trace)
-            .or(self.baseline.map(|b| &b.trace));
+            .or(self.baseline.map(|b| &b.record));
         if let Some(trace) = trace {
             let dt = trace.header.time_step;
             // Name labels already placed, in pixels (x0, y0, x1, y1): a label that would overlap
@@ -609,10 +610,8 @@ impl Plot<'_> {
             for agent in 0..agents {
                 let colour = agent_colour(agent);
                 let samples: Vec<(u64, DVec3)> = trace
-                    .trajectory
-                    .iter()
-                    .filter(|s| s.agent.0 as usize == agent)
-                    .map(|s| (s.step, s.position))
+                    .trajectory(AgentId(agent as u32))
+                    .map(|(step, s)| (step, s.position))
                     .collect();
                 let (Some(&(_, start)), Some(&(_, end))) = (samples.first(), samples.last()) else {
                     continue;
@@ -809,7 +808,7 @@ impl Plot<'_> {
         &self,
         area: &DrawingArea<DB, Shift>,
         groups: &[Group<'_>],
-        baseline: &Trace,
+        baseline: &RunRecord,
         first: Option<&FirstDivergence>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let (caption, area) = area.split_vertically(PANEL_TITLE);
@@ -936,19 +935,17 @@ fn agent_colour(agent: usize) -> RGBColor {
 }
 
 /// An agent's sampled positions, in step order.
-fn path_of(trace: &Trace, agent: usize) -> impl Iterator<Item = DVec3> + '_ {
+fn path_of(trace: &RunRecord, agent: usize) -> impl Iterator<Item = DVec3> + '_ {
     trace
-        .trajectory
-        .iter()
-        .filter(move |s| s.agent.0 as usize == agent)
-        .map(|s| s.position)
+        .trajectory(AgentId(agent as u32))
+        .map(|(_, s)| s.position)
 }
 
 /// A trace's contacts: (agent, point).
-fn contacts(trace: &Trace) -> impl Iterator<Item = (usize, DVec3)> + '_ {
+fn contacts(trace: &RunRecord) -> impl Iterator<Item = (usize, DVec3)> + '_ {
     trace.events.iter().filter_map(|e| match e.kind {
-        TraceEventKind::Contact { point, .. } => Some((e.agent.0 as usize, point)),
-        TraceEventKind::Other(_) => None,
+        EventKind::Contact(c) => Some((e.agent.0 as usize, c.point)),
+        _ => None,
     })
 }
 

@@ -22,9 +22,9 @@ use super::{
 use crate::error::Error;
 use crate::location::LocatedError;
 use crate::world_file::{LoadedWorld, load_spec};
-use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
+use cspace_sim::{Action, AgentSpec, ScriptEvent, ScriptedAgent};
 
 type Located<T> = Result<T, LocatedError>;
 
@@ -66,7 +66,7 @@ struct Header {
 /// The agents so far, with their names (their id when unnamed).
 #[derive(Default)]
 struct Agents {
-    specs: Vec<AgentSpec>,
+    specs: Vec<ScriptedAgent>,
     names: Vec<String>,
     starts: Vec<AgentStart>,
 }
@@ -365,17 +365,16 @@ impl Checker<'_> {
             .unwrap_or(DVec3::ZERO);
         let script = self.script(&a.script, params, world, (&standing, crouching.as_ref()))?;
         let spec = AgentSpec {
-            id,
             standing,
             crouching,
             start,
             velocity,
             start_crouched: a.crouched,
-            script,
         };
         if !a.allow_start_in_solid {
-            self.check_start(world, &spec, raw.span().start)?;
+            self.check_start(world, id, &spec, raw.span().start)?;
         }
+        let spec = ScriptedAgent { spec, script };
         agents
             .names
             .push(a.name.clone().unwrap_or_else(|| id.0.to_string()));
@@ -444,15 +443,17 @@ impl Checker<'_> {
             for k in 0..columns {
                 let id = AgentId(agents.specs.len() as u32);
                 let spec = AgentSpec {
-                    id,
                     standing: standing.clone(),
                     crouching: crouching.clone(),
                     start: origin + DVec3::new(k as f64 * spacing[0], r as f64 * spacing[1], 0.0),
                     velocity: DVec3::ZERO,
                     start_crouched: false,
+                };
+                self.check_start(world, id, &spec, raw.span().start)?;
+                let spec = ScriptedAgent {
+                    spec,
                     script: script.clone(),
                 };
-                self.check_start(world, &spec, raw.span().start)?;
                 agents.names.push(id.0.to_string());
                 agents.specs.push(spec);
                 agents.starts.push(AgentStart::default());
@@ -642,7 +643,13 @@ impl Checker<'_> {
         Ok(target)
     }
 
-    fn check_start(&self, world: &LoadedWorld, spec: &AgentSpec, at: usize) -> Located<()> {
+    fn check_start(
+        &self,
+        world: &LoadedWorld,
+        id: AgentId,
+        spec: &AgentSpec,
+        at: usize,
+    ) -> Located<()> {
         let exact = ExactCollider::new(world.world.clone());
         let prepared = exact
             .prepare(spec.start_shape())
@@ -652,7 +659,7 @@ impl Checker<'_> {
                 at,
                 format!(
                     "agent {} starts in solid at {} (set allow_start_in_solid = true to test unsticking)",
-                    spec.id, spec.start
+                    id, spec.start
                 ),
             );
         }

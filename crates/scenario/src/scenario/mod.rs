@@ -19,7 +19,7 @@ use crate::location::LocatedError;
 use crate::trace::compact_vector;
 use crate::world_file::LoadedWorld;
 use check::Checker;
-use cspace_sim::agent::AgentSpec;
+use cspace_sim::ScriptedAgent;
 use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
 use raw::RawScenario;
@@ -162,8 +162,8 @@ pub struct Scenario {
     pub params: MoveParams,
     /// The world.
     pub world: LoadedWorld,
-    /// The agents, ids 0, 1, 2, ...
-    pub agents: Vec<AgentSpec>,
+    /// The agents with their scripts, ids 0, 1, 2, ... (their index).
+    pub agents: Vec<ScriptedAgent>,
     /// The agents' names (their index when unnamed).
     pub agent_names: Vec<String>,
     /// How each agent's start was written, in id order.
@@ -222,13 +222,14 @@ impl Scenario {
 
     /// True when an agent's script has a goto (a run then builds the planner).
     pub fn uses_goto(&self) -> bool {
-        self.agents.iter().any(AgentSpec::uses_goto)
+        self.agents.iter().any(ScriptedAgent::uses_goto)
     }
 
     /// The shapes every agent uses (standing and crouching), for preparing backends.
     pub fn shapes(&self) -> Vec<Shape> {
         let mut shapes: Vec<Shape> = Vec::new();
         for a in &self.agents {
+            let a = &a.spec;
             for s in std::iter::once(&a.standing).chain(a.crouching.as_ref()) {
                 if !shapes.contains(s) {
                     shapes.push(s.clone());
@@ -262,18 +263,15 @@ impl Scenario {
 }
 
 /// Why `backend` cannot trace one of `agents` (the first, by name and shape), or `None`.
-fn refusal(agents: &[AgentSpec], names: &[String], backend: BackendKind) -> Option<String> {
-    agents.iter().find_map(|a| {
+fn refusal(agents: &[ScriptedAgent], names: &[String], backend: BackendKind) -> Option<String> {
+    agents.iter().enumerate().find_map(|(id, a)| {
+        let a = &a.spec;
         std::iter::once(&a.standing)
             .chain(a.crouching.as_ref())
             .find_map(|shape| {
-                backend.refusal(shape).map(|why| {
-                    format!(
-                        "agent {:?} is {}: {why}",
-                        names[a.id.0 as usize],
-                        shape.describe()
-                    )
-                })
+                backend
+                    .refusal(shape)
+                    .map(|why| format!("agent {:?} is {}: {why}", names[id], shape.describe()))
             })
     })
 }

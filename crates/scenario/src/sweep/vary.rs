@@ -18,7 +18,7 @@ use cspace_geom::generate::Rng;
 use cspace_geom::{Collider, DVec3, ExactCollider, QueryContext};
 
 use crate::scenario::Scenario;
-use cspace_sim::agent::Action;
+use cspace_sim::Action;
 
 /// How many times a jittered start is drawn before the agent keeps its unjittered one.
 pub const START_DRAWS: usize = 8;
@@ -100,7 +100,14 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
     let exact = ExactCollider::new(scenario.world.world.clone());
     let mut ctx = QueryContext::new();
     let turn = jitter.heading_degrees * std::f64::consts::PI / 180.0;
-    for (agent, written) in varied.agents.iter_mut().zip(&scenario.agent_starts) {
+    for (id, (scripted, written)) in varied
+        .agents
+        .iter_mut()
+        .zip(&scenario.agent_starts)
+        .enumerate()
+    {
+        let id = id as u32;
+        let agent = &mut scripted.spec;
         let prepared = exact
             .prepare(agent.start_shape())
             .expect("the exact backend takes every agent shape");
@@ -118,7 +125,7 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
             }
         }
         if !written.allow_in_solid && jitter.start > 0.0 {
-            let mut rng = generator(seed, agent.id.0, 0);
+            let mut rng = generator(seed, id, 0);
             let j = jitter.start;
             if let Some(p) = (0..START_DRAWS)
                 .map(|_| agent.start + DVec3::new(rng.range(-j, j), rng.range(-j, j), 0.0))
@@ -128,8 +135,8 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
             }
         }
         if turn > 0.0 {
-            let mut rng = generator(seed, agent.id.0, 1);
-            for event in &mut agent.script {
+            let mut rng = generator(seed, id, 1);
+            for event in &mut scripted.script {
                 if let Action::Move { direction, .. } = &mut event.action {
                     let (s, c) = sin_cos(rng.range(-turn, turn));
                     let d = *direction;

@@ -2,9 +2,7 @@
 //! on the exact reference's bits, and the same bits on every thread count.
 
 use cspace_geom::{DVec3, Shape};
-use cspace_sim::agent::AgentSpec;
-use cspace_sim::backend::BackendKind;
-use cspace_sim::simulation::SimOptions;
+use cspace_sim::{AgentSpec, BackendKind, SimConfig};
 
 /// The state fingerprint: equal for equal runs, moved by a step, by one bit of one agent's
 /// position, and by a pose; and the onion walks a small crowd onto the very bits the exact
@@ -20,28 +18,28 @@ fn the_state_hash_fingerprints_every_agent_bit_for_bit() {
     // The crowd on `backend`, agent 7 changed by `change` first.
     let make = |backend: BackendKind, change: &dyn Fn(&mut AgentSpec)| {
         let mut changed = crowd.clone();
-        change(&mut changed.agents[7]);
+        change(&mut changed.agents[7].spec);
         let shapes = [cspace_scenario::bench::player(), crouch.clone()];
         let collider = backend.build_for(&crowd.world, &shapes).unwrap().unwrap();
-        changed.sim(collider, SimOptions::default()).unwrap()
+        changed.sim(collider, SimConfig::default()).unwrap()
     };
     let (mut exact, mut again, mut onion) = (
         make(BackendKind::Exact, &|_| {}),
         make(BackendKind::Exact, &|_| {}),
         make(BackendKind::Onion, &|_| {}),
     );
-    let before = exact.state_hash();
-    assert_eq!(before, onion.state_hash());
+    let before = exact.sim.state_hash();
+    assert_eq!(before, onion.sim.state_hash());
     for sim in [&mut exact, &mut again, &mut onion] {
         sim.run(40);
     }
-    assert_ne!(exact.state_hash(), before, "the agents walked");
-    assert_eq!(exact.state_hash(), again.state_hash());
-    assert_eq!(exact.state_hash(), onion.state_hash());
+    assert_ne!(exact.sim.state_hash(), before, "the agents walked");
+    assert_eq!(exact.sim.state_hash(), again.sim.state_hash());
+    assert_eq!(exact.sim.state_hash(), onion.sim.state_hash());
 
     // One bit of one coordinate, or another pose, is another fingerprint.
     let start_with =
-        |change: &dyn Fn(&mut AgentSpec)| make(BackendKind::Exact, change).state_hash();
+        |change: &dyn Fn(&mut AgentSpec)| make(BackendKind::Exact, change).sim.state_hash();
     assert_ne!(
         start_with(&|a| a.start.x = f64::from_bits(a.start.x.to_bits() ^ 1)),
         before
@@ -73,9 +71,9 @@ fn the_onion_walks_an_e1m1_crowd_onto_the_exact_references_bits() {
             .build_for(&crowd.world, &[cspace_scenario::bench::player()])
             .unwrap()
             .unwrap();
-        let mut sim = crowd.sim(collider, SimOptions::default()).unwrap();
-        sim.run(90);
-        (sim.state_hash(), sim.counters().traces)
+        let mut run = crowd.sim(collider, SimConfig::default()).unwrap();
+        run.run(90);
+        (run.sim.state_hash(), run.sim.counters().traces)
     };
     let (exact, onion) = (end(BackendKind::Exact), end(BackendKind::Onion));
     assert_eq!(exact, onion);
@@ -160,11 +158,10 @@ script = [{ at = 0, goto = [900, 0, -39.96875] }]
                         };
                         let outcome = run_scenario(scenario, backend, options).unwrap();
                         let bits = outcome
-                            .finals
-                            .iter()
+                            .finals()
                             .map(|s| s.position.to_array().map(f64::to_bits))
                             .collect();
-                        (outcome.trace, bits, outcome.counters.groups)
+                        (outcome.trace(), bits, outcome.counters.groups)
                     })
                 })
                 .collect();
@@ -215,13 +212,13 @@ fn an_e1m1_crowd_ends_on_the_same_bits_on_any_thread_count() {
                     .build()
                     .unwrap();
                 pool.install(|| {
-                    let options = SimOptions {
+                    let config = SimConfig {
                         parallel_from: 0,
-                        ..SimOptions::default()
+                        ..SimConfig::default()
                     };
-                    let mut sim = crowd.sim(collider.clone(), options).unwrap();
-                    sim.run(90);
-                    sim.state_hash()
+                    let mut run = crowd.sim(collider.clone(), config).unwrap();
+                    run.run(90);
+                    run.sim.state_hash()
                 })
             })
             .collect();

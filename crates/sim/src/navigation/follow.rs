@@ -40,12 +40,12 @@
 //!   makes no progress for [`FollowParams::stall_seconds`]; after [`FollowParams::max_replans`]
 //!   plans without reaching a waypoint, the goto fails (stuck).
 
-use cspace_contact::AgentId;
 use cspace_geom::DVec3;
 use cspace_nav::{LinkKind, NavContext, NavError, Waypoint, rise_along};
 
 use super::planner::Planner;
-use crate::agent::{Ground, Intent, Pose};
+use crate::agent::{AgentId, Ground, Pose};
+use crate::intent::Intent;
 use crate::params::MoveParams;
 use crate::record::{EventKind, GotoFailure};
 

@@ -6,7 +6,7 @@ use cspace_nav::{NavMesh, NavPose};
 use cspace_onion::{CompileOptions, OnionTree, Pose};
 
 use super::nav_params;
-use crate::agent::AgentSpec;
+use crate::agent::{AgentId, AgentSpec};
 use crate::params::MoveParams;
 
 /// Why a simulation's planner cannot be built.
@@ -77,10 +77,9 @@ fn box_pose(shape: &Shape, name: String) -> Option<Pose> {
 }
 
 impl Planner {
-    /// Builds the planner of `agents` that use goto ([`AgentSpec::uses_goto`]; the others are not
-    /// planned for) in `world`: one onion tree of their distinct boxes and the zero-size pose,
-    /// then one graph per pair of standing and crouching boxes, crouching at
-    /// `params.crouch_speed_scale`.
+    /// Builds the planner of the goto agents `agents` in `world`: one onion tree of their
+    /// distinct boxes and the zero-size pose, then one graph per pair of standing and crouching
+    /// boxes, crouching at `params.crouch_speed_scale`.
     ///
     /// With `fill_from` points (a map's spawn points), the tree's outside is filled from them and
     /// from the goto agents' starts ([`CompileOptions::fill_outside`]), so that a sealed map has
@@ -88,7 +87,7 @@ impl Planner {
     /// is kept as it is. Without, nothing is filled.
     pub fn build(
         world: &World,
-        agents: &[AgentSpec],
+        agents: &[(AgentId, &AgentSpec)],
         params: &MoveParams,
         fill_from: &[cspace_geom::DVec3],
     ) -> Result<Planner, PlanError> {
@@ -102,18 +101,18 @@ impl Planner {
     /// docs/navigation.md).
     pub fn build_with(
         world: &World,
-        agents: &[AgentSpec],
+        agents: &[(AgentId, &AgentSpec)],
         params: &MoveParams,
         fill_from: &[cspace_geom::DVec3],
         extra: &[Pose],
     ) -> Result<Planner, PlanError> {
         let mut boxes: Vec<Shape> = Vec::new();
         let mut pairs: Vec<(Shape, Option<Shape>)> = Vec::new();
-        for a in agents.iter().filter(|a| a.uses_goto()) {
+        for &(id, a) in agents {
             for shape in std::iter::once(&a.standing).chain(a.crouching.as_ref()) {
                 if !matches!(shape, Shape::Box(_)) {
                     return Err(PlanError::NotABox {
-                        agent: a.id.0,
+                        agent: id.0,
                         shape: shape.describe(),
                     });
                 }
@@ -124,7 +123,7 @@ impl Planner {
             if let (Shape::Box(s), Some(Shape::Box(c))) = (&a.standing, &a.crouching)
                 && !(s.mins.cmple(c.mins).all() && c.maxs.cmple(s.maxs).all())
             {
-                return Err(PlanError::NotNested { agent: a.id.0 });
+                return Err(PlanError::NotNested { agent: id.0 });
             }
             let pair = (
                 a.standing.clone(),
@@ -148,7 +147,7 @@ impl Planner {
         poses.extend_from_slice(extra);
         let mut seeds = fill_from.to_vec();
         if !seeds.is_empty() {
-            seeds.extend(agents.iter().filter(|a| a.uses_goto()).map(|a| a.start));
+            seeds.extend(agents.iter().map(|(_, a)| a.start));
         }
         let options = CompileOptions {
             fill_outside: !seeds.is_empty(),

@@ -10,17 +10,18 @@
 //! gives exactly the sequential result (every agent in id order). Events are merged back in the
 //! order of the agent being moved, which is the sequential order.
 
-use cspace_contact::{AgentId, ContactTarget, FilterStack, FilterStats};
+use cspace_contact::{ContactTarget, FilterStack, FilterStats, Slot};
 use cspace_geom::tolerance::MAX_COORDINATE;
 use cspace_geom::{Aabb, Collider, DVec3, MoverCache, QueryContext, QueryCounters};
 
-use super::movement::{MoveLog, MoverState};
 use super::tracer::Tracer;
 use crate::agent::{
-    Ground, Intent, Pose, PoseSet, Position, Rest, Totals, TouchKey, Touching, Velocity,
+    AgentId, Ground, Pending, Pose, PoseSet, Position, Rest, Totals, TouchKey, Touching, Velocity,
 };
+use crate::intent::Intent;
+use crate::movement::{self, MoveLog, MoverState};
 use crate::params::MoveParams;
-use crate::record::EventKind;
+use crate::record::{ContactEvent, EventKind};
 
 /// How much farther than its computed reach an agent is kept from other groups (units): a margin
 /// for rounding in the reach itself, never relied on.
@@ -40,6 +41,7 @@ pub(super) struct Mover<'a> {
     pub(super) totals: &'a mut Totals,
     pub(super) touching: &'a mut Touching,
     pub(super) cache: &'a mut MoverCache,
+    pub(super) pending: &'a Pending,
 }
 
 /// What every group shares while it moves: the backend, the constants and the step.
@@ -63,7 +65,6 @@ pub(super) enum Phase {
 impl Phase {
     /// The systems of the phase, on one agent.
     fn apply(self, st: &mut MoverState, tr: &mut Tracer, p: &MoveParams, log: &mut MoveLog) {
-        use super::movement;
         match self {
             Phase::Settle => {
                 movement::unstick(st, tr, log);
@@ -83,7 +84,7 @@ pub(super) struct Worker {
     queries: QueryContext,
     filters: FilterStack,
     ids: Vec<AgentId>,
-    candidates: Vec<AgentId>,
+    candidates: Vec<Slot>,
     log: MoveLog,
     touches: Vec<TouchKey>,
 }
@@ -153,7 +154,7 @@ pub(super) fn run_group(
         None => {
             local.clear();
             for (index, mover) in group.iter().enumerate() {
-                let at = AgentId(index as u32);
+                let at = Slot(index as u32);
                 local.insert(at, mover.poses.get(*mover.pose).shape(), mover.position.0);
                 if mover.rest.left_world {
                     local.remove(at);
@@ -170,12 +171,17 @@ pub(super) fn run_group(
         touches,
     };
     for index in 0..group.len() {
-        if let Phase::Move(_) = phase {
-            let rest = *group[index].rest;
-            if rest.asleep || rest.left_world {
-                continue;
+        match phase {
+            Phase::Move(_) => {
+                let rest = *group[index].rest;
+                if rest.asleep || rest.left_world {
+                    continue;
+                }
+                out.agent_steps += 1;
             }
-            out.agent_steps += 1;
+            // Only the agents placed since the last settling are settled.
+            Phase::Settle if group[index].pending.settle.is_none() => continue,
+            Phase::Settle => {}
         }
         let filters = stack.as_deref_mut();
         update_one(
@@ -199,7 +205,7 @@ pub(super) fn run_group(
 struct Scratch<'a> {
     queries: &'a mut QueryContext,
     ids: &'a [AgentId],
-    candidates: &'a mut Vec<AgentId>,
+    candidates: &'a mut Vec<Slot>,
     log: &'a mut MoveLog,
     touches: &'a mut Vec<TouchKey>,
 }
@@ -215,7 +221,7 @@ fn update_one(
     out: &mut GroupOutcome,
     update: impl FnOnce(&mut MoverState, &mut Tracer, &MoveParams, &mut MoveLog),
 ) {
-    let local = AgentId(index as u32);
+    let local = Slot(index as u32);
     let mut log = std::mem::take(scratch.log);
     log.clear();
     let woken = {
@@ -290,7 +296,7 @@ fn update_one(
 /// and the stack holds the shape of the pose the move started in).
 fn track_in_filters(
     filters: &mut FilterStack,
-    local: AgentId,
+    local: Slot,
     poses: &PoseSet,
     before: &MoverState,
     after: &MoverState,
@@ -333,7 +339,8 @@ fn record_contacts(
             if !mover.touching.0.contains(&key) {
                 mover.totals.contacts += 1;
                 debug_assert_eq!(contact.step, step);
-                out.events.push((id.0, id, EventKind::Contact(contact)));
+                out.events
+                    .push((id.0, id, EventKind::Contact(ContactEvent::of(&contact))));
             }
         }
         if let ContactTarget::Agent(other) = contact.other {

@@ -1,16 +1,20 @@
-//! The stepping simulator on hecs.
+//! The stepping simulator on hecs, driven one step at a time.
 //!
 //! [`Sim`] holds the hecs `World` of agents beside the collision backend, Blow's filter stack,
 //! the counters, the recorder and the step index (the hecs README's advice for spatial indexes).
-//! [`Sim::step`] calls plain system functions in a fixed order. Agents move in interaction
-//! groups (`simulation/groups.rs`): the agents that can touch within a (sub)step, moved one at a
-//! time in id order, each seeing the others where they are now; groups are independent, so they
-//! move on rayon's threads and the result is the sequential one, bit for bit, on any number of
-//! threads.
+//! A caller spawns agents ([`Sim::spawn`]), sets what they want ([`Sim::set_intent`]), steps
+//! ([`Sim::step`]) and reads them back ([`Sim::agent`], [`Sim::states`], [`Sim::drain_events`]),
+//! as rapier's `KinematicCharacterController::move_shape`, Jolt's `CharacterVirtual` and
+//! MuJoCo's `mj_step` are driven. Scripts are one such caller ([`crate::Scripts`]).
+//!
+//! [`Sim::step`] calls plain system functions in a fixed order: settling agents placed since the
+//! last step, steering (goto agents) and waking, then moving. Agents move in interaction groups
+//! (`simulation/groups.rs`): the agents that can touch within a (sub)step, moved one at a time in
+//! id order, each seeing the others where they are now; groups are independent, so they move on
+//! rayon's threads and the result is the sequential one, bit for bit, on any number of threads.
 //! Time is `step * dt`, never accumulated.
 
 mod groups;
-mod movement;
 mod tracer;
 mod verify;
 
@@ -19,25 +23,26 @@ pub use verify::{InSolid, Verification};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use cspace_contact::{AgentId, FilterStack, FilterStats};
+use cspace_contact::{FilterStack, FilterStats, Slot};
 use cspace_geom::{
     Collider, DVec3, MoverCache, QueryContext, QueryCounters, Shape, UnsupportedShape,
 };
 use rayon::prelude::*;
 
 use crate::agent::{
-    Action, AgentSpec, Ground, Intent, Pose, PoseSet, Position, Rest, Script, Totals, Touching,
-    Velocity,
+    AgentId, AgentSpec, AgentState, Ground, Pending, Placed, Pose, PoseSet, Position, Rest, Totals,
+    Touching, Velocity,
 };
+use crate::intent::Intent;
 use crate::navigation::follow::{AgentNow, Steer};
 use crate::navigation::{Follow, FollowParams, PlanError, PlannedPath, Planner};
 use crate::params::{MoveParams, ParamError};
-use crate::record::{AgentState, EventKind, Recorder, Sample};
+use crate::record::{Event, EventKind, Recorder, Recording, Sample};
 use cspace_geom::Aabb;
-use cspace_geom::tolerance::{FALL_MARGIN, MAX_COORDINATE, TIME_SLACK};
+use cspace_geom::tolerance::{FALL_MARGIN, MAX_COORDINATE};
 use groups::{GroupOutcome, Mover, Partition, Phase, Shared, Worker};
 
-/// Why a simulation cannot be built.
+/// Why a simulation cannot be built, or refuses a call.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SimError {
@@ -52,23 +57,15 @@ pub enum SimError {
         cspace_geom::domain::number(*.0)
     )]
     TimeStep(f64),
-    /// An agent's start, velocity or scripted speed is outside the numeric domain.
+    /// An agent's start, velocity or intent is outside the numeric domain.
     #[error("agent {agent} {what}: {error}")]
     OutOfDomain {
         /// The agent.
         agent: AgentId,
-        /// What of it (`start`, `velocity`, `script speed`).
+        /// What of it (`start`, `velocity`, `speed`, `goto target`, ...).
         what: &'static str,
         /// The value and the limit.
         error: cspace_geom::domain::OutOfDomain,
-    },
-    /// Agent ids must be 0, 1, 2, ... in order.
-    #[error("agent ids must be 0, 1, 2, ... in order; agent {index} has id {id}")]
-    AgentIds {
-        /// Position in the list.
-        index: usize,
-        /// The id found there.
-        id: AgentId,
     },
     /// Agents are boxes, spheres or vertical cylinders.
     #[error(
@@ -80,7 +77,7 @@ pub enum SimError {
         /// The shape.
         shape: String,
     },
-    /// The planner of the goto agents cannot be built.
+    /// The planner of the goto agents cannot be built, or has no graph for an agent.
     #[error("navigation: {0}")]
     Navigation(#[from] PlanError),
     /// The backend cannot trace an agent's shape.
@@ -90,6 +87,31 @@ pub enum SimError {
         agent: AgentId,
         /// The backend's refusal.
         error: UnsupportedShape,
+    },
+    /// No agent has this id (never spawned, or despawned).
+    #[error("no agent {agent} in the simulation")]
+    UnknownAgent {
+        /// The id asked for.
+        agent: AgentId,
+    },
+    /// A teleport into solid: the agent's shape in its pose overlaps the world there.
+    #[error(
+        "agent {agent} cannot be teleported to ({}, {}, {}): its {} shape is in solid there",
+        position.x, position.y, position.z, pose.name()
+    )]
+    TeleportIntoSolid {
+        /// The agent.
+        agent: AgentId,
+        /// Where it was to go.
+        position: DVec3,
+        /// Its pose.
+        pose: Pose,
+    },
+    /// An intent for an agent that left the world: teleport it back first.
+    #[error("agent {agent} has left the world; teleport it back before setting its intent")]
+    LeftWorld {
+        /// The agent.
+        agent: AgentId,
     },
 }
 
@@ -127,38 +149,77 @@ impl std::fmt::Display for SimCounters {
     }
 }
 
-/// Options that do not change the physics.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SimOptions {
-    /// Sample every agent's state every this many steps.
-    pub sample_every: u64,
-    /// Time each filter of the stack (costs a clock read per filter and pair).
-    pub time_filters: bool,
-    /// Check every agent's position with the exact reference's point query after settling and
-    /// after every step ([`Sim::verification`]; not counted in the step's time).
+/// How a simulation runs: the physics (movement constants, time step), what it keeps, and what
+/// it checks (Jolt's `CharacterVirtualSettings`, rapier's `IntegrationParameters`: a settings
+/// struct with defaults, fields public).
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// The movement constants (Quake's by default).
+    pub params: MoveParams,
+    /// Seconds per step: 1/64 by default (a binary fraction, so `step * dt` is exact; Quake III
+    /// moves players at the client's frame rate, 125 Hz in competitive play). At most
+    /// [`MAX_TIME_STEP`](cspace_geom::tolerance::MAX_TIME_STEP); longer than
+    /// [`MoveParams::max_substep`] it is split into equal sub-steps.
+    pub dt: f64,
+    /// What the simulation keeps of its history: [`Recording::Off`] by default.
+    pub recording: Recording,
+    /// Check every agent's position with the exact reference's point query after it is settled
+    /// and after every step ([`Sim::verification`]; not counted in the step's time).
     pub verify: bool,
+    /// Time each filter of Blow's stack (costs a clock read per filter and pair).
+    pub time_filters: bool,
     /// The fewest agents a step moves in parallel groups (with several threads); smaller crowds
     /// step in order on the calling thread, where the groups would cost more than they save.
     /// The answers are the same either way.
     pub parallel_from: usize,
+    /// The planner of goto agents, built beforehand for the same world ([`Planner::build`]);
+    /// `None`: an intent with a goto is refused.
+    pub planner: Option<Arc<Planner>>,
+    /// The goto follower's constants.
+    pub follow: FollowParams,
 }
 
-/// [`SimOptions::parallel_from`]'s default: on two cores a crowd of 1,000 Quake players steps
+/// [`SimConfig::parallel_from`]'s default: on two cores a crowd of 1,000 Quake players steps
 /// no faster in groups (measured: 0.85 to 0.95 times one thread), 10,000 do (1.25 to 1.5 times).
 pub const PARALLEL_FROM: usize = 2000;
 
-impl Default for SimOptions {
+impl Default for SimConfig {
     fn default() -> Self {
-        SimOptions {
-            sample_every: 1,
-            time_filters: false,
+        SimConfig {
+            params: MoveParams::default(),
+            dt: 1.0 / 64.0,
+            recording: Recording::Off,
             verify: false,
+            time_filters: false,
             parallel_from: PARALLEL_FROM,
+            planner: None,
+            follow: FollowParams::default(),
         }
     }
 }
 
 /// A simulation: agents on hecs, a collision backend, and the step.
+///
+/// Drive it step by step:
+///
+/// ```
+/// use std::sync::Arc;
+/// use cspace_geom::{Aabb, Brush, DVec3, ExactCollider, Shape, World};
+/// use cspace_sim::{AgentSpec, Intent, Sim, SimConfig};
+///
+/// let floor = Brush::from_aabb(Aabb::new(DVec3::new(-512.0, -512.0, -16.0), DVec3::new(512.0, 512.0, 0.0)))?;
+/// let world = Arc::new(World::from_brushes([floor]));
+/// let mut sim = Sim::new(Arc::new(ExactCollider::new(world)), SimConfig::default())?;
+/// let player = Shape::new_box(DVec3::new(-16.0, -16.0, -24.0), DVec3::new(16.0, 16.0, 32.0))?;
+/// let id = sim.spawn(AgentSpec::new(player, DVec3::new(0.0, 0.0, 24.5)))?;
+/// for _ in 0..64 {
+///     sim.set_intent(id, Intent::walk(DVec3::X, 320.0))?;
+///     sim.step();
+/// }
+/// let me = sim.agent(id)?;
+/// assert!(me.on_ground && me.position.x > 200.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Sim {
     world: hecs::World,
     collider: Arc<dyn Collider>,
@@ -169,24 +230,29 @@ pub struct Sim {
     step: u64,
     /// Below this height an agent has fallen out of the world.
     floor: f64,
-    /// Entities in agent id order (id == index).
-    agents: Vec<hecs::Entity>,
+    /// Per agent id, its entity (`None` once despawned). Ids are never reused.
+    agents: Vec<Option<hecs::Entity>>,
+    /// The ids of the agents in the simulation, ascending.
+    live: Vec<AgentId>,
+    /// Agents spawned or teleported since the last settling.
+    unsettled: bool,
     recorder: Recorder,
     counters: SimCounters,
-    /// Every agent where it is now, for the sequential step and settling (unless stale).
+    /// Every agent where it is now, by its rank in `live`, for the sequential step and settling
+    /// (unless stale).
     filters: FilterStack,
-    /// Parallel steps moved the agents since `filters` was current.
+    /// The agents moved, came or went since `filters` was current.
     filters_stale: bool,
     /// Blow's table of the groups' own filter stacks (parallel steps), summed.
     group_filter_stats: FilterStats,
     /// Time each filter.
     time_filters: bool,
-    /// [`SimOptions::parallel_from`].
+    /// [`SimConfig::parallel_from`].
     parallel_from: usize,
     /// The scratch of the calling thread, and of the other workers between steps.
     worker: Worker,
     workers: Mutex<Vec<Worker>>,
-    /// The step's interaction groups, and every agent's reach.
+    /// The step's interaction groups, and every agent's reach (by rank).
     partition: Partition,
     reaches: Vec<Option<Aabb>>,
     /// The exactness guard, when asked for.
@@ -195,7 +261,7 @@ pub struct Sim {
     planner: Option<Arc<Planner>>,
     nav_ctx: cspace_nav::NavContext,
     follow_params: FollowParams,
-    /// Every path planned so far, in order.
+    /// Every path planned so far, in order (kept when recording).
     plans: Vec<PlannedPath>,
 }
 
@@ -204,7 +270,7 @@ impl std::fmt::Debug for Sim {
         f.debug_struct("Sim")
             .field("backend", &self.collider.name())
             .field("step", &self.step)
-            .field("agents", &self.agents.len())
+            .field("agents", &self.live.len())
             .finish()
     }
 }
@@ -213,165 +279,353 @@ fn is_agent_shape(shape: &Shape) -> bool {
     !matches!(shape, Shape::Hull(_))
 }
 
-impl Sim {
-    /// A simulation of `agents` in the world `collider` answers for, stepping `dt` seconds.
-    /// When an agent's script has a goto, the planner is built for the world and the goto
-    /// agents' poses ([`Planner::build`], the outside not filled: the simulation knows no spawn
-    /// points; [`crate::run_scenario`] fills it from the map's).
-    pub fn new(
-        collider: Arc<dyn Collider>,
-        params: MoveParams,
-        dt: f64,
-        agents: Vec<AgentSpec>,
-        options: SimOptions,
-    ) -> Result<Sim, SimError> {
-        Sim::with_planner(collider, params, dt, agents, options, None)
-    }
+/// The components a caller's read of one agent needs, by name.
+#[derive(hecs::Query)]
+struct Read<'a> {
+    id: &'a AgentId,
+    position: &'a Position,
+    velocity: &'a Velocity,
+    pose: &'a Pose,
+    ground: &'a Ground,
+    rest: &'a Rest,
+}
 
-    /// [`Sim::new`] with a planner built beforehand for the same world (shared by many runs;
-    /// `None` builds one when an agent uses goto). Every goto agent's poses must be among the
-    /// planner's.
-    pub fn with_planner(
-        collider: Arc<dyn Collider>,
-        params: MoveParams,
-        dt: f64,
-        agents: Vec<AgentSpec>,
-        options: SimOptions,
-        planner: Option<Arc<Planner>>,
-    ) -> Result<Sim, SimError> {
+impl Read<'_> {
+    fn state(&self) -> AgentState {
+        AgentState {
+            id: *self.id,
+            position: self.position.0,
+            velocity: self.velocity.0,
+            pose: *self.pose,
+            on_ground: self.ground.walkable().is_some(),
+            asleep: self.rest.asleep,
+        }
+    }
+}
+
+/// The components steering and waking read and write, by name.
+#[derive(hecs::Query)]
+struct Steered<'a> {
+    intent: &'a mut Intent,
+    rest: &'a mut Rest,
+    pending: &'a mut Pending,
+    follow: &'a mut Follow,
+    position: &'a Position,
+    velocity: &'a Velocity,
+    ground: &'a Ground,
+    pose: &'a Pose,
+}
+
+impl Sim {
+    /// An empty simulation of the world `collider` answers for, stepping as `config` says.
+    pub fn new(collider: Arc<dyn Collider>, config: SimConfig) -> Result<Sim, SimError> {
+        let SimConfig {
+            params,
+            dt,
+            recording,
+            verify,
+            time_filters,
+            parallel_from,
+            planner,
+            follow,
+        } = config;
         params.validate()?;
         if !(dt > 0.0 && dt <= cspace_geom::tolerance::MAX_TIME_STEP) {
             return Err(SimError::TimeStep(dt));
         }
-        let planner = match planner {
-            Some(p) => {
-                p.check_world(collider.world())?;
-                Some(p)
-            }
-            None if agents.iter().any(AgentSpec::uses_goto) => Some(Arc::new(Planner::build(
-                collider.world(),
-                &agents,
-                &params,
-                &[],
-            )?)),
-            None => None,
-        };
-        let mut world = hecs::World::new();
-        let mut entities = Vec::with_capacity(agents.len());
-        let mut filters = FilterStack::new(params.grid_cell, options.time_filters);
-        for (index, spec) in agents.into_iter().enumerate() {
-            if spec.id.0 as usize != index {
-                return Err(SimError::AgentIds { index, id: spec.id });
-            }
-            spec.check_domain()
-                .map_err(|(what, error)| SimError::OutOfDomain {
-                    agent: spec.id,
-                    what,
-                    error,
-                })?;
-            for shape in std::iter::once(&spec.standing).chain(spec.crouching.as_ref()) {
-                if !is_agent_shape(shape) {
-                    return Err(SimError::AgentShape {
-                        agent: spec.id,
-                        shape: shape.describe(),
-                    });
-                }
-            }
-            let prepare = |shape: &Shape| {
-                collider
-                    .prepare(shape)
-                    .map(|p| p.with_skin(params.skin))
-                    .map_err(|error| SimError::Unsupported {
-                        agent: spec.id,
-                        error,
-                    })
-            };
-            let poses = PoseSet {
-                standing: prepare(&spec.standing)?,
-                crouching: spec.crouching.as_ref().map(prepare).transpose()?,
-            };
-            let pose = if spec.start_crouched && poses.crouching.is_some() {
-                Pose::Crouching
-            } else {
-                Pose::Standing
-            };
-            filters.insert(spec.id, poses.get(pose).shape(), spec.start);
-            let mesh = match &planner {
-                Some(p) if spec.uses_goto() => Some(
-                    p.mesh_index(&spec.standing, spec.crouching.as_ref())
-                        .ok_or(PlanError::NotPlanned { agent: spec.id.0 })?,
-                ),
-                _ => None,
-            };
-            let mut script = spec.script;
-            script.sort_by(|a, b| a.at.total_cmp(&b.at));
-            entities.push(world.spawn((
-                spec.id,
-                poses,
-                pose,
-                Position(spec.start),
-                Velocity(spec.velocity),
-                Intent {
-                    crouch: pose == Pose::Crouching,
-                    ..Intent::default()
-                },
-                Script {
-                    events: script,
-                    next: 0,
-                },
-                Ground::Air,
-                Rest::default(),
-                Totals::default(),
-                Touching::default(),
-                MoverCache::default(),
-                Follow::new(mesh),
-            )));
+        if let Some(p) = &planner {
+            p.check_world(collider.world())?;
         }
         let floor = fall_floor(&collider.world().bounds());
-        let mut sim = Sim {
-            world,
+        let verifier = verify.then(|| verify::Verifier::new(collider.world().clone()));
+        Ok(Sim {
+            world: hecs::World::new(),
             floor,
             collider,
             queries: QueryContext::new(),
             params,
             dt,
             step: 0,
-            agents: entities,
-            recorder: Recorder::new(options.sample_every),
+            agents: Vec::new(),
+            live: Vec::new(),
+            unsettled: false,
+            recorder: Recorder::new(recording),
             counters: SimCounters::default(),
-            filters,
+            filters: FilterStack::new(params.grid_cell, time_filters),
             filters_stale: false,
             group_filter_stats: FilterStats::default(),
-            time_filters: options.time_filters,
-            parallel_from: options.parallel_from,
-            worker: Worker::new(&params, options.time_filters),
+            time_filters,
+            parallel_from,
+            worker: Worker::new(&params, time_filters),
             workers: Mutex::new(Vec::new()),
             partition: Partition::default(),
             reaches: Vec::new(),
-            verifier: None,
+            verifier,
             planner,
             nav_ctx: cspace_nav::NavContext::new(),
-            follow_params: FollowParams::default(),
+            follow_params: follow,
             plans: Vec::new(),
+        })
+    }
+
+    /// Adds an agent; its id is the next one (0, 1, 2, ... in spawn order, never reused). It is
+    /// settled (freed if it starts in solid, its ground found) by the next [`Sim::settle`] or
+    /// [`Sim::step`]: agents spawned together are settled together, in id order, as a scenario's
+    /// agents are before its first step.
+    pub fn spawn(&mut self, spec: AgentSpec) -> Result<AgentId, SimError> {
+        let id = AgentId(self.agents.len() as u32);
+        spec.check_domain()
+            .map_err(|(what, error)| SimError::OutOfDomain {
+                agent: id,
+                what,
+                error,
+            })?;
+        for shape in std::iter::once(&spec.standing).chain(spec.crouching.as_ref()) {
+            if !is_agent_shape(shape) {
+                return Err(SimError::AgentShape {
+                    agent: id,
+                    shape: shape.describe(),
+                });
+            }
+        }
+        let prepare = |shape: &Shape| {
+            self.collider
+                .prepare(shape)
+                .map(|p| p.with_skin(self.params.skin))
+                .map_err(|error| SimError::Unsupported { agent: id, error })
         };
-        sim.settle();
-        // Settling is not part of the run: its totals are cleared, and finding the ground under
-        // an agent placed on it is not a contact (unsticking is still recorded).
-        for totals in sim.world.query_mut::<&mut Totals>() {
-            *totals = Totals::default();
+        let poses = PoseSet {
+            standing: prepare(&spec.standing)?,
+            crouching: spec.crouching.as_ref().map(prepare).transpose()?,
+        };
+        let pose = if spec.start_crouched && poses.crouching.is_some() {
+            Pose::Crouching
+        } else {
+            Pose::Standing
+        };
+        let mesh = self
+            .planner
+            .as_ref()
+            .and_then(|p| p.mesh_index(&spec.standing, spec.crouching.as_ref()));
+        let entity = self.world.spawn((
+            id,
+            poses,
+            pose,
+            Position(spec.start),
+            Velocity(spec.velocity),
+            Intent {
+                crouch: pose == Pose::Crouching,
+                ..Intent::default()
+            },
+            Ground::Air,
+            Rest::default(),
+            Pending {
+                commanded: false,
+                settle: Some(Placed::Spawned),
+            },
+            Totals::default(),
+            Touching::default(),
+            MoverCache::default(),
+            Follow::new(mesh),
+        ));
+        self.agents.push(Some(entity));
+        self.live.push(id);
+        self.unsettled = true;
+        self.filters_stale = true;
+        Ok(id)
+    }
+
+    /// Removes an agent. Its id is not reused; its events stay in the record.
+    pub fn despawn(&mut self, id: AgentId) -> Result<(), SimError> {
+        let entity = self.entity(id)?;
+        self.world
+            .despawn(entity)
+            .expect("a live agent has an entity");
+        self.agents[id.0 as usize] = None;
+        let at = self
+            .live
+            .binary_search(&id)
+            .expect("a live agent is listed");
+        self.live.remove(at);
+        self.filters_stale = true;
+        Ok(())
+    }
+
+    /// Moves an agent to `position` with `velocity`, in its current pose, as it is: no trace on
+    /// the way, no contact. Refused when the place is outside the numeric domain or the agent's
+    /// shape is in solid there ([`SimError::TeleportIntoSolid`]); overlapping another agent is
+    /// allowed (the next step frees it, as it frees agents spawned on one another). An agent that
+    /// left the world comes back. The agent wakes, and its ground is found at the next
+    /// settling; a goto under way goes on from there.
+    pub fn teleport(
+        &mut self,
+        id: AgentId,
+        position: DVec3,
+        velocity: DVec3,
+    ) -> Result<(), SimError> {
+        let entity = self.entity(id)?;
+        let spec = AgentSpec {
+            velocity,
+            ..AgentSpec::new(Shape::Sphere { radius: 0.0 }, position)
+        };
+        spec.check_domain()
+            .map_err(|(what, error)| SimError::OutOfDomain {
+                agent: id,
+                what,
+                error,
+            })?;
+        let mut query = self.world.query_one::<(
+            &PoseSet,
+            &Pose,
+            &mut Position,
+            &mut Velocity,
+            &mut Ground,
+            &mut Rest,
+            &mut Pending,
+            &mut Touching,
+        )>(entity);
+        let (poses, pose, at, speed, ground, rest, pending, touching) =
+            query.get().expect("agents have every component");
+        if self
+            .collider
+            .is_solid(&mut self.queries, poses.get(*pose), position)
+        {
+            return Err(SimError::TeleportIntoSolid {
+                agent: id,
+                position,
+                pose: *pose,
+            });
         }
-        sim.recorder.forget_contacts();
-        sim.sample();
-        if options.verify {
-            sim.verifier = Some(verify::Verifier::new(sim.collider.world().clone()));
-            sim.verify();
+        at.0 = position;
+        speed.0 = velocity;
+        *ground = Ground::Air;
+        rest.left_world = false;
+        touching.0.clear();
+        pending.commanded = true;
+        if pending.settle.is_none() {
+            pending.settle = Some(Placed::Teleported);
         }
-        Ok(sim)
+        self.unsettled = true;
+        self.filters_stale = true;
+        Ok(())
+    }
+
+    /// Sets what an agent wants from the next step on ([`Intent`]): the direction (its
+    /// horizontal part, normalised), speed, jump, crouch, view and goto. A goto other than the
+    /// one under way (or `None`) ends it and starts the new one, planned at the next step.
+    /// Setting an intent wakes the agent at the next step, as a script event does. Refused for
+    /// an agent that left the world, for numbers outside the domain, and for a goto when the
+    /// simulation has no planner for the agent's poses.
+    pub fn set_intent(&mut self, id: AgentId, intent: Intent) -> Result<(), SimError> {
+        let entity = self.entity(id)?;
+        intent
+            .check_domain()
+            .map_err(|(what, error)| SimError::OutOfDomain {
+                agent: id,
+                what,
+                error,
+            })?;
+        let mut query = self
+            .world
+            .query_one::<(&mut Intent, &mut Follow, &mut Pending, &Rest)>(entity);
+        let (current, follow, pending, rest) = query.get().expect("agents have every component");
+        if rest.left_world {
+            return Err(SimError::LeftWorld { agent: id });
+        }
+        if intent.goto.is_some() && follow.mesh.is_none() {
+            return Err(PlanError::NotPlanned { agent: id.0 }.into());
+        }
+        if intent.goto != current.goto {
+            match intent.goto {
+                Some(goal) => follow.start(goal),
+                None => follow.cancel(),
+            }
+        }
+        *current = intent.normalised();
+        pending.commanded = true;
+        Ok(())
+    }
+
+    /// What an agent wants now: the intent last set, as the steps since changed it (a jump
+    /// taken, a goto's steering, a goto ended).
+    pub fn intent(&self, id: AgentId) -> Result<Intent, SimError> {
+        let entity = self.entity(id)?;
+        Ok(*self
+            .world
+            .get::<&Intent>(entity)
+            .expect("agents have an intent"))
+    }
+
+    /// One agent's state now (no allocation).
+    pub fn agent(&self, id: AgentId) -> Result<AgentState, SimError> {
+        let entity = self.entity(id)?;
+        let mut query = self.world.query_one::<Read>(entity);
+        Ok(query.get().expect("agents have every component").state())
+    }
+
+    /// Every agent's state now, in id order.
+    pub fn states(&self) -> impl ExactSizeIterator<Item = AgentState> + '_ {
+        self.live.iter().map(|&id| {
+            self.agent(id)
+                .expect("every listed agent is in the simulation")
+        })
+    }
+
+    /// True when `id` is an agent of the simulation (spawned, not despawned).
+    pub fn contains(&self, id: AgentId) -> bool {
+        self.entity(id).is_ok()
+    }
+
+    /// True when the agent left the world ([`EventKind::LeftWorld`]) and was not teleported
+    /// back.
+    pub fn has_left_world(&self, id: AgentId) -> Result<bool, SimError> {
+        let entity = self.entity(id)?;
+        Ok(self
+            .world
+            .get::<&Rest>(entity)
+            .expect("agents rest")
+            .left_world)
+    }
+
+    /// An agent's totals since it was spawned: distance, contacts, steps on the ground.
+    pub fn totals(&self, id: AgentId) -> Result<Totals, SimError> {
+        let entity = self.entity(id)?;
+        Ok(*self
+            .world
+            .get::<&Totals>(entity)
+            .expect("agents have totals"))
+    }
+
+    /// The ids of the agents in the simulation, ascending.
+    pub fn ids(&self) -> &[AgentId] {
+        &self.live
+    }
+
+    /// The events not handed over yet (by an earlier call), now handed over: every event since
+    /// the last call when recording, else those of the last step (or settling).
+    pub fn drain_events(&mut self) -> &[Event] {
+        self.recorder.drain()
+    }
+
+    /// The events kept ([`SimConfig::recording`]): every event since the start when
+    /// recording, else the last step's.
+    pub fn events(&self) -> &[Event] {
+        &self.recorder.events
+    }
+
+    /// The sampled states ([`Recording::Sampled`]; empty otherwise).
+    pub fn samples(&self) -> &[Sample] {
+        &self.recorder.samples
     }
 
     /// The step index (steps taken so far).
     pub fn step_index(&self) -> u64 {
         self.step
+    }
+
+    /// Seconds per step.
+    pub fn dt(&self) -> f64 {
+        self.dt
     }
 
     /// The simulated time, seconds: `step * dt`.
@@ -384,9 +638,9 @@ impl Sim {
         self.collider.name()
     }
 
-    /// The recorder.
-    pub fn recorder(&self) -> &Recorder {
-        &self.recorder
+    /// The backend.
+    pub fn collider(&self) -> &Arc<dyn Collider> {
+        &self.collider
     }
 
     /// The filter stacks' counters (Blow's table). The tests the filters make depend on how the
@@ -412,83 +666,63 @@ impl Sim {
         &self.params
     }
 
-    /// Per-agent totals, in id order.
-    pub fn totals(&self) -> Vec<Totals> {
-        self.agents
-            .iter()
-            .map(|&e| *self.world.get::<&Totals>(e).expect("agents have totals"))
-            .collect()
-    }
-
-    /// Every agent's state, in id order.
-    pub fn states(&self) -> Vec<AgentState> {
-        self.agents
-            .iter()
-            .map(|&e| {
-                let mut q = self
-                    .world
-                    .query_one::<(&AgentId, &Position, &Velocity, &Pose, &Ground, &Rest)>(e);
-                let (id, p, v, pose, ground, rest) = q.get().expect("agents have every component");
-                AgentState {
-                    id: *id,
-                    position: p.0,
-                    velocity: v.0,
-                    pose: *pose,
-                    on_ground: ground.walkable().is_some(),
-                    asleep: rest.asleep,
-                }
-            })
-            .collect()
-    }
-
     /// A fingerprint of every agent's state (FNV-1a over the bits of its position, velocity,
     /// pose, ground contact and sleep, in id order): runs that end on the same bits end on the
     /// same fingerprint, so determinism across runs, machines and backends is one comparison
-    /// (`sim bench` prints it per crowd and backend).
+    /// (`sim bench` prints it per crowd and backend). No allocation.
     pub fn state_hash(&self) -> u64 {
-        let states = self.states();
-        let mut bytes = Vec::with_capacity(states.len() * 51);
-        for s in &states {
+        let mut hash = cspace_geom::world::Fnv1a64::new();
+        for s in self.states() {
             for x in [s.position, s.velocity].iter().flat_map(|v| v.to_array()) {
-                bytes.extend_from_slice(&x.to_bits().to_le_bytes());
+                hash.write(&x.to_bits().to_le_bytes());
             }
-            bytes.extend_from_slice(&[
+            hash.write(&[
                 u8::from(s.pose == Pose::Crouching),
                 u8::from(s.on_ground),
                 u8::from(s.asleep),
             ]);
         }
-        cspace_geom::world::fnv1a64(&bytes)
+        hash.finish()
     }
 
-    /// Every path the goto agents planned so far, in order.
+    /// Every path the goto agents planned so far, in order (kept when recording).
     pub fn plans(&self) -> &[PlannedPath] {
         &self.plans
     }
 
-    /// The goto agents' planner, when an agent uses goto.
+    /// The goto agents' planner, when the simulation has one.
     pub fn planner(&self) -> Option<&Arc<Planner>> {
         self.planner.as_ref()
     }
 
-    /// What the exactness guard found ([`SimOptions::verify`]); `None` when it is off.
+    /// What the exactness guard found ([`SimConfig::verify`]); `None` when it is off.
     pub fn verification(&self) -> Option<&Verification> {
         self.verifier.as_ref().map(|v| &v.found)
     }
 
-    /// The exactness guard: every agent still in the world, at its position and in its pose.
-    fn verify(&mut self) {
+    fn entity(&self, id: AgentId) -> Result<hecs::Entity, SimError> {
+        self.agents
+            .get(id.0 as usize)
+            .copied()
+            .flatten()
+            .ok_or(SimError::UnknownAgent { agent: id })
+    }
+
+    /// The exactness guard: every agent of `ids` still in the world, at its position and in its
+    /// pose.
+    fn verify(&mut self, ids: &[AgentId]) {
         let Some(verifier) = self.verifier.as_mut() else {
             return;
         };
-        for (index, &entity) in self.agents.iter().enumerate() {
+        for &id in ids {
+            let entity = self.agents[id.0 as usize].expect("a live agent");
             let mut query = self
                 .world
                 .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
             let (poses, pose, position, rest) = query.get().expect("agents have every component");
             if !rest.left_world {
                 let shape = poses.get(*pose).shape();
-                verifier.check(self.step, AgentId(index as u32), shape, *pose, position.0);
+                verifier.check(self.step, id, shape, *pose, position.0);
             }
         }
     }
@@ -500,29 +734,17 @@ impl Sim {
         }
     }
 
-    /// One step of `dt` seconds, split into equal sub-steps of at most `max_substep`.
+    /// One step of `dt` seconds, split into equal sub-steps of at most `max_substep`: agents
+    /// placed since the last step are settled first ([`Sim::settle`]), then goto agents are
+    /// steered and agents whose intent was set wake, then every awake agent moves.
     pub fn step(&mut self) {
+        self.settle();
+        self.recorder.begin_step();
         let clock = Instant::now();
         let substeps = (self.dt / self.params.max_substep).ceil().max(1.0) as u32;
         let sub_dt = self.dt / substeps as f64;
-        // The step from t to t + dt applies the script events due by t.
-        let time = self.time();
         self.step += 1;
-        apply_scripts(
-            &mut self.world,
-            &self.agents,
-            time,
-            self.step,
-            &mut self.recorder,
-            Steering {
-                planner: self.planner.as_deref(),
-                ctx: &mut self.nav_ctx,
-                params: &self.params,
-                follow: &self.follow_params,
-                dt: self.dt,
-                plans: &mut self.plans,
-            },
-        );
+        self.steer_and_wake();
         for _ in 0..substeps {
             self.move_agents(sub_dt);
         }
@@ -534,33 +756,124 @@ impl Sim {
         }
         self.counters.steps += 1;
         self.counters.nanos += clock.elapsed().as_nanos() as u64;
-        self.verify();
-        if self.step.is_multiple_of(self.recorder.sample_every) {
+        if self.verifier.is_some() {
+            let live = std::mem::take(&mut self.live);
+            self.verify(&live);
+            self.live = live;
+        }
+        if self.recorder.samples_at(self.step) {
             self.sample();
         }
     }
 
-    /// Records the current states as a sample (the end of a run calls it for the last step).
+    /// Records every agent's current state as the sample of this step (recording samples; a
+    /// run's end calls it for its last step).
     pub fn sample(&mut self) {
-        if self
-            .recorder
-            .samples
-            .last()
-            .is_some_and(|s| s.step == self.step)
-        {
-            return;
+        if matches!(self.recorder.recording, Recording::Sampled { .. }) {
+            let states = self.states().collect();
+            self.recorder.sample(self.step, states);
         }
-        let states = self.states();
-        self.recorder.samples.push(Sample {
-            step: self.step,
-            states,
-        });
     }
 
-    /// Finds the ground under every agent and frees agents that start in solid: one group of
-    /// every agent, in id order (a freed agent may land anywhere near).
-    fn settle(&mut self) {
+    /// Settles the agents spawned or teleported since the last settling, in id order, the
+    /// others standing where they are: an agent in solid (or in another agent) is freed (Quake
+    /// III's `PM_CorrectAllSolid`, then a wider search; recorded as `Unstuck`), and its ground
+    /// is found. Settling is not part of the run: finding the ground under an agent placed on
+    /// it is not a contact, and a spawned agent's totals start after it. [`Sim::step`] calls it
+    /// first; call it to read settled states before the first step.
+    pub fn settle(&mut self) {
+        if !self.unsettled {
+            return;
+        }
+        self.unsettled = false;
+        let settled: Vec<(AgentId, Placed)> = self
+            .world
+            .query_mut::<(&AgentId, &Pending)>()
+            .into_iter()
+            .filter_map(|(id, p)| p.settle.map(|placed| (*id, placed)))
+            .collect();
         self.run_in_order(Phase::Settle);
+        let mut ids = Vec::with_capacity(settled.len());
+        for (id, placed) in settled {
+            let entity = self.agents[id.0 as usize].expect("a settled agent is live");
+            let mut query = self.world.query_one::<(&mut Pending, &mut Totals)>(entity);
+            let (pending, totals) = query.get().expect("agents have every component");
+            pending.settle = None;
+            if placed == Placed::Spawned {
+                *totals = Totals::default();
+            }
+            ids.push(id);
+        }
+        ids.sort_unstable();
+        self.verify(&ids);
+        if self.recorder.samples_at(self.step) {
+            self.sample();
+        }
+    }
+
+    /// Steers every goto agent along its path from its own state ([`crate::navigation::follow`])
+    /// and wakes the agents whose intent was set: the first system of the step, before any
+    /// agent moves, so the groups see ordinary intents.
+    fn steer_and_wake(&mut self) {
+        let step = self.step;
+        let record = self.recorder.recording != Recording::Off;
+        let mut view = self.world.view_mut::<Steered>();
+        let mut events = Vec::new();
+        for &id in &self.live {
+            let entity = self.agents[id.0 as usize].expect("a live agent");
+            let Steered {
+                intent,
+                rest,
+                pending,
+                follow,
+                position,
+                velocity,
+                ground,
+                pose,
+            } = view.get_mut(entity).expect("agents have every component");
+            let commanded = std::mem::take(&mut pending.commanded);
+            if rest.left_world {
+                continue;
+            }
+            let following = follow.active();
+            if let (true, Some(planner)) = (following, self.planner.as_deref()) {
+                let now = AgentNow {
+                    position: position.0,
+                    velocity: velocity.0,
+                    ground: *ground,
+                    pose: *pose,
+                };
+                let mut steer = Steer {
+                    planner,
+                    ctx: &mut self.nav_ctx,
+                    params: &self.params,
+                    follow: &self.follow_params,
+                    dt: self.dt,
+                    step,
+                    agent: id,
+                    events: &mut events,
+                    plans: &mut self.plans,
+                };
+                follow.steer(&now, &mut steer, intent);
+                if !follow.active() {
+                    intent.goto = None;
+                }
+                if !record {
+                    self.plans.clear();
+                }
+            }
+            if commanded || following {
+                // A following agent is never at rest: it is steered every step.
+                rest.still_steps = 0;
+                if rest.asleep {
+                    rest.asleep = false;
+                    self.recorder.record(step, id, EventKind::Woke);
+                }
+            }
+            for kind in events.drain(..) {
+                self.recorder.record(step, id, kind);
+            }
+        }
     }
 
     /// Runs `phase` on every agent in id order, on the calling thread, with the simulation's
@@ -578,11 +891,11 @@ impl Sim {
             .query_mut::<Mover>()
             .into_iter()
             .collect::<Vec<_>>();
-        // hecs lists agents spawned together in spawn order, which is id order: sorted already.
+        // hecs lists agents spawned together in spawn order, which is id order: usually sorted.
         if !movers.is_sorted_by_key(|m| m.id.0) {
             movers.sort_unstable_by_key(|m| m.id.0);
         }
-        let outcome = groups::run_group(
+        let mut outcome = groups::run_group(
             &mut self.worker,
             shared,
             &mut movers,
@@ -590,7 +903,14 @@ impl Sim {
             Some(&mut self.filters),
         );
         drop(movers);
-        self.counters.groups += 1;
+        if let Phase::Settle = phase {
+            // Finding the ground under an agent placed on it is not a contact of the run.
+            outcome
+                .events
+                .retain(|(.., kind)| !matches!(kind, EventKind::Contact(_)));
+        } else {
+            self.counters.groups += 1;
+        }
         self.merge(vec![outcome]);
     }
 
@@ -598,7 +918,7 @@ impl Sim {
     /// sequential step); on several, the interaction groups, each in id order, on rayon's threads,
     /// which gives the same bits.
     fn move_agents(&mut self, dt: f64) {
-        if rayon::current_num_threads() == 1 || self.agents.len() < self.parallel_from {
+        if rayon::current_num_threads() == 1 || self.live.len() < self.parallel_from {
             self.run_in_order(Phase::Move(dt));
             return;
         }
@@ -610,20 +930,29 @@ impl Sim {
         };
         let clock = Instant::now();
         let mut movers: Vec<Mover> = self.world.query_mut::<Mover>().into_iter().collect();
-        self.reaches.clear();
-        self.reaches.resize(movers.len(), None);
-        for mover in &movers {
-            if !mover.rest.left_world {
-                self.reaches[mover.id.0 as usize] = Some(groups::reach(mover, &self.params, dt));
-            }
+        if !movers.is_sorted_by_key(|m| m.id.0) {
+            movers.sort_unstable_by_key(|m| m.id.0);
         }
+        // Every agent by its rank (its place in id order).
+        self.reaches.clear();
+        self.reaches.extend(
+            movers
+                .iter()
+                .map(|m| (!m.rest.left_world).then(|| groups::reach(m, &self.params, dt))),
+        );
         self.partition.split(&self.reaches);
         let partition = &self.partition;
         // Every agent with a reach, group after group (each group's in id order); the agents
         // that left the world last, in no group.
-        let rank = &partition.rank;
-        movers.sort_unstable_by_key(|m| rank[m.id.0 as usize]);
-        movers.truncate(partition.members.len());
+        let mut ranked: Vec<(u32, u32, Mover)> = movers
+            .into_iter()
+            .enumerate()
+            .map(|(rank, m)| (partition.rank[rank], rank as u32, m))
+            .collect();
+        ranked.sort_unstable_by_key(|r| r.0);
+        ranked.truncate(partition.members.len());
+        let ranks: Vec<u32> = ranked.iter().map(|r| r.1).collect();
+        let mut movers: Vec<Mover> = ranked.into_iter().map(|r| r.2).collect();
         // The groups as slices, dealt in runs of consecutive groups of about equal agent counts,
         // a few per thread (a task per group would cost more than most groups' moves).
         let groups = partition.len();
@@ -667,9 +996,8 @@ impl Sim {
         // The groups are only independent if no agent left its reach (checked in debug builds,
         // which every test runs).
         if cfg!(debug_assertions) {
-            for mover in &movers {
-                let id = mover.id.0 as usize;
-                let reach = self.reaches[id].expect("moved agents have a reach");
+            for (mover, &rank) in movers.iter().zip(&ranks) {
+                let reach = self.reaches[rank as usize].expect("moved agents have a reach");
                 let bounds = mover
                     .poses
                     .get(*mover.pose)
@@ -679,7 +1007,8 @@ impl Sim {
                 assert!(
                     mover.rest.left_world
                         || (reach.min.cmple(bounds.min).all() && bounds.max.cmple(reach.max).all()),
-                    "agent {id} left its reach {reach:?}: {bounds:?}"
+                    "agent {} left its reach {reach:?}: {bounds:?}",
+                    mover.id
                 );
             }
         }
@@ -692,7 +1021,8 @@ impl Sim {
         self.counters.outside_groups_nanos += (outside + merging.elapsed()).as_nanos() as u64;
     }
 
-    /// Rebuilds the simulation's filter stack after parallel steps moved the agents without it.
+    /// Rebuilds the simulation's filter stack after agents moved without it, came or went:
+    /// every agent by its rank in id order.
     fn refresh_filters(&mut self) {
         if !self.filters_stale {
             return;
@@ -700,16 +1030,17 @@ impl Sim {
         let stats = self.filters.take_stats();
         self.group_filter_stats.merge(&stats);
         self.filters.clear();
-        for (index, &entity) in self.agents.iter().enumerate() {
+        for (rank, &id) in self.live.iter().enumerate() {
+            let entity = self.agents[id.0 as usize].expect("a live agent");
             let mut query = self
                 .world
                 .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
             let (poses, pose, position, rest) = query.get().expect("agents have every component");
-            let id = AgentId(index as u32);
+            let slot = Slot(rank as u32);
             self.filters
-                .insert(id, poses.get(*pose).shape(), position.0);
+                .insert(slot, poses.get(*pose).shape(), position.0);
             if rest.left_world {
-                self.filters.remove(id);
+                self.filters.remove(slot);
             }
         }
         self.filters_stale = false;
@@ -779,107 +1110,5 @@ fn fall_floor(bounds: &Aabb) -> f64 {
         -MAX_COORDINATE
     } else {
         (bounds.min.z - FALL_MARGIN).max(-MAX_COORDINATE)
-    }
-}
-
-/// What the script system needs to steer goto agents.
-struct Steering<'a> {
-    planner: Option<&'a Planner>,
-    ctx: &'a mut cspace_nav::NavContext,
-    params: &'a MoveParams,
-    follow: &'a FollowParams,
-    dt: f64,
-    plans: &'a mut Vec<PlannedPath>,
-}
-
-/// Applies every script event due by `time`, then steers every goto agent along its path from
-/// its own state ([`crate::navigation::follow`]): the first system of the step, before any agent
-/// moves, so the groups see ordinary intents. A goto event starts a goto; any other event ends
-/// one under way.
-fn apply_scripts(
-    world: &mut hecs::World,
-    agents: &[hecs::Entity],
-    time: f64,
-    step: u64,
-    recorder: &mut Recorder,
-    steering: Steering<'_>,
-) {
-    // A small slack so an event at exactly k * dt fires at step k despite rounding of k * dt.
-    let due = time + TIME_SLACK;
-    let mut view = world.view_mut::<(
-        &mut Script,
-        &mut Intent,
-        &mut Rest,
-        &mut Follow,
-        &Position,
-        &Velocity,
-        &Ground,
-        &Pose,
-    )>();
-    let mut events = Vec::new();
-    for (index, &entity) in agents.iter().enumerate() {
-        let (script, intent, rest, follow, position, velocity, ground, pose) =
-            view.get_mut(entity).expect("agents have scripts");
-        if rest.left_world {
-            continue;
-        }
-        let id = AgentId(index as u32);
-        let mut fired = false;
-        while let Some(event) = script.events.get(script.next).filter(|e| e.at <= due) {
-            fired = true;
-            if let Action::Goto(goal) = event.action {
-                follow.start(goal);
-            } else {
-                follow.cancel();
-            }
-            match event.action {
-                Action::Move { direction, speed } => {
-                    intent.direction =
-                        DVec3::new(direction.x, direction.y, 0.0).normalize_or_zero();
-                    intent.speed = speed;
-                }
-                Action::Stop => {
-                    intent.direction = DVec3::ZERO;
-                    intent.speed = 0.0;
-                }
-                Action::Jump => intent.jump = true,
-                Action::Crouch => intent.crouch = true,
-                Action::Stand => intent.crouch = false,
-                Action::Goto(_) => {}
-            }
-            script.next += 1;
-        }
-        let following = follow.active();
-        if let (true, Some(planner)) = (following, steering.planner) {
-            let now = AgentNow {
-                position: position.0,
-                velocity: velocity.0,
-                ground: *ground,
-                pose: *pose,
-            };
-            let mut steer = Steer {
-                planner,
-                ctx: &mut *steering.ctx,
-                params: steering.params,
-                follow: steering.follow,
-                dt: steering.dt,
-                step,
-                agent: id,
-                events: &mut events,
-                plans: &mut *steering.plans,
-            };
-            follow.steer(&now, &mut steer, intent);
-        }
-        if fired || following {
-            // A following agent is never at rest: it is steered every step.
-            rest.still_steps = 0;
-            if rest.asleep {
-                rest.asleep = false;
-                recorder.record(step, id, EventKind::Woke);
-            }
-        }
-        for kind in events.drain(..) {
-            recorder.record(step, id, kind);
-        }
     }
 }

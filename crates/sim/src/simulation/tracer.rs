@@ -2,28 +2,12 @@
 //! (behind Blow's filter stack) with their exact shapes.
 
 use cspace_contact::filter::Sweep;
-use cspace_contact::{AgentId, Contact, ContactTarget, FilterStack};
+use cspace_contact::{Contact, ContactTarget, FilterStack, Slot};
 use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::{Collider, DVec3, QueryContext};
 
-use crate::agent::{Pose, PoseSet};
-
-/// The answer to one trace of the mover: the backend's hit and the agents', whichever is first.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct MoveHit {
-    /// Free fraction of the move (after the skin pull-back).
-    pub fraction: f64,
-    /// Where the mover ends.
-    pub end: DVec3,
-    /// The hit normal, pointing to the mover; `None` on a miss.
-    pub normal: Option<DVec3>,
-    /// The move started in solid (world).
-    pub start_solid: bool,
-    /// The move never left solid (world).
-    pub all_solid: bool,
-    /// The contact, when something was hit.
-    pub contact: Option<Contact>,
-}
+use crate::agent::{AgentId, Pose, PoseSet};
+use crate::movement::{MoveHit, Surroundings};
 
 /// Traces for one mover.
 pub(crate) struct Tracer<'a> {
@@ -32,19 +16,23 @@ pub(crate) struct Tracer<'a> {
     /// The other agents of the mover's interaction group, by their index in the group; `None`
     /// when it moves alone (no agent can reach it this step).
     pub filters: Option<&'a mut FilterStack>,
-    /// The mover's index in its group.
-    pub me: AgentId,
+    /// The mover's slot in its group's filter stack (its index in the group).
+    pub me: Slot,
     /// The agent ids of the group, by index (ascending).
     pub ids: &'a [AgentId],
     pub poses: &'a PoseSet,
     pub step: u64,
-    pub candidates: &'a mut Vec<AgentId>,
+    pub candidates: &'a mut Vec<Slot>,
     pub traces: &'a mut u64,
 }
 
-impl Tracer<'_> {
+impl Surroundings for Tracer<'_> {
+    fn poses(&self) -> &PoseSet {
+        self.poses
+    }
+
     /// Sweeps the mover in `pose` from `start` to `end`.
-    pub fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
+    fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
         *self.traces += 1;
         let prepared = self.poses.get(pose);
         let hit = self.collider.trace(self.queries, prepared, start, end);
@@ -119,7 +107,7 @@ impl Tracer<'_> {
     }
 
     /// True when the mover in `pose` at `position` overlaps neither solid nor another agent.
-    pub fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {
+    fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {
         let prepared = self.poses.get(pose);
         if self.collider.is_solid(self.queries, prepared, position) {
             return false;

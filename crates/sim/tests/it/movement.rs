@@ -3,14 +3,12 @@
 
 use std::sync::Arc;
 
-use cspace_contact::AgentId;
 use cspace_geom::generate::oriented_box;
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Plane, Shape, WithContext, World};
-use cspace_sim::agent::{Action, AgentSpec, Pose, ScriptEvent};
-use cspace_sim::backend::BackendKind;
-use cspace_sim::params::MoveParams;
-use cspace_sim::record::{AgentState, EventKind};
-use cspace_sim::simulation::{Sim, SimOptions};
+use cspace_sim::{
+    Action, AgentSpec, AgentState, BackendKind, EventKind, MoveParams, Pose, Recording,
+    ScriptEvent, Scripted, ScriptedAgent, Sim, SimConfig,
+};
 
 const DT: f64 = 1.0 / 64.0;
 const SKIN: f64 = 1.0 / 32.0;
@@ -50,20 +48,18 @@ fn wall(a: [f64; 2], b: [f64; 2], thickness: f64) -> Brush {
     oriented_box(centre, half, [along, right, DVec3::Z])
 }
 
+/// An agent and its script (agents are numbered by their place in the list they are run in).
 fn agent(
-    id: u32,
     shape: Shape,
     crouch: Option<Shape>,
     start: [f64; 3],
     script: Vec<(f64, Action)>,
-) -> AgentSpec {
-    AgentSpec {
-        id: AgentId(id),
-        standing: shape,
-        crouching: crouch,
-        start: DVec3::from_array(start),
-        velocity: DVec3::ZERO,
-        start_crouched: false,
+) -> ScriptedAgent {
+    ScriptedAgent {
+        spec: AgentSpec {
+            crouching: crouch,
+            ..AgentSpec::new(shape, DVec3::from_array(start))
+        },
         script: script
             .into_iter()
             .map(|(at, action)| ScriptEvent { at, action })
@@ -71,8 +67,18 @@ fn agent(
     }
 }
 
-fn player(id: u32, start: [f64; 3], script: Vec<(f64, Action)>) -> AgentSpec {
-    agent(id, standing(), Some(crouching()), start, script)
+fn player(start: [f64; 3], script: Vec<(f64, Action)>) -> ScriptedAgent {
+    agent(standing(), Some(crouching()), start, script)
+}
+
+/// A run recording every event and every step's states.
+fn recorded(params: MoveParams, dt: f64) -> SimConfig {
+    SimConfig {
+        params,
+        dt,
+        recording: Recording::Sampled { every: 1 },
+        ..SimConfig::default()
+    }
 }
 
 fn walk(x: f64, y: f64) -> Action {
@@ -100,7 +106,7 @@ fn all_shapes() -> Vec<Shape> {
 /// Builds and runs the agents on every backend that supports their shapes.
 fn run_all(
     brushes: Vec<Brush>,
-    agents: Vec<AgentSpec>,
+    agents: Vec<ScriptedAgent>,
     params: MoveParams,
     dt: f64,
     steps: u64,
@@ -108,7 +114,7 @@ fn run_all(
     let world = Arc::new(World::from_brushes(brushes));
     let shapes: Vec<Shape> = agents
         .iter()
-        .flat_map(|a| std::iter::once(a.standing.clone()).chain(a.crouching.clone()))
+        .flat_map(|a| std::iter::once(a.spec.standing.clone()).chain(a.spec.crouching.clone()))
         .collect();
     let mut sims = Vec::new();
     for kind in BackendKind::ALL {
@@ -120,18 +126,16 @@ fn run_all(
             );
             continue;
         };
-        let mut sim =
-            Sim::new(collider, params, dt, agents.clone(), SimOptions::default()).unwrap();
-        sim.run(steps);
-        sims.push(sim);
+        let mut run = Scripted::new(collider, recorded(params, dt), &agents).unwrap();
+        run.run(steps);
+        sims.push(run.sim);
     }
     assert!(!sims.is_empty(), "no backend ran");
     sims
 }
 
 fn stuck_events(sim: &Sim) -> usize {
-    sim.recorder()
-        .events
+    sim.events()
         .iter()
         .filter(|e| matches!(e.kind, EventKind::Unstuck { .. } | EventKind::Stuck { .. }))
         .count()
@@ -139,17 +143,13 @@ fn stuck_events(sim: &Sim) -> usize {
 
 /// Every sampled state of `agent`.
 fn path(sim: &Sim, agent: usize) -> Vec<AgentState> {
-    sim.recorder()
-        .samples
-        .iter()
-        .map(|s| s.states[agent])
-        .collect()
+    sim.samples().iter().map(|s| s.states[agent]).collect()
 }
 
 /// No sampled position of any agent is inside solid, by the exact backend.
 fn assert_never_in_solid(sim: &Sim, world: &Arc<World>, shapes: &[Shape]) {
     let mut exact = WithContext::new(ExactCollider::new(world.clone()));
-    for sample in &sim.recorder().samples {
+    for sample in sim.samples() {
         for s in &sample.states {
             let shape = &shapes[match s.pose {
                 Pose::Standing => 0,
@@ -181,9 +181,9 @@ fn seams_slide_along_a_wall_and_a_floor_of_touching_brushes() {
         brushes.push(block([x, 64.0, 0.0], [x + 64.0, 80.0, 128.0]));
     }
     // Walk along +x pressed diagonally into the wall: the wall clips the y part away.
-    let agents = vec![player(0, [-900.0, 40.0, 24.5], vec![(0.0, walk(1.0, 0.2))])];
+    let agents = vec![player([-900.0, 40.0, 24.5], vec![(0.0, walk(1.0, 0.2))])];
     for sim in run_all(brushes, agents, MoveParams::default(), DT, 200) {
-        let s = &sim.states()[0];
+        let s = &sim.states().collect::<Vec<_>>()[0];
         assert!(s.on_ground, "{}", sim.backend());
         // The wish keeps 98 % of its length along x; friction and acceleration settle just under it.
         assert!(
@@ -210,7 +210,7 @@ fn seams_slide_along_a_wall_and_a_floor_of_touching_brushes() {
         }
         // The floor (landing, normal +z) and the wall (normal -y) are touched; never a seam
         // between tiles or slabs, whose internal faces have normals along x.
-        for e in &sim.recorder().events {
+        for e in sim.events() {
             if let EventKind::Contact(c) = e.kind {
                 assert!(c.normal.x.abs() < 1e-9, "{}: seam hit {c:?}", sim.backend());
             }
@@ -228,7 +228,7 @@ fn corner_a_v_and_a_diagonal_wall_never_stick_or_jitter() {
         wall([-600.0, -346.4], [0.0, 0.0], 32.0),
     ];
     // Straight into the apex: wedged, it stops; it must not jitter or end up in solid.
-    let agents = vec![player(0, [-300.0, 0.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
+    let agents = vec![player([-300.0, 0.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
     let world = Arc::new(World::from_brushes(v.clone()));
     for sim in run_all(v.clone(), agents, MoveParams::default(), DT, 300) {
         let p = path(&sim, 0);
@@ -253,9 +253,9 @@ fn corner_a_v_and_a_diagonal_wall_never_stick_or_jitter() {
         assert_eq!(stuck_events(&sim), 0);
     }
     // Off-centre into one arm of the V: slides along it towards the apex and stops there too.
-    let agents = vec![player(0, [-300.0, 60.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
+    let agents = vec![player([-300.0, 60.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
     for sim in run_all(v.clone(), agents, MoveParams::default(), DT, 300) {
-        let end = sim.states()[0].position;
+        let end = sim.states().collect::<Vec<_>>()[0].position;
         assert!(
             end.x > -16.0 - 16.0 / 30f64.to_radians().tan() - 1.0 && end.y.abs() < 1.0,
             "{}: stuck on the arm at {end}",
@@ -264,11 +264,7 @@ fn corner_a_v_and_a_diagonal_wall_never_stick_or_jitter() {
     }
     // A diagonal wall: walking into it at 45 degrees slides along it at 320 / sqrt(2).
     let diagonal = vec![floor(), wall([-500.0, -500.0], [500.0, 500.0], 32.0)];
-    let agents = vec![player(
-        0,
-        [-300.0, -200.0, 24.5],
-        vec![(0.0, walk(1.0, 0.0))],
-    )];
+    let agents = vec![player([-300.0, -200.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
     for sim in run_all(diagonal, agents, MoveParams::default(), DT, 300) {
         // The wish pushes along +x; the wall clips the part into it, so the agent slides along
         // the wall, smoothly: no oscillation of speed or direction once settled.
@@ -319,7 +315,7 @@ fn stairs(count: usize, riser: f64, tread: f64) -> Vec<Brush> {
 #[test]
 fn stairs_16_unit_risers_are_walked_up_20_block_even_beside_a_wall() {
     let top = 8.0 * 16.0;
-    let agents = vec![player(0, [-200.0, 0.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
+    let agents = vec![player([-200.0, 0.0, 24.5], vec![(0.0, walk(1.0, 0.0))])];
     for sim in run_all(
         stairs(8, 16.0, 32.0),
         agents.clone(),
@@ -358,7 +354,7 @@ fn stairs_16_unit_risers_are_walked_up_20_block_even_beside_a_wall() {
         DT,
         160,
     ) {
-        let end = sim.states()[0];
+        let end = sim.states().collect::<Vec<_>>()[0];
         assert!(
             end.position.z < 24.5 + 1e-6 && end.position.x < -16.0 + 1e-6,
             "{}: climbed a 20-unit riser: {end:?}",
@@ -368,11 +364,7 @@ fn stairs_16_unit_risers_are_walked_up_20_block_even_beside_a_wall() {
     // Beside a wall along the flight (y = 128 .. 144), pressed into it while climbing.
     let mut brushes = stairs(8, 16.0, 32.0);
     brushes.push(block([-400.0, 128.0, 0.0], [400.0, 144.0, 400.0]));
-    let agents = vec![player(
-        0,
-        [-200.0, 100.0, 24.5],
-        vec![(0.0, walk(1.0, 0.3))],
-    )];
+    let agents = vec![player([-200.0, 100.0, 24.5], vec![(0.0, walk(1.0, 0.3))])];
     for sim in run_all(brushes, agents, MoveParams::default(), DT, 200) {
         let highest = path(&sim, 0)
             .iter()
@@ -408,7 +400,7 @@ fn slope_walkable_just_above_0_7_slides_just_below() {
         let tan = (1.0 - normal_z * normal_z).sqrt() / normal_z;
         // Resting on the slope: the box's bottom edge on the uphill side touches it.
         let start = [300.0, 0.0, (300.0 + 16.0) * tan + 24.0 + SKIN];
-        let agents = vec![player(0, start, vec![])];
+        let agents = vec![player(start, vec![])];
         for sim in run_all(ramp(normal_z), agents, MoveParams::default(), DT, 128) {
             let p = path(&sim, 0);
             let end = p.last().unwrap();
@@ -512,8 +504,8 @@ fn a_seam_onto_a_slightly_steeper_slope_is_crossed_not_stood_at() {
         ],
         at,
     );
-    let mut walker = player(0, [0.0; 3], vec![(0.0, walk_at(-1.0, 0.0, 160.0))]);
-    walker.velocity = DVec3::new(-153.659, -6.352, 0.0);
+    let mut walker = player([0.0; 3], vec![(0.0, walk_at(-1.0, 0.0, 160.0))]);
+    walker.spec.velocity = DVec3::new(-153.659, -6.352, 0.0);
     for sim in run_all(
         vec![walkable, steeper],
         vec![walker],
@@ -545,15 +537,15 @@ fn tiny_moves_never_end_inside_solid() {
     ];
     let world = Arc::new(World::from_brushes(brushes.clone()));
     let agents = vec![
-        player(0, [-17.0, 0.0, 24.5], vec![(0.0, walk_at(1.0, 0.0, 0.5))]),
+        player([-17.0, 0.0, 24.5], vec![(0.0, walk_at(1.0, 0.0, 0.5))]),
         // Slow walking is slower still: friction acts as if at the stop speed, so a 2 u/s wish
         // moves at about accelerate * dt * 2 = 0.31 u/s. Start 5 units from the wall.
-        player(1, [279.0, 100.0, 40.5], vec![(0.0, walk_at(1.0, 0.3, 2.0))]),
+        player([279.0, 100.0, 40.5], vec![(0.0, walk_at(1.0, 0.3, 2.0))]),
     ];
     for sim in run_all(brushes, agents, MoveParams::default(), DT, 3000) {
         assert_never_in_solid(&sim, &world, &[standing(), crouching()]);
         assert_eq!(stuck_events(&sim), 0, "{}", sim.backend());
-        let s = sim.states();
+        let s: Vec<_> = sim.states().collect();
         assert!(
             s[1].position.x > 300.0 - 16.0 - 0.1,
             "{}: never reached the wall: {:?}",
@@ -568,12 +560,12 @@ fn start_in_solid_on_a_face_just_inside_and_deep_inside() {
     let brushes = vec![floor()];
     let world = Arc::new(World::from_brushes(brushes.clone()));
     let agents = vec![
-        player(0, [0.0, 0.0, 24.0], vec![]),
-        player(1, [200.0, 0.0, 24.0 - 1e-6], vec![]),
-        player(2, [400.0, 0.0, 10.0], vec![]),
+        player([0.0, 0.0, 24.0], vec![]),
+        player([200.0, 0.0, 24.0 - 1e-6], vec![]),
+        player([400.0, 0.0, 10.0], vec![]),
     ];
     for sim in run_all(brushes, agents, MoveParams::default(), DT, 64) {
-        let events = &sim.recorder().events;
+        let events = sim.events();
         let of = |id: u32| {
             events
                 .iter()
@@ -614,7 +606,6 @@ fn uncrouch_under_a_low_ceiling_is_refused_until_the_agent_has_left_it() {
     // not fit, a crouching one (40) does.
     let brushes = vec![floor(), block([0.0, -256.0, 48.0], [256.0, 256.0, 128.0])];
     let agents = vec![player(
-        0,
         [-100.0, 0.0, 24.5],
         // Crouched, it walks at 80 u/s: at 1.5 s it is 20 units into the tunnel.
         vec![
@@ -626,8 +617,7 @@ fn uncrouch_under_a_low_ceiling_is_refused_until_the_agent_has_left_it() {
     for sim in run_all(brushes, agents, MoveParams::default(), DT, 640) {
         let p = path(&sim, 0);
         let refused = sim
-            .recorder()
-            .events
+            .events()
             .iter()
             .filter(|e| e.kind == EventKind::StandRefused)
             .count();
@@ -662,7 +652,7 @@ fn uncrouch_under_a_low_ceiling_is_refused_until_the_agent_has_left_it() {
 #[test]
 fn fall_from_a_height_onto_a_ledge_lands_without_bouncing_through() {
     let brushes = vec![floor(), block([-64.0, -64.0, 0.0], [64.0, 64.0, 128.0])];
-    let agents = vec![player(0, [0.0, 0.0, 600.0], vec![])];
+    let agents = vec![player([0.0, 0.0, 600.0], vec![])];
     for sim in run_all(brushes, agents, MoveParams::default(), DT, 128) {
         let p = path(&sim, 0);
         for s in &p {
@@ -693,8 +683,8 @@ fn fall_from_a_height_onto_a_ledge_lands_without_bouncing_through() {
 fn thin_wall_one_unit_thick_stops_3000_units_per_second() {
     let brushes = vec![floor(), block([100.0, -256.0, 0.0], [101.0, 256.0, 256.0])];
     for shape in all_shapes() {
-        let mut a = agent(0, shape.clone(), None, [0.0, 0.0, 64.0], vec![]);
-        a.velocity = DVec3::new(3000.0, 0.0, 0.0);
+        let mut a = agent(shape.clone(), None, [0.0, 0.0, 64.0], vec![]);
+        a.spec.velocity = DVec3::new(3000.0, 0.0, 0.0);
         let params = MoveParams {
             gravity: 0.0,
             ..MoveParams::default()
@@ -712,7 +702,7 @@ fn thin_wall_one_unit_thick_stops_3000_units_per_second() {
                     );
                 }
                 assert!(
-                    (sim.states()[0].position.x - (limit - SKIN)).abs() < 1e-6,
+                    (sim.states().collect::<Vec<_>>()[0].position.x - (limit - SKIN)).abs() < 1e-6,
                     "{}",
                     sim.backend()
                 );
@@ -724,11 +714,10 @@ fn thin_wall_one_unit_thick_stops_3000_units_per_second() {
 fn jump_run(dt: f64) -> Vec<Sim> {
     // Already walking at full speed, so only the jump differs between time steps.
     let mut a = player(
-        0,
         [0.0, 0.0, 24.0 + SKIN],
         vec![(0.0, walk(1.0, 0.0)), (0.0, Action::Jump)],
     );
-    a.velocity = DVec3::new(320.0, 0.0, 0.0);
+    a.spec.velocity = DVec3::new(320.0, 0.0, 0.0);
     let steps = (1.5 / dt).round() as u64;
     run_all(vec![floor()], vec![a], MoveParams::default(), dt, steps)
 }
@@ -780,8 +769,8 @@ fn jump_height_and_landing_do_not_depend_on_the_time_step_and_repeat_bit_for_bit
     for dt in [1.0 / 60.0, 1.0 / 30.0] {
         let (a, b) = (jump_run(dt), jump_run(dt));
         for (sa, sb) in a.iter().zip(&b) {
-            assert_eq!(sa.recorder().samples.len(), sb.recorder().samples.len());
-            for (x, y) in sa.recorder().samples.iter().zip(&sb.recorder().samples) {
+            assert_eq!(sa.samples().len(), sb.samples().len());
+            for (x, y) in sa.samples().iter().zip(sb.samples()) {
                 for (s, t) in x.states.iter().zip(&y.states) {
                     assert_eq!(
                         s.position.to_array().map(f64::to_bits),
@@ -809,23 +798,20 @@ fn agent_vs_agent_neither_passes_through_the_other() {
             let lift = |s: &Shape| -s.bounds().min.z + 0.5;
             let agents = vec![
                 agent(
-                    0,
                     a.clone(),
                     None,
                     [-200.0, 0.0, lift(a)],
                     vec![(0.0, walk(1.0, 0.0))],
                 ),
-                agent(1, b.clone(), None, [0.0, 0.0, lift(b)], vec![]),
+                agent(b.clone(), None, [0.0, 0.0, lift(b)], vec![]),
                 // And two walking head-on.
                 agent(
-                    2,
                     a.clone(),
                     None,
                     [-200.0, 300.0, lift(a)],
                     vec![(0.0, walk(1.0, 0.0))],
                 ),
                 agent(
-                    3,
                     b.clone(),
                     None,
                     [200.0, 300.0, lift(b)],
@@ -833,7 +819,7 @@ fn agent_vs_agent_neither_passes_through_the_other() {
                 ),
             ];
             for sim in run_all(vec![floor()], agents, MoveParams::default(), DT, 200) {
-                for sample in &sim.recorder().samples {
+                for sample in sim.samples() {
                     for (i, j) in [(0, 1), (2, 3)] {
                         let (si, sj) = (&sample.states[i], &sample.states[j]);
                         let overlap = cspace_contact::time_of_impact(
@@ -860,7 +846,7 @@ fn agent_vs_agent_neither_passes_through_the_other() {
                         );
                     }
                 }
-                let contacts = sim.recorder().events.iter().filter(|e| matches!(e.kind, EventKind::Contact(c) if matches!(c.other, cspace_contact::ContactTarget::Agent(_)))).count();
+                let contacts = sim.events().iter().filter(|e| matches!(e.kind, EventKind::Contact(c) if matches!(c.target, cspace_sim::Touched::Agent(_)))).count();
                 assert!(
                     contacts >= 2,
                     "{}: {contacts} agent contacts",

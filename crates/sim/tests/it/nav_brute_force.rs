@@ -47,11 +47,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use cspace_contact::AgentId;
 use cspace_geom::DVec3;
-use cspace_sim::agent::{Action, AgentSpec, Pose, ScriptEvent};
-use cspace_sim::record::EventKind;
-use cspace_sim::{Sim, SimOptions};
+use cspace_sim::{AgentSpec, EventKind, Intent, Pose, Sim, SimConfig};
 use rayon::prelude::*;
 
 use crate::nav_validation::{Drawn, QuakeNav, count, map_names, map_seed};
@@ -161,50 +158,38 @@ fn hold(
     cap: f64,
     goal: impl Fn(DVec3, bool) -> bool,
 ) -> Held {
-    let pose = if input.crouch {
-        Action::Crouch
-    } else {
-        Action::Stand
+    // The input, held: the agent is driven from here, one intent for the whole hold.
+    let intent = Intent {
+        crouch: input.crouch,
+        jump: input.jump,
+        ..match input.direction {
+            Some(direction) => Intent::walk(direction, quake.params.walk_speed),
+            None => Intent::default(),
+        }
     };
-    let motion = match input.direction {
-        Some(direction) => Action::Move {
-            direction,
-            speed: quake.params.walk_speed,
-        },
-        None => Action::Stop,
-    };
-    let jump = input.jump.then_some(Action::Jump);
     let spec = AgentSpec {
-        id: AgentId(0),
-        standing: quake.shapes.0.clone(),
         crouching: Some(quake.shapes.1.clone()),
-        start: state.position,
         velocity: state.velocity,
         start_crouched: state.crouched,
-        script: [Some(pose), Some(motion), jump]
-            .into_iter()
-            .flatten()
-            .map(|action| ScriptEvent { at: 0.0, action })
-            .collect(),
+        ..AgentSpec::new(quake.shapes.0.clone(), state.position)
     };
-    let options = SimOptions {
-        sample_every: 1 << 30,
-        ..SimOptions::default()
+    let config = SimConfig {
+        params: quake.params,
+        dt: DT,
+        ..SimConfig::default()
     };
-    let Ok(mut sim) = Sim::new(
-        quake.collider.clone(),
-        quake.params,
-        DT,
-        vec![spec],
-        options,
-    ) else {
+    let Ok(mut sim) = Sim::new(quake.collider.clone(), config) else {
         return Held::Lost;
     };
+    let Ok(id) = sim.spawn(spec) else {
+        return Held::Lost;
+    };
+    sim.set_intent(id, intent).expect("a valid intent");
     let (steps, most) = ((HOLD / DT).round() as u64, (MAX_FLIGHT / DT).round() as u64);
     let mut peak: f64 = 0.0;
     for step in 0..most {
         sim.step();
-        let s = sim.states()[0];
+        let s = sim.agent(id).expect("the agent is there");
         let speed = s.velocity.truncate().length();
         if speed > cap {
             return Held::TooFast;
@@ -214,8 +199,7 @@ fn hold(
             return Held::Reached(peak);
         }
         let left = sim
-            .recorder()
-            .events
+            .drain_events()
             .iter()
             .any(|e| matches!(e.kind, EventKind::LeftWorld { .. }));
         if left {

@@ -34,15 +34,12 @@
 
 use std::sync::Arc;
 
-use cspace_contact::AgentId;
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryContext, Shape};
 use cspace_nav::{NavContext, NavMesh};
 use cspace_onion::Pose;
-use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
 use cspace_sim::navigation::Planner;
-use cspace_sim::record::EventKind;
-use cspace_sim::{BackendKind, MoveParams, Sim, SimOptions};
+use cspace_sim::{AgentId, AgentSpec, BackendKind, EventKind, Intent, MoveParams, Sim, SimConfig};
 use rayon::prelude::*;
 
 fn setting(var: &str) -> Option<String> {
@@ -142,55 +139,42 @@ fn follow(
 ) -> (Option<f64>, String) {
     let dt = 1.0 / 64.0;
     let spec = AgentSpec {
-        id: AgentId(0),
-        standing: shapes.0.clone(),
         crouching: Some(shapes.1.clone()),
-        start: from,
-        velocity: DVec3::ZERO,
         start_crouched: pose == 1,
-        script: vec![ScriptEvent {
-            at: 0.0,
-            action: Action::Goto(to),
-        }],
+        ..AgentSpec::new(shapes.0.clone(), from)
     };
-    let options = SimOptions {
-        sample_every: 1 << 30,
-        ..SimOptions::default()
-    };
-    let mut sim = Sim::with_planner(
-        collider.clone(),
-        *params,
+    let config = SimConfig {
+        params: *params,
         dt,
-        vec![spec],
-        options,
-        Some(planner.clone()),
-    )
-    .expect("a valid agent");
+        planner: Some(planner.clone()),
+        ..SimConfig::default()
+    };
+    let mut sim = Sim::new(collider.clone(), config).expect("a valid simulation");
+    let id = sim.spawn(spec).expect("a valid agent");
+    let goto = Intent {
+        goto: Some(to),
+        ..sim.intent(id).expect("the agent is there")
+    };
+    sim.set_intent(id, goto)
+        .expect("the planner plans for the agent");
     let steps = ((3.0 * cost + 10.0) / dt).ceil() as u64;
-    let mut seen = 0;
+    let mut replans = 0;
     for _ in 0..steps {
         sim.step();
-        let events = &sim.recorder().events;
-        for e in &events[seen..] {
+        for e in sim.drain_events() {
             match e.kind {
                 EventKind::Arrived { .. } => return (Some(e.step as f64 * dt), String::new()),
                 EventKind::GotoFailed { why, .. } => {
-                    let at = sim.states()[0].position;
+                    let at = sim.agent(id).expect("the agent is there").position;
                     return (None, format!("{} at {at:.1}", why.describe()));
                 }
                 EventKind::LeftWorld { at } => return (None, format!("left the world at {at:.1}")),
+                EventKind::Planned { replan: true, .. } => replans += 1,
                 _ => {}
             }
         }
-        seen = events.len();
     }
-    let at = sim.states()[0].position;
-    let replans = sim
-        .recorder()
-        .events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::Planned { replan: true, .. }))
-        .count();
+    let at = sim.agent(id).expect("the agent is there").position;
     (
         None,
         format!(
@@ -301,22 +285,17 @@ impl QuakeNav {
         .unwrap();
         // The planner of a goto agent of Quake's poses (the agent is only a template).
         let template = AgentSpec {
-            id: AgentId(0),
-            standing: standing.clone(),
             crouching: Some(crouching.clone()),
             // A start inside the map, or the outside fill's flood would leak from it.
-            start: map.spawns.first().copied().unwrap_or(DVec3::ZERO),
-            velocity: DVec3::ZERO,
-            start_crouched: false,
-            script: vec![ScriptEvent {
-                at: 0.0,
-                action: Action::Goto(DVec3::ZERO),
-            }],
+            ..AgentSpec::new(
+                standing.clone(),
+                map.spawns.first().copied().unwrap_or(DVec3::ZERO),
+            )
         };
         let planner = Arc::new(
             Planner::build_with(
                 &map.world,
-                std::slice::from_ref(&template),
+                &[(AgentId(0), &template)],
                 &params,
                 &map.spawns,
                 &extra_poses(),

@@ -11,15 +11,13 @@
 
 use std::sync::Arc;
 
-use cspace_contact::AgentId;
 use cspace_geom::generate::patch_world;
 use cspace_geom::patch::{ControlGrid, TessellationOptions};
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, WithContext, World};
-use cspace_sim::agent::{Action, AgentSpec, Pose, ScriptEvent};
-use cspace_sim::backend::BackendKind;
-use cspace_sim::params::MoveParams;
-use cspace_sim::record::{AgentState, EventKind};
-use cspace_sim::simulation::{Sim, SimOptions};
+use cspace_sim::{
+    Action, AgentSpec, AgentState, BackendKind, EventKind, MoveParams, Pose, Recording,
+    ScriptEvent, Scripted, ScriptedAgent, Sim, SimConfig,
+};
 
 const DT: f64 = 1.0 / 64.0;
 
@@ -49,14 +47,9 @@ fn grid(rows: usize, columns: usize, points: impl IntoIterator<Item = DVec3>) ->
 }
 
 /// A player walking along `direction` (horizontal) from `start`.
-fn walker(id: u32, start: DVec3, direction: [f64; 2]) -> AgentSpec {
-    AgentSpec {
-        id: AgentId(id),
-        standing: standing(),
-        crouching: None,
-        start,
-        velocity: DVec3::ZERO,
-        start_crouched: false,
+fn walker(start: DVec3, direction: [f64; 2]) -> ScriptedAgent {
+    ScriptedAgent {
+        spec: AgentSpec::new(standing(), start),
         script: vec![ScriptEvent {
             at: 0.0,
             action: Action::Move {
@@ -68,7 +61,7 @@ fn walker(id: u32, start: DVec3, direction: [f64; 2]) -> AgentSpec {
 }
 
 /// Runs `agents` in `world` on each backend of [`EXACT_FOR_BOXES`] for `steps` steps.
-fn run(world: &Arc<World>, agents: &[AgentSpec], steps: u64) -> Vec<Sim> {
+fn run(world: &Arc<World>, agents: &[ScriptedAgent], steps: u64) -> Vec<Sim> {
     EXACT_FOR_BOXES
         .iter()
         .map(|kind| {
@@ -76,24 +69,22 @@ fn run(world: &Arc<World>, agents: &[AgentSpec], steps: u64) -> Vec<Sim> {
                 .build_for(world, &[standing()])
                 .unwrap()
                 .expect("every backend here takes boxes");
-            let mut sim = Sim::new(
-                collider,
-                MoveParams::default(),
-                DT,
-                agents.to_vec(),
-                SimOptions::default(),
-            )
-            .unwrap();
-            sim.run(steps);
-            sim
+            let config = SimConfig {
+                params: MoveParams::default(),
+                dt: DT,
+                recording: Recording::Sampled { every: 1 },
+                ..SimConfig::default()
+            };
+            let mut run = Scripted::new(collider, config, agents).unwrap();
+            run.run(steps);
+            run.sim
         })
         .collect()
 }
 
 /// Every sampled state of `agent` (one per step, the step's index with it).
 fn path(sim: &Sim, agent: usize) -> Vec<(u64, AgentState)> {
-    sim.recorder()
-        .samples
+    sim.samples()
         .iter()
         .map(|s| (s.step, s.states[agent]))
         .collect()
@@ -134,8 +125,7 @@ fn assert_walks_clean(
         );
     }
     let stuck = sim
-        .recorder()
-        .events
+        .events()
         .iter()
         .filter(|e| matches!(e.kind, EventKind::Unstuck { .. } | EventKind::Stuck { .. }))
         .count();
@@ -179,9 +169,9 @@ fn walking_along_and_over_a_ridge_of_adjacent_patches_never_snags() {
     let agents = [
         // On the apex, along it: across the seams between the lengths, on the seam between the
         // slopes.
-        walker(0, DVec3::new(0.0, -360.0, 100.0), [0.0, 1.0]),
+        walker(DVec3::new(0.0, -360.0, 100.0), [0.0, 1.0]),
         // Up one slope, over the apex and down the other, across the patches.
-        walker(1, DVec3::new(-240.0, -40.0, 24.03125), [1.0, 0.0]),
+        walker(DVec3::new(-240.0, -40.0, 24.03125), [1.0, 0.0]),
     ];
     for sim in run(&world, &agents, 128) {
         assert_walks_clean(&sim, &world, 0, 40..128, 0.95, "along the ridge");
@@ -195,7 +185,7 @@ fn walking_along_and_over_a_ridge_of_adjacent_patches_never_snags() {
                 s.position
             );
         }
-        let over = sim.states()[1].position;
+        let over = sim.states().collect::<Vec<_>>()[1].position;
         assert!(
             over.x > 250.0 && (over.z - 24.03125).abs() < 0.1,
             "{}: did not get over the ridge: {over}",
@@ -232,8 +222,8 @@ fn walking_up_a_curved_ramp_never_snags() {
         &TessellationOptions::default(),
     ));
     let agents = [
-        walker(0, DVec3::new(-128.0, -64.0, 24.03125), [1.0, 0.0]),
-        walker(1, DVec3::new(-128.0, -100.0, 24.03125), [1.0, 0.3]),
+        walker(DVec3::new(-128.0, -64.0, 24.03125), [1.0, 0.0]),
+        walker(DVec3::new(-128.0, -100.0, 24.03125), [1.0, 0.3]),
     ];
     for sim in run(&world, &agents, 96) {
         assert_walks_clean(&sim, &world, 0, 10..96, 0.95, "up the ramp");
@@ -291,13 +281,13 @@ fn walking_along_a_pipe_inside_and_on_top_never_snags() {
         &TessellationOptions::default(),
     ));
     let agents = [
-        walker(0, DVec3::new(0.0, -230.0, 40.0), [0.0, 1.0]),
-        walker(1, DVec3::new(256.0, -230.0, 100.0), [0.0, 1.0]),
+        walker(DVec3::new(0.0, -230.0, 40.0), [0.0, 1.0]),
+        walker(DVec3::new(256.0, -230.0, 100.0), [0.0, 1.0]),
     ];
     for sim in run(&world, &agents, 80) {
         assert_walks_clean(&sim, &world, 0, 20..80, 0.95, "inside the pipe");
         assert_walks_clean(&sim, &world, 1, 20..80, 0.95, "on top of the pipe");
-        let [inside, on_top] = [0, 1].map(|i| sim.states()[i].position);
+        let [inside, on_top] = [0, 1].map(|i| sim.states().collect::<Vec<_>>()[i].position);
         assert!(
             // In the bottom's valley (the facets either side of the seam are not mirror images,
             // so it drifts a little off the axis).

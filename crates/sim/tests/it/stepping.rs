@@ -3,26 +3,22 @@
 
 use std::sync::Arc;
 
-use cspace_contact::AgentId;
 use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
-use cspace_sim::agent::{Action, AgentSpec, ScriptEvent};
-use cspace_sim::backend::BackendKind;
-use cspace_sim::params::MoveParams;
-use cspace_sim::record::EventKind;
-use cspace_sim::simulation::{Sim, SimOptions};
+use cspace_sim::{
+    Action, AgentSpec, BackendKind, EventKind, MoveParams, Recording, ScriptEvent, Scripted,
+    ScriptedAgent, SimConfig,
+};
 
-fn player(id: u32, start: [f64; 3], script: Vec<(f64, Action)>) -> AgentSpec {
-    AgentSpec {
-        id: AgentId(id),
-        standing: Shape::new_box(
-            DVec3::new(-16.0, -16.0, -24.0),
-            DVec3::new(16.0, 16.0, 32.0),
-        )
-        .unwrap(),
-        crouching: None,
-        start: DVec3::from_array(start),
-        velocity: DVec3::ZERO,
-        start_crouched: false,
+fn player(start: [f64; 3], script: Vec<(f64, Action)>) -> ScriptedAgent {
+    ScriptedAgent {
+        spec: AgentSpec::new(
+            Shape::new_box(
+                DVec3::new(-16.0, -16.0, -24.0),
+                DVec3::new(16.0, 16.0, 32.0),
+            )
+            .unwrap(),
+            DVec3::from_array(start),
+        ),
         script: script
             .into_iter()
             .map(|(at, action)| ScriptEvent { at, action })
@@ -38,20 +34,19 @@ fn world() -> Arc<World> {
     .unwrap()]))
 }
 
-fn sim(agents: Vec<AgentSpec>, dt: f64) -> Sim {
-    let shape = agents[0].standing.clone();
+fn sim(agents: Vec<ScriptedAgent>, dt: f64) -> Scripted {
+    let shape = agents[0].spec.standing.clone();
     let collider = BackendKind::Exact
         .build_for(&world(), &[shape])
         .unwrap()
         .unwrap();
-    Sim::new(
-        collider,
-        MoveParams::default(),
+    let config = SimConfig {
+        params: MoveParams::default(),
         dt,
-        agents,
-        SimOptions::default(),
-    )
-    .unwrap()
+        recording: Recording::Sampled { every: 1 },
+        ..SimConfig::default()
+    };
+    Scripted::new(collider, config, &agents).unwrap()
 }
 
 #[test]
@@ -59,7 +54,6 @@ fn resting_agents_sleep_and_wake_when_touched_or_scripted() {
     let agents = vec![
         // Rests, then is scripted to walk at 2 s.
         player(
-            0,
             [0.0, 0.0, 24.5],
             vec![(
                 2.0,
@@ -70,10 +64,9 @@ fn resting_agents_sleep_and_wake_when_touched_or_scripted() {
             )],
         ),
         // Rests in the way of agent 2.
-        player(1, [0.0, 300.0, 24.5], vec![]),
+        player([0.0, 300.0, 24.5], vec![]),
         // Walks into agent 1 at 1 s.
         player(
-            2,
             [-300.0, 300.0, 24.5],
             vec![(
                 1.0,
@@ -86,7 +79,7 @@ fn resting_agents_sleep_and_wake_when_touched_or_scripted() {
     ];
     let mut s = sim(agents, 1.0 / 64.0);
     s.run(64 * 3);
-    let events = &s.recorder().events;
+    let events = s.sim.events();
     let kinds = |id: u32| -> Vec<EventKind> {
         events
             .iter()
@@ -111,25 +104,31 @@ fn resting_agents_sleep_and_wake_when_touched_or_scripted() {
         .step;
     assert_eq!(woke_0, 129, "woken by its script at 2 s");
     // While asleep, nothing is traced for it: the counters count fewer agent steps than 3 * steps.
-    assert!(s.counters().agent_steps < 3 * 64 * 3);
-    assert!(s.states()[0].position.x > 100.0, "walked after waking");
+    assert!(s.sim.counters().agent_steps < 3 * 64 * 3);
+    assert!(
+        s.sim.states().collect::<Vec<_>>()[0].position.x > 100.0,
+        "walked after waking"
+    );
 }
 
 #[test]
 fn long_steps_are_split_into_substeps_of_at_most_66_ms() {
     // A fall of 1 s simulated as one step of 1 s and as 64 steps: sub-steps of 1/16 s keep the
     // fall the same (gravity is integrated exactly either way; the landing is found by the trace).
-    let mut one = sim(vec![player(0, [0.0, 0.0, 400.0], vec![])], 1.0);
+    let mut one = sim(vec![player([0.0, 0.0, 400.0], vec![])], 1.0);
     one.run(1);
-    let mut many = sim(vec![player(0, [0.0, 0.0, 400.0], vec![])], 1.0 / 64.0);
+    let mut many = sim(vec![player([0.0, 0.0, 400.0], vec![])], 1.0 / 64.0);
     many.run(64);
-    let (a, b) = (one.states()[0], many.states()[0]);
+    let (a, b) = (
+        one.sim.states().collect::<Vec<_>>()[0],
+        many.sim.states().collect::<Vec<_>>()[0],
+    );
     // Both landed (at 0.94 s) and rest a skin above the floor.
     assert!(a.on_ground && b.on_ground, "{a:?} vs {b:?}");
     assert_eq!(a.position.z, 24.0 + 1.0 / 32.0);
     assert_eq!(a.position.z, b.position.z);
     assert_eq!(
-        one.counters().agent_steps,
+        one.sim.counters().agent_steps,
         16,
         "1 s split into 16 sub-steps of 62.5 ms"
     );
@@ -137,11 +136,10 @@ fn long_steps_are_split_into_substeps_of_at_most_66_ms() {
 
 #[test]
 fn the_same_run_gives_the_same_bits_on_any_thread() {
-    let agents: Vec<AgentSpec> = (0..12)
+    let agents: Vec<ScriptedAgent> = (0..12)
         .map(|i| {
             let angle = i as f64 * 0.5;
             player(
-                i,
                 [200.0 * angle.cos(), 200.0 * angle.sin(), 24.5],
                 vec![
                     (
@@ -156,10 +154,10 @@ fn the_same_run_gives_the_same_bits_on_any_thread() {
             )
         })
         .collect();
-    let run = |agents: Vec<AgentSpec>| {
+    let run = |agents: Vec<ScriptedAgent>| {
         let mut s = sim(agents, 1.0 / 60.0);
         s.run(200);
-        s.recorder().clone()
+        (s.sim.samples().to_vec(), s.sim.events().to_vec())
     };
     let here = run(agents.clone());
     let threads: Vec<_> = (0..3)
@@ -170,8 +168,8 @@ fn the_same_run_gives_the_same_bits_on_any_thread() {
         .collect();
     for t in threads {
         let there = t.join().unwrap();
-        assert_eq!(here.samples.len(), there.samples.len());
-        for (x, y) in here.samples.iter().zip(&there.samples) {
+        assert_eq!(here.0.len(), there.0.len());
+        for (x, y) in here.0.iter().zip(&there.0) {
             for (s, t) in x.states.iter().zip(&y.states) {
                 assert_eq!(
                     s.position.to_array().map(f64::to_bits),
@@ -179,11 +177,11 @@ fn the_same_run_gives_the_same_bits_on_any_thread() {
                 );
             }
         }
-        assert_eq!(here.events, there.events);
+        assert_eq!(here.1, there.1);
     }
     // They met in the middle: agent contacts happened.
     assert!(
-        here.events
+        here.1
             .iter()
             .any(|e| matches!(e.kind, EventKind::Contact(_)))
     );
@@ -201,7 +199,6 @@ fn agents_started_on_one_point_spread_out_and_step_at_a_crowds_cost() {
             let angle = i as f64 * 2.399963; // the golden angle: every agent a different heading
             let direction = DVec3::new(angle.cos(), angle.sin(), 0.0);
             player(
-                i,
                 [0.0, 0.0, 24.5],
                 vec![(
                     0.0,
@@ -215,10 +212,10 @@ fn agents_started_on_one_point_spread_out_and_step_at_a_crowds_cost() {
         .collect();
     let mut s = sim(agents, 1.0 / 64.0);
     s.run(32);
-    let exact = s.filter_stats().tests[cspace_contact::filter::Filter::Exact as usize];
-    let per_agent_step = exact as f64 / s.counters().agent_steps as f64;
+    let exact = s.sim.filter_stats().tests[cspace_contact::filter::Filter::Exact as usize];
+    let per_agent_step = exact as f64 / s.sim.counters().agent_steps as f64;
     eprintln!("{exact} exact agent-agent tests, {per_agent_step:.2} per agent step");
-    let events = &s.recorder().events;
+    let events = s.sim.events();
     let stuck = events
         .iter()
         .filter(|e| matches!(e.kind, EventKind::Stuck { .. }))
@@ -228,7 +225,7 @@ fn agents_started_on_one_point_spread_out_and_step_at_a_crowds_cost() {
         .filter(|e| matches!(e.kind, EventKind::Unstuck { .. }))
         .count();
     assert_eq!((stuck, unstuck), (0, count as usize - 1), "stuck, unstuck");
-    let states = s.states();
+    let states: Vec<_> = s.sim.states().collect();
     let size = DVec3::new(32.0, 32.0, 56.0) - cspace_geom::tolerance::CONTACT;
     for (i, a) in states.iter().enumerate() {
         for b in &states[i + 1..] {

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use cspace_geom::{DVec3, Shape};
-use cspace_sim::agent::{Action, AgentSpec};
+use cspace_sim::{Action, ScriptedAgent};
 use parry3d_f64::math::Pose;
 use parry3d_f64::query::DefaultQueryDispatcher;
 use rapier3d_f64::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
@@ -84,13 +84,13 @@ pub struct RapierCrowd {
     character: SharedShape,
     /// The cuboid's centre relative to the agent's origin.
     centre: DVec3,
-    agents: Vec<AgentSpec>,
+    agents: Vec<ScriptedAgent>,
 }
 
 impl RapierCrowd {
     /// The world `shape` (parry's compound of the brushes) as one fixed collider, and `agents`
     /// (standing boxes) for the controller.
-    pub fn new(world: SharedShape, agents: &[AgentSpec], setup: ControllerSetup) -> RapierCrowd {
+    pub fn new(world: SharedShape, agents: &[ScriptedAgent], setup: ControllerSetup) -> RapierCrowd {
         let bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();
         let handle = colliders.insert(ColliderBuilder::new(world).build());
@@ -99,7 +99,7 @@ impl RapierCrowd {
         broad_phase.set_aabb(&IntegrationParameters::default(), handle, aabb);
         let standing = agents
             .first()
-            .map_or_else(cspace_scenario::bench::player, |a| a.standing.clone());
+            .map_or_else(cspace_scenario::bench::player, |a| a.spec.standing.clone());
         let (half, centre) = match standing {
             Shape::Box(b) => ((b.maxs - b.mins) * 0.5, (b.maxs + b.mins) * 0.5),
             other => panic!("the crowd walks boxes, not {}", other.describe()),
@@ -162,7 +162,7 @@ impl RapierCrowd {
 
 /// One agent in rapier's loop.
 struct Walker<'a> {
-    spec: &'a AgentSpec,
+    spec: &'a ScriptedAgent,
     position: DVec3,
     vz: f64,
     next_event: usize,
@@ -170,11 +170,11 @@ struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(spec: &'a AgentSpec) -> Walker<'a> {
+    fn new(spec: &'a ScriptedAgent) -> Walker<'a> {
         Walker {
             spec,
-            position: spec.start,
-            vz: spec.velocity.z,
+            position: spec.spec.start,
+            vz: spec.spec.velocity.z,
             next_event: 0,
             action: None,
         }

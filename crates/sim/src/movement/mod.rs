@@ -2,13 +2,48 @@
 //! trace, slide move), with Quake II's step-up rule (keep the farther of the stepped and
 //! unstepped moves) and Quake III's all-solid correction followed by a wider search.
 
+mod player;
+
+pub use player::{Player, PlayerMove};
+
+use cspace_contact::Contact;
 use cspace_geom::DVec3;
 
-use super::tracer::{MoveHit, Tracer};
-use crate::agent::{Ground, Intent, Pose};
+use crate::agent::{Ground, Pose, PoseSet};
+use crate::intent::Intent;
 use crate::params::MoveParams;
 use crate::record::EventKind;
 use cspace_geom::tolerance::{LAUNCH_SPEED, MAX_SPEED};
+
+/// The answer to one trace of a mover: the world's hit and, in a simulation, the other agents',
+/// whichever comes first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoveHit {
+    /// Free fraction of the move (after the skin pull-back), in `[0, 1]`.
+    pub fraction: f64,
+    /// Where the mover ends (world, units).
+    pub end: DVec3,
+    /// The hit normal, pointing to the mover; `None` on a miss.
+    pub normal: Option<DVec3>,
+    /// The move started in solid (world).
+    pub start_solid: bool,
+    /// The move never left solid (world).
+    pub all_solid: bool,
+    /// The contact, when something was hit.
+    pub contact: Option<Contact>,
+}
+
+/// What the movement model asks of the world around a mover: traces and overlap tests of its
+/// shape in a pose. A simulation answers with the backend and the other agents
+/// (`simulation/tracer.rs`); [`PlayerMove`] with the backend alone.
+pub trait Surroundings {
+    /// Sweeps the mover in `pose` from `start` to `end`.
+    fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit;
+    /// True when the mover in `pose` at `position` overlaps nothing.
+    fn is_free(&mut self, pose: Pose, position: DVec3) -> bool;
+    /// The mover's shapes, prepared for the backend.
+    fn poses(&self) -> &PoseSet;
+}
 
 /// The state of the agent being moved (copied out of its components and written back).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,7 +86,7 @@ pub(crate) fn clip_velocity(v: DVec3, normal: DVec3, overclip: f64) -> DVec3 {
 
 /// Crouching and standing (`PM_CheckDuck`): crouching always fits (the pose is smaller);
 /// standing only where the whole standing shape is free.
-pub(crate) fn crouch_or_stand(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
+pub(crate) fn crouch_or_stand(st: &mut MoverState, tr: &mut impl Surroundings, log: &mut MoveLog) {
     if !st.can_crouch {
         return;
     }
@@ -71,7 +106,7 @@ pub(crate) fn crouch_or_stand(st: &mut MoverState, tr: &mut Tracer, log: &mut Mo
 /// `PM_GroundTrace`: what is under the agent, found by a short downward trace.
 pub(crate) fn ground_check(
     st: &mut MoverState,
-    tr: &mut Tracer,
+    tr: &mut impl Surroundings,
     p: &MoveParams,
     log: &mut MoveLog,
 ) {
@@ -110,7 +145,7 @@ pub(crate) fn ground_check(
 /// then the same 26 directions at 2, 4, 8, ..., 256 units, then the floor around it one shape
 /// apart ([`floor_lattice`]): the first free position found in that order, which is near but not
 /// always the nearest free position.
-pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
+pub(crate) fn unstick(st: &mut MoverState, tr: &mut impl Surroundings, log: &mut MoveLog) {
     let from = st.position;
     if tr.is_free(st.pose, from) {
         return;
@@ -118,7 +153,8 @@ pub(crate) fn unstick(st: &mut MoverState, tr: &mut Tracer, log: &mut MoveLog) {
     // The 26 unit offsets within +-1, nearest first (straight up before sideways), then in a
     // fixed order; then the same directions at growing radii; then the floor around, one shape
     // apart (a pile of agents started on one point fills the rings and spreads over the floor).
-    let size = tr.poses.get(st.pose).shape().bounds().size() + 2.0 * tr.poses.get(st.pose).skin();
+    let size =
+        tr.poses().get(st.pose).shape().bounds().size() + 2.0 * tr.poses().get(st.pose).skin();
     let nudged = nudges().into_iter().map(|offset| (from + offset, true));
     let rings = (1..=8).flat_map(|k| {
         let radius = f64::from(1u32 << k);
@@ -232,7 +268,7 @@ fn wish(st: &MoverState, p: &MoveParams) -> (DVec3, f64) {
 /// `PM_AirMove` (sliding down steep ground).
 pub(crate) fn walk_or_fall(
     st: &mut MoverState,
-    tr: &mut Tracer,
+    tr: &mut impl Surroundings,
     p: &MoveParams,
     dt: f64,
     log: &mut MoveLog,
@@ -280,7 +316,7 @@ pub(crate) fn walk_or_fall(
 /// ground.
 fn step_slide_move(
     st: &mut MoverState,
-    tr: &mut Tracer,
+    tr: &mut impl Surroundings,
     p: &MoveParams,
     dt: f64,
     gravity: bool,
@@ -352,7 +388,7 @@ const PLANES: usize = 16;
 /// plane sends the mover along the crease, a third stops it. Returns whether anything was hit.
 fn slide_move(
     st: &mut MoverState,
-    tr: &mut Tracer,
+    tr: &mut impl Surroundings,
     p: &MoveParams,
     dt: f64,
     gravity: bool,
@@ -421,7 +457,7 @@ fn slide_move(
         // terrain for 95 s). A move that gets on is left to the nudge, as in Quake III.
         if planes[..count].iter().any(|q| normal.dot(*q) > 0.99) {
             // Blocked where it stands: the move ended within the skin of its start.
-            let blocked = hit.fraction * travel.length() <= tr.poses.get(st.pose).skin();
+            let blocked = hit.fraction * travel.length() <= tr.poses().get(st.pose).skin();
             if blocked && velocity.dot(normal) < 0.0 {
                 velocity = clip_velocity(velocity, normal, p.overclip);
                 end_velocity = clip_velocity(end_velocity, normal, p.overclip);
@@ -495,13 +531,10 @@ fn slide_move(
 mod tests {
     use std::sync::Arc;
 
-    use cspace_contact::{AgentId, FilterStack};
     use cspace_geom::generate::{Rng, oriented_box};
     use cspace_geom::{Aabb, Brush, Collider, ExactCollider, Shape, World};
 
     use super::*;
-    use crate::agent::PoseSet;
-    use crate::simulation::tracer::Tracer;
 
     /// Quake III failure mode: after clipping against creases and repeated planes, the velocity
     /// can point back into a plane already touched. Here, after every slide, it never does.
@@ -541,8 +574,6 @@ mod tests {
             crouching: None,
         };
         let p = MoveParams::default();
-        let (mut filters, mut candidates, mut traces) =
-            (FilterStack::new(128.0, false), Vec::new(), 0);
         let (mut slides, mut clipped) = (0, 0);
         while slides < 3000 {
             let position = DVec3::new(
@@ -550,17 +581,7 @@ mod tests {
                 rng.range(-450.0, 450.0),
                 rng.range(25.0, 120.0),
             );
-            let mut tracer = Tracer {
-                collider: &collider,
-                queries: &mut queries,
-                filters: Some(&mut filters),
-                me: AgentId(0),
-                ids: &[AgentId(0)],
-                poses: &poses,
-                step: 0,
-                candidates: &mut candidates,
-                traces: &mut traces,
-            };
+            let mut tracer = player::world_surroundings(&collider, &mut queries, &poses);
             if !tracer.is_free(Pose::Standing, position) {
                 continue;
             }
