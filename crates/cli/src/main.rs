@@ -1441,11 +1441,11 @@ fn path(args: PathArgs) -> anyhow::Result<ExitCode> {
             let what = match &error {
                 cspace_nav::NavError::InSolid { what, .. }
                 | cspace_nav::NavError::NoGround { what, .. }
-                | cspace_nav::NavError::BadPoint { what, .. } => *what,
-                _ => "",
+                | cspace_nav::NavError::BadPoint { what, .. } => Some(*what),
+                _ => None,
             };
             let (flag, point) = match what {
-                "start" => ("--from", args.from),
+                Some(cspace_nav::Endpoint::Start) => ("--from", args.from),
                 _ => ("--to", args.to),
             };
             cspace_scenario::Error::Nav {

@@ -51,7 +51,7 @@ pub struct Contact {
 impl Contact {
     /// The contact a backend hit describes, or `None` when the hit is a miss (or all solid).
     pub fn from_hit(step: u64, agent: AgentId, hit: &Hit) -> Option<Contact> {
-        let surface = hit.surface?;
+        let surface = hit.surface()?;
         Some(Contact {
             step,
             agent,

@@ -3,6 +3,7 @@
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::DVec3;
 
@@ -14,24 +15,21 @@ use crate::world::{BrushId, World};
 /// A shape a backend has accepted, ready for traces.
 ///
 /// Made by [`Collider::prepare`], which checks once that the backend can answer for the shape and
-/// records the backend's own slot for it (the onion's configuration-space index, say).
+/// records the backend's own slot for it (the onion's configuration-space index, say). It is tied
+/// to the collider that made it: a backend's queries check (in debug builds) that the `Prepared`
+/// they are given came from their own [`ColliderKey`], so a shape prepared by one tree cannot
+/// index another tree's spaces. Wrappers that forward `prepare` (the k-UDOP cache) hand out their
+/// inner backend's, which is the one that reads the slot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prepared {
     shape: Shape,
     slot: u32,
     skin: f64,
+    /// The [`ColliderKey`] of the collider that made it.
+    key: u64,
 }
 
 impl Prepared {
-    /// A prepared shape with the backend's `slot` and the default skin.
-    pub fn new(shape: Shape, slot: u32) -> Prepared {
-        Prepared {
-            shape,
-            slot,
-            skin: DEFAULT_SKIN,
-        }
-    }
-
     /// The same with another skin (units; see [`Hit::fraction`]).
     pub fn with_skin(self, skin: f64) -> Prepared {
         Prepared { skin, ..self }
@@ -51,6 +49,103 @@ impl Prepared {
     pub fn skin(&self) -> f64 {
         self.skin
     }
+}
+
+/// The next [`ColliderKey`]: keys are never reused within a process.
+static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
+
+/// A collider's identity, and a backend's way into what only it should make or read: each
+/// collider holds one, made when the collider is made, and
+/// - makes its [`Prepared`] shapes through it ([`ColliderKey::prepare`]), which records the key;
+///   its queries then [`ColliderKey::check`] that a `Prepared` is its own (a debug assertion:
+///   one from another collider, or another tree, would index the wrong slot);
+/// - reaches its scratch in a caller's [`QueryContext`] or [`TypedContext`] through it
+///   ([`ColliderKey::parts`], [`ColliderKey::typed_parts`]): the user's context has no accessor of
+///   its own, and a backend's scratch type is its own (private, or opaque), so no one else can
+///   name it.
+///
+/// A clone of a collider shares its key (it answers from the same tree, so the same slots). A
+/// backend in another crate makes its key with [`ColliderKey::new`]; the key's value only ever
+/// compares equal to itself and never enters an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColliderKey(u64);
+
+impl Default for ColliderKey {
+    /// A fresh key, as [`ColliderKey::new`].
+    fn default() -> ColliderKey {
+        ColliderKey::new()
+    }
+}
+
+impl ColliderKey {
+    /// A key no other collider holds.
+    pub fn new() -> ColliderKey {
+        ColliderKey(NEXT_KEY.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// `shape` prepared by the collider holding this key, in its `slot`, with the default skin
+    /// ([`DEFAULT_SKIN`]).
+    pub fn prepare(&self, shape: Shape, slot: u32) -> Prepared {
+        Prepared {
+            shape,
+            slot,
+            skin: DEFAULT_SKIN,
+            key: self.0,
+        }
+    }
+
+    /// True when `prepared` was made through this key.
+    #[inline]
+    pub fn made(&self, prepared: &Prepared) -> bool {
+        prepared.key == self.0
+    }
+
+    /// Checks, in debug builds, that `prepared` was made through this key: a backend calls it at
+    /// the top of its queries. (Release builds skip it; a `Prepared` of another collider is a
+    /// caller's bug, like a query outside the numeric domain.)
+    #[inline]
+    pub fn check(&self, prepared: &Prepared) {
+        debug_assert!(
+            self.made(prepared),
+            "a Prepared shape ({}) used with a collider that did not prepare it: prepare the \
+             shape with the collider that traces it",
+            prepared.shape.describe()
+        );
+    }
+
+    /// The backend's scratch of type `T` in `ctx` (made on first use, reused after), with the
+    /// context's counters and the mover's cache, borrowed apart. One downcast for a context's first
+    /// backend; a lookup by type among the others.
+    #[inline]
+    pub fn parts<'c, T: Default + Send + Sync + 'static>(
+        &self,
+        ctx: &'c mut QueryContext,
+    ) -> Parts<'c, T> {
+        ctx.parts()
+    }
+
+    /// The backend's scratch in a typed context, with its counters and mover's cache: a field
+    /// read, no lookup.
+    #[inline]
+    pub fn typed_parts<'c, T>(&self, ctx: &'c mut TypedContext<T>) -> Parts<'c, T> {
+        Parts {
+            scratch: &mut ctx.scratch,
+            counters: &mut ctx.counters,
+            mover: &mut ctx.mover,
+        }
+    }
+}
+
+/// What a backend's query borrows from a context ([`ColliderKey::parts`]): its scratch, the
+/// counters and the cache of the mover being traced.
+#[derive(Debug)]
+pub struct Parts<'c, T> {
+    /// The backend's scratch.
+    pub scratch: &'c mut T,
+    /// The context's counters.
+    pub counters: &'c mut QueryCounters,
+    /// The cache of the mover being traced ([`QueryContext::with_mover`]).
+    pub mover: &'c mut MoverCache,
 }
 
 /// A backend cannot answer for a shape.
@@ -81,56 +176,96 @@ pub struct HitSurface {
     pub time_of_impact: f64,
 }
 
+/// How a trace ended: the four answers a backend gives, each with only what it means (Quake's
+/// `trace_t` keeps two booleans and a plane "not valid if" one of them is set; here no
+/// combination can contradict another, as parry's `ShapeCastStatus` does).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TraceOutcome {
+    /// The move started free and nothing was in the way: fraction 1, the end reached.
+    Miss,
+    /// The move started free and was stopped on entering solid at `surface`.
+    Hit(HitSurface),
+    /// The move started inside solid and left it. A solid region the move starts in never blocks
+    /// leaving it: the hit, if any (`Some`), is the first entry into solid after the start region
+    /// is left; `None` when the move then reached its end (fraction 1).
+    LeftSolid(Option<HitSurface>),
+    /// The move never left solid: fraction 0, the end is the start.
+    AllSolid,
+}
+
 /// A backend's answer for a shape moving on a straight segment from `start` to `end`.
 ///
 /// The shape is free where it overlaps no brush's interior by more than
-/// [`crate::tolerance::CONTACT`]; touching and sliding along surfaces are free.
+/// [`crate::tolerance::CONTACT`]; touching and sliding along surfaces are free. Made only by the
+/// constructors below, so the fraction, the end and the [`TraceOutcome`] agree: fraction 1 and the
+/// segment's end for a move that hit nothing ([`Hit::miss`], [`Hit::left_solid`]), 0 and the start
+/// for one that never left solid ([`Hit::solid`]), the skin rule for a blocked one
+/// ([`Hit::blocked`]).
+///
+/// It is read through [`Hit::outcome`] (or the shortcuts [`Hit::surface`], [`Hit::is_hit`],
+/// [`Hit::start_solid`], [`Hit::all_solid`]). Inside, the outcome is kept as the surface and where
+/// the move started, which the constructors only ever set to one of the four outcomes: a trace's
+/// hottest reader, `surface()`, is then one test.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hit {
-    /// Free fraction of the move, in `[0, 1]`; 1 means nothing was hit.
-    ///
-    /// After a hit the end is pulled back as Quake III does, so that it stays the skin away
-    /// from the hit plane measured along its normal:
-    /// `fraction = max(0, (d_start - skin) / (d_start - d_end))` with `d_start`, `d_end` the signed
-    /// distances of the segment's ends to the hit plane. It is 0 when the move never leaves solid.
-    pub fraction: f64,
-    /// The position reached: `start + fraction * (end - start)`.
-    pub end: DVec3,
-    /// What was hit; `None` when `fraction == 1` or the move never leaves solid.
-    pub surface: Option<HitSurface>,
-    /// The move starts inside solid. A solid region the move starts in never blocks leaving it:
-    /// the hit, if any, is the first entry into solid after the start region is left.
-    pub start_solid: bool,
-    /// The move never leaves solid (then `fraction == 0`).
-    pub all_solid: bool,
+    fraction: f64,
+    end: DVec3,
+    surface: Option<HitSurface>,
+    start: Start,
+}
+
+/// Where a move started, as [`Hit`] keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// Free.
+    Free,
+    /// In solid, left it.
+    LeftSolid,
+    /// In solid, never left it.
+    AllSolid,
 }
 
 impl Hit {
-    /// Nothing in the way.
+    /// Nothing in the way (the move started free).
+    #[inline]
     pub fn miss(end: DVec3) -> Hit {
         Hit {
             fraction: 1.0,
             end,
             surface: None,
-            start_solid: false,
-            all_solid: false,
+            start: Start::Free,
         }
     }
 
-    /// The whole move is inside solid.
-    pub fn all_solid(start: DVec3) -> Hit {
+    /// The move started inside solid, left it and then met nothing.
+    #[inline]
+    pub fn left_solid(end: DVec3) -> Hit {
+        Hit {
+            start: Start::LeftSolid,
+            ..Hit::miss(end)
+        }
+    }
+
+    /// Nothing in the way after the start (`start_solid`: the move started inside solid and left
+    /// it): [`Hit::left_solid`] or [`Hit::miss`].
+    #[inline]
+    pub fn free(end: DVec3, start_solid: bool) -> Hit {
+        if start_solid {
+            Hit::left_solid(end)
+        } else {
+            Hit::miss(end)
+        }
+    }
+
+    /// The whole move is inside solid ([`TraceOutcome::AllSolid`]).
+    #[inline]
+    pub fn solid(start: DVec3) -> Hit {
         Hit {
             fraction: 0.0,
             end: start,
             surface: None,
-            start_solid: true,
-            all_solid: true,
+            start: Start::AllSolid,
         }
-    }
-
-    /// True when something stopped the move.
-    pub fn is_hit(&self) -> bool {
-        self.surface.is_some()
     }
 
     /// A blocked move: the fraction from the skin rule on `plane` whose signed distances at the
@@ -149,9 +284,64 @@ impl Hit {
             fraction,
             end: lerp(start, end, fraction),
             surface: Some(surface),
-            start_solid,
-            all_solid: false,
+            start: if start_solid {
+                Start::LeftSolid
+            } else {
+                Start::Free
+            },
         }
+    }
+
+    /// Free fraction of the move, in `[0, 1]`; 1 when nothing was hit.
+    ///
+    /// After a hit the end is pulled back as Quake III does, so that it stays the skin away
+    /// from the hit plane measured along its normal:
+    /// `fraction = max(0, (d_start - skin) / (d_start - d_end))` with `d_start`, `d_end` the signed
+    /// distances of the segment's ends to the hit plane. It is 0 when the move never leaves solid.
+    #[inline]
+    pub fn fraction(&self) -> f64 {
+        self.fraction
+    }
+
+    /// The position reached: `start + fraction * (end - start)` (world coordinates, units).
+    #[inline]
+    pub fn end(&self) -> DVec3 {
+        self.end
+    }
+
+    /// How the move ended.
+    #[inline]
+    pub fn outcome(&self) -> TraceOutcome {
+        match (self.start, self.surface) {
+            (Start::Free, None) => TraceOutcome::Miss,
+            (Start::Free, Some(s)) => TraceOutcome::Hit(s),
+            (Start::LeftSolid, surface) => TraceOutcome::LeftSolid(surface),
+            (Start::AllSolid, _) => TraceOutcome::AllSolid,
+        }
+    }
+
+    /// What was hit; `None` when nothing was, or the move never left solid.
+    #[inline]
+    pub fn surface(&self) -> Option<&HitSurface> {
+        self.surface.as_ref()
+    }
+
+    /// True when something stopped the move (after the start region, if it started in solid).
+    #[inline]
+    pub fn is_hit(&self) -> bool {
+        self.surface.is_some()
+    }
+
+    /// The move starts inside solid ([`TraceOutcome::LeftSolid`] or [`TraceOutcome::AllSolid`]).
+    #[inline]
+    pub fn start_solid(&self) -> bool {
+        self.start != Start::Free
+    }
+
+    /// The move never leaves solid (then `fraction == 0`).
+    #[inline]
+    pub fn all_solid(&self) -> bool {
+        self.start == Start::AllSolid
     }
 }
 
@@ -189,6 +379,7 @@ pub struct QueryCounters {
     pub nodes_visited: u64,
     /// Melax traces that started inside a bevelled cell and merged every cell's span.
     pub merged: u64,
+
     /// Traces a free-space cache answered as misses without asking its backend.
     pub cache_skips: u64,
     /// Point queries a free-space cache answered as free without asking its backend.
@@ -267,7 +458,7 @@ impl fmt::Display for QueryCounters {
 
 /// What one moving agent's cache keeps between its queries (the k-UDOP free-space cache keeps
 /// its k-UDOP here): opaque to the caller, who keeps one per mover and lends it to the context
-/// for the mover's queries ([`QueryContext::swap_mover`]). Empty by default.
+/// for the mover's queries ([`QueryContext::with_mover`]). Empty by default.
 #[derive(Default)]
 pub struct MoverCache(Option<Box<dyn Any + Send + Sync>>);
 
@@ -324,7 +515,7 @@ impl MoverCache {
 ///                 let mut ctx = QueryContext::new();
 ///                 let x = 100.0 * i as f64;
 ///                 let hit = exact.trace(&mut ctx, ball, DVec3::new(x, 0.0, 64.0), DVec3::new(x, 0.0, -64.0));
-///                 assert!((hit.end.z - (16.0 + 1.0 / 32.0)).abs() < 1e-9);
+///                 assert!((hit.end().z - (16.0 + 1.0 / 32.0)).abs() < 1e-9);
 ///                 ctx.counters
 ///             })
 ///         })
@@ -370,11 +561,9 @@ impl QueryContext {
     }
 
     /// The backend's scratch of type `T` (made on first use), the counters and the mover's
-    /// cache, borrowed apart.
+    /// cache, borrowed apart; backends reach it through their key ([`ColliderKey::parts`]).
     #[inline]
-    pub fn parts<T: Default + Send + Sync + 'static>(
-        &mut self,
-    ) -> (&mut T, &mut QueryCounters, &mut MoverCache) {
+    fn parts<T: Default + Send + Sync + 'static>(&mut self) -> Parts<'_, T> {
         let first = self.first.get_or_insert_with(|| Box::new(T::default()));
         let scratch = match first.downcast_mut::<T>() {
             Some(scratch) => scratch,
@@ -382,7 +571,11 @@ impl QueryContext {
                 .downcast_mut::<T>()
                 .expect("the scratch under T's id is a T"),
         };
-        (scratch, &mut self.counters, &mut self.mover)
+        Parts {
+            scratch,
+            counters: &mut self.counters,
+            mover: &mut self.mover,
+        }
     }
 
     /// The scratch under `id` among the others, made with `make` if there is none.
@@ -401,17 +594,126 @@ impl QueryContext {
         &mut others[index].1
     }
 
-    /// Lends `cache` (a mover's own) to the context for the mover's queries, and takes back the
-    /// one it held: call it before and after a mover's queries, so that each mover keeps its
-    /// cache whichever context (thread) traces it.
-    pub fn swap_mover(&mut self, cache: &mut MoverCache) {
+    /// Runs `queries` with `cache` (a mover's own) lent to the context, and gives it back after:
+    /// each mover keeps its cache whichever context (thread) traces it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use cspace_geom::{Collider, ExactCollider, MoverCache, QueryContext, Shape, World};
+    /// use glam::DVec3;
+    ///
+    /// let exact = ExactCollider::new(Arc::new(World::from_brushes([])));
+    /// let ball = exact.prepare(&Shape::new_sphere(16.0)?)?;
+    /// let mut ctx = QueryContext::new();
+    /// let mut movers: Vec<MoverCache> = (0..3).map(|_| MoverCache::default()).collect();
+    /// for mover in &mut movers {
+    ///     let hit = ctx.with_mover(mover, |ctx| exact.trace(ctx, &ball, DVec3::ZERO, DVec3::X));
+    ///     assert_eq!(hit.fraction(), 1.0);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// If `queries` panics, the mover's cache stays in the context (a cache never changes an
+    /// answer, so nothing is wrong after, only a rebuild).
+    pub fn with_mover<R>(
+        &mut self,
+        cache: &mut MoverCache,
+        queries: impl FnOnce(&mut QueryContext) -> R,
+    ) -> R {
         std::mem::swap(&mut self.mover, cache);
+        let result = queries(self);
+        std::mem::swap(&mut self.mover, cache);
+        result
     }
 
     /// Takes the counters, leaving zeros (the caller sums them elsewhere).
     pub fn take_counters(&mut self) -> QueryCounters {
         std::mem::take(&mut self.counters)
     }
+}
+
+/// A context for one backend whose type the caller knows: its scratch held in place, found with no
+/// lookup (a [`QueryContext`] serves any backend, and finds a backend's scratch by its type).
+///
+/// A backend offering it implements [`TypedCollider`]: `trace_in` and `is_solid_in` take
+/// [`ContextFor<Self>`](ContextFor) and answer bit for bit as [`Collider::trace`] and
+/// [`Collider::is_solid`] do. For callers that hold the concrete backend (a benchmark, a tool, a
+/// navigation graph over the onion's tree); the simulator, whose backend is chosen at run time,
+/// keeps a [`QueryContext`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use cspace_geom::{Aabb, Brush, Collider, ContextFor, ExactCollider, TypedCollider, Shape, World};
+/// use glam::DVec3;
+///
+/// let floor = Brush::from_aabb(Aabb::new(DVec3::new(-512.0, -512.0, -16.0), DVec3::new(512.0, 512.0, 0.0)))?;
+/// let exact = ExactCollider::new(Arc::new(World::from_brushes([floor])));
+/// let ball = exact.prepare(&Shape::new_sphere(16.0)?)?;
+/// let mut ctx = ContextFor::<ExactCollider>::new();
+/// let hit = exact.trace_in(&mut ctx, &ball, DVec3::new(0.0, 0.0, 64.0), DVec3::new(0.0, 0.0, -64.0));
+/// assert!(hit.is_hit());
+/// assert_eq!(ctx.counters.traces, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct TypedContext<S> {
+    /// What the queries with this context did.
+    pub counters: QueryCounters,
+    scratch: S,
+    mover: MoverCache,
+}
+
+impl<S: Default> TypedContext<S> {
+    /// An empty context.
+    pub fn new() -> TypedContext<S> {
+        TypedContext {
+            counters: QueryCounters::default(),
+            scratch: S::default(),
+            mover: MoverCache::default(),
+        }
+    }
+}
+
+impl<S> TypedContext<S> {
+    /// Runs `queries` with `cache` (a mover's own) lent to the context (as
+    /// [`QueryContext::with_mover`]).
+    pub fn with_mover<R>(
+        &mut self,
+        cache: &mut MoverCache,
+        queries: impl FnOnce(&mut TypedContext<S>) -> R,
+    ) -> R {
+        std::mem::swap(&mut self.mover, cache);
+        let result = queries(self);
+        std::mem::swap(&mut self.mover, cache);
+        result
+    }
+
+    /// Takes the counters, leaving zeros (the caller sums them elsewhere).
+    pub fn take_counters(&mut self) -> QueryCounters {
+        std::mem::take(&mut self.counters)
+    }
+}
+
+/// The typed context of backend `C` ([`TypedContext`] of its scratch).
+pub type ContextFor<C> = TypedContext<<C as TypedCollider>::Scratch>;
+
+/// A backend that also answers through a [`TypedContext`] of its own scratch: the same answers
+/// as its [`Collider`] queries, without finding the scratch by its type in a [`QueryContext`].
+pub trait TypedCollider: Collider {
+    /// The backend's scratch (opaque: only the backend reads it, through its [`ColliderKey`]).
+    type Scratch: Default + Send + Sync + 'static;
+
+    /// [`Collider::trace`] with the backend's own context.
+    fn trace_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        shape: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit;
+
+    /// [`Collider::is_solid`] with the backend's own context.
+    fn is_solid_in(&self, ctx: &mut ContextFor<Self>, shape: &Prepared, position: DVec3) -> bool;
 }
 
 /// A collision backend: answers swept-shape traces and point queries against a static world.

@@ -27,8 +27,8 @@
 //! let mut ctx = QueryContext::new();
 //! let hit = exact.trace(&mut ctx, &player, DVec3::ZERO, DVec3::new(100.0, 0.0, 0.0));
 //! // The box's front face (x + 16) touches the wall at x = 48, and stops 1/32 short of it.
-//! assert!((hit.end.x - (48.0 - 1.0 / 32.0)).abs() < 1e-9);
-//! assert_eq!(hit.surface.unwrap().plane.normal(), DVec3::NEG_X);
+//! assert!((hit.end().x - (48.0 - 1.0 / 32.0)).abs() < 1e-9);
+//! assert_eq!(hit.surface().unwrap().plane.normal(), DVec3::NEG_X);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -51,8 +51,8 @@ pub mod world;
 pub use aabb::Aabb;
 pub use brush::{Brush, BrushError};
 pub use collider::{
-    Collider, Hit, HitSurface, MoverCache, Prepared, QueryContext, QueryCounters, UnsupportedShape,
-    WithContext,
+    Collider, ColliderKey, ContextFor, Hit, HitSurface, MoverCache, Parts, Prepared, QueryContext,
+    QueryCounters, TraceOutcome, TypedCollider, TypedContext, UnsupportedShape, WithContext,
 };
 pub use exact::ExactCollider;
 pub use patch::{ControlGrid, PatchError, TessellationOptions};

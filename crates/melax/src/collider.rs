@@ -5,8 +5,8 @@ use std::sync::Arc;
 use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::exact::{FirstEntry, Span, first_entry};
 use cspace_geom::{
-    BrushId, Collider, DVec3, Hit, HitSurface, Plane, Prepared, QueryContext, Shape,
-    UnsupportedShape, World, WorldMismatch,
+    BrushId, Collider, ColliderKey, ContextFor, DVec3, Hit, HitSurface, Parts, Plane, Prepared,
+    QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
 };
 
 use crate::bevel::BevelMode;
@@ -25,11 +25,13 @@ use cspace_geom::tolerance::APPROXIMATE_SURFACE;
 /// Named `melax` with the paper's bevels, `melax-exact` with the complete box bevels (box traces
 /// then agree with the exact backend) and `melax-plain` without bevels. Queries take `&self` and
 /// a [`QueryContext`] (the walk's stack and span list; the nodes visited, Figure 6's count, go to
-/// its counters): one tree serves every thread.
+/// its counters), or the typed [`ContextFor<MelaxCollider>`] ([`TypedCollider`]): one tree serves
+/// every thread.
 #[derive(Debug, Clone)]
 pub struct MelaxCollider {
     world: Arc<World>,
     tree: Arc<MelaxTree>,
+    key: ColliderKey,
 }
 
 impl MelaxCollider {
@@ -42,7 +44,11 @@ impl MelaxCollider {
                 world: world.fingerprint(),
             });
         }
-        Ok(MelaxCollider { world, tree })
+        Ok(MelaxCollider {
+            world,
+            tree,
+            key: ColliderKey::new(),
+        })
     }
 
     /// Compiles `world`'s plain tree with the onion compiler, bevels it with `bevel` and answers
@@ -55,6 +61,7 @@ impl MelaxCollider {
         Ok(MelaxCollider {
             world,
             tree: Arc::new(tree),
+            key: ColliderKey::new(),
         })
     }
 
@@ -86,7 +93,7 @@ impl MelaxCollider {
                 crate::hit_check::cells_reached(self.tree, offsets, self.position, self.scratch)
             }
         }
-        let (scratch, _, _) = ctx.parts::<Scratch>();
+        let scratch = self.key.parts::<Scratch>(ctx).scratch;
         let query = Query {
             tree: &self.tree,
             position,
@@ -97,7 +104,7 @@ impl MelaxCollider {
 
     fn trace_with<O: Offsets>(
         &self,
-        ctx: &mut QueryContext,
+        parts: Parts<'_, Scratch>,
         offsets: &O,
         prepared: &Prepared,
         start: DVec3,
@@ -105,12 +112,14 @@ impl MelaxCollider {
     ) -> Hit {
         let tree = &*self.tree;
         let skin = prepared.skin();
-        let (scratch, counters, _) = ctx.parts::<Scratch>();
+        let Parts {
+            scratch, counters, ..
+        } = parts;
         counters.traces += 1;
         let visited = &mut counters.nodes_visited;
         if start == end {
             return if point_solid(tree, offsets, start, scratch, visited) {
-                Hit::all_solid(start)
+                Hit::solid(start)
             } else {
                 Hit::miss(end)
             };
@@ -138,11 +147,8 @@ impl MelaxCollider {
                 };
                 match first_entry(&mut scratch.spans, pull_back) {
                     None => Hit::miss(end),
-                    Some(FirstEntry::AllSolid) => Hit::all_solid(start),
-                    Some(FirstEntry::Free { start_solid }) => Hit {
-                        start_solid,
-                        ..Hit::miss(end)
-                    },
+                    Some(FirstEntry::AllSolid) => Hit::solid(start),
+                    Some(FirstEntry::Free { start_solid }) => Hit::free(end, start_solid),
                     Some(FirstEntry::Hit { start_solid, index }) => {
                         counters.hits += 1;
                         let (span, cell) = scratch.spans[index];
@@ -233,20 +239,64 @@ impl Collider for MelaxCollider {
     }
 
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
-        Ok(Prepared::new(shape.clone(), 0))
+        Ok(self.key.prepare(shape.clone(), 0))
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        self.trace_parts(self.key.parts(ctx), prepared, start, end)
+    }
+
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        self.is_solid_parts(self.key.parts(ctx), prepared, position)
+    }
+}
+
+impl TypedCollider for MelaxCollider {
+    type Scratch = Scratch;
+
+    fn trace_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
+        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    }
+
+    fn is_solid_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
+        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
+    }
+}
+
+impl MelaxCollider {
+    fn trace_parts(
+        &self,
+        parts: Parts<'_, Scratch>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
         cspace_geom::domain::debug_check_trace(start, end);
+        self.key.check(prepared);
         match prepared.shape() {
             Shape::Box(b) if b.mins == DVec3::ZERO && b.maxs == DVec3::ZERO => {
-                self.trace_with(ctx, &PointOffsets, prepared, start, end)
+                self.trace_with(parts, &PointOffsets, prepared, start, end)
             }
-            Shape::Box(b) => {
-                self.trace_with(ctx, &BoxOffsets::new(b.mins, b.maxs), prepared, start, end)
-            }
+            Shape::Box(b) => self.trace_with(
+                parts,
+                &BoxOffsets::new(b.mins, b.maxs),
+                prepared,
+                start,
+                end,
+            ),
             Shape::Sphere { radius } => self.trace_with(
-                ctx,
+                parts,
                 &SphereOffsets { radius: *radius },
                 prepared,
                 start,
@@ -256,7 +306,7 @@ impl Collider for MelaxCollider {
                 radius,
                 half_height,
             } => self.trace_with(
-                ctx,
+                parts,
                 &CylinderOffsets {
                     radius: *radius,
                     half_height: *half_height,
@@ -265,13 +315,21 @@ impl Collider for MelaxCollider {
                 start,
                 end,
             ),
-            Shape::Hull(h) => self.trace_with(ctx, &HullOffsets::new(h), prepared, start, end),
+            Shape::Hull(h) => self.trace_with(parts, &HullOffsets::new(h), prepared, start, end),
         }
     }
 
-    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+    fn is_solid_parts(
+        &self,
+        parts: Parts<'_, Scratch>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
         cspace_geom::domain::debug_check_trace(position, position);
-        let (scratch, counters, _) = ctx.parts::<Scratch>();
+        self.key.check(prepared);
+        let Parts {
+            scratch, counters, ..
+        } = parts;
         counters.point_queries += 1;
         struct Query<'a> {
             tree: &'a MelaxTree,
@@ -331,8 +389,11 @@ mod tests {
                 DVec3::new(3.0, 2.0, 100.0),
                 DVec3::new(3.0, 2.0, -100.0),
             );
-            assert!((hit.end.z - (radius + 1.0 / 32.0)).abs() < 1e-9, "{hit:?}");
-            let surface = hit.surface.unwrap();
+            assert!(
+                (hit.end().z - (radius + 1.0 / 32.0)).abs() < 1e-9,
+                "{hit:?}"
+            );
+            let surface = hit.surface().unwrap();
             assert_eq!(surface.plane.normal(), DVec3::Z);
             assert!(surface.point.abs_diff_eq(DVec3::new(3.0, 2.0, 0.0), 1e-9));
         }
@@ -352,6 +413,7 @@ mod tests {
         )
         .unwrap();
         let shape = melax.prepare(&player).unwrap();
+        let reference = exact.prepare(&player).unwrap();
         let mut rng = Rng::new(3);
         let bounds = world.bounds().loosened(40.0);
         for i in 0..4000 {
@@ -359,15 +421,15 @@ mod tests {
             let end = start + rng.unit_vector() * rng.range(1.0, 200.0);
             let (a, b) = (
                 melax.trace(&shape, start, end),
-                exact.trace(&shape, start, end),
+                exact.trace(&reference, start, end),
             );
             assert_eq!(
-                (a.is_hit(), a.start_solid, a.all_solid),
-                (b.is_hit(), b.start_solid, b.all_solid),
+                (a.is_hit(), a.start_solid(), a.all_solid()),
+                (b.is_hit(), b.start_solid(), b.all_solid()),
                 "trace {i} {start} -> {end}: melax {a:?} exact {b:?}"
             );
             assert!(
-                a.end.abs_diff_eq(b.end, 1e-6),
+                a.end().abs_diff_eq(b.end(), 1e-6),
                 "trace {i}: melax {a:?} exact {b:?}"
             );
         }

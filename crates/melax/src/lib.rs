@@ -30,7 +30,7 @@
 //! for radius in [8.0, 20.0] {
 //!     let ball = melax.prepare(&Shape::new_sphere(radius)?)?;
 //!     let hit = melax.trace(&mut ctx, &ball, DVec3::new(0.0, 0.0, 100.0), DVec3::new(0.0, 0.0, -100.0));
-//!     assert!((hit.end.z - (radius + 1.0 / 32.0)).abs() < 1e-9);
+//!     assert!((hit.end().z - (radius + 1.0 / 32.0)).abs() < 1e-9);
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

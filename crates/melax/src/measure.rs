@@ -70,9 +70,9 @@ pub fn compare(
 
 /// The time at which a hit touches (1 for a miss, 0 for a move that never leaves solid).
 fn touch(hit: &Hit) -> f64 {
-    match hit.surface {
+    match hit.surface() {
         Some(s) => s.time_of_impact,
-        None if hit.all_solid => 0.0,
+        None if hit.all_solid() => 0.0,
         None => 1.0,
     }
 }
@@ -80,27 +80,27 @@ fn touch(hit: &Hit) -> f64 {
 fn record(report: &mut ErrorReport, start: DVec3, end: DVec3, a: &Hit, b: &Hit) {
     let length = start.distance(end);
     report.traces += 1;
-    report.start_solid_differs += usize::from(a.start_solid != b.start_solid);
+    report.start_solid_differs += usize::from(a.start_solid() != b.start_solid());
     let (ta, tb) = (touch(a), touch(b));
     if a.is_hit() != b.is_hit() {
         report.hit_differs += 1;
     }
-    if a.is_hit() && !b.is_hit() && !b.start_solid {
+    if a.is_hit() && !b.is_hit() && !b.start_solid() {
         report.invisible_walls += 1;
         report.worst_invisible_wall = report.worst_invisible_wall.max((1.0 - ta) * length);
     }
     // Conservative: wherever the exact shape enters solid, the backend has stopped by then (or
     // says the start is solid).
-    if b.is_hit() && !b.start_solid && !a.start_solid && (!a.is_hit() || ta > tb + LATER) {
+    if b.is_hit() && !b.start_solid() && !a.start_solid() && (!a.is_hit() || ta > tb + LATER) {
         report.tunnels += 1;
     }
-    if b.start_solid && !a.start_solid {
+    if b.start_solid() && !a.start_solid() {
         report.tunnels += 1;
     }
-    if a.start_solid && !b.start_solid {
+    if a.start_solid() && !b.start_solid() {
         report.phantom_start_solid += 1;
     }
-    if a.is_hit() && b.is_hit() && !a.start_solid && !b.start_solid {
+    if a.is_hit() && b.is_hit() && !a.start_solid() && !b.start_solid() {
         report.toi_differences.push((tb - ta) * length);
     }
 }

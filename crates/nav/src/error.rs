@@ -1,6 +1,38 @@
 //! Why a navigation graph could not be built or a query could not be answered.
 
+use std::fmt;
+
 use glam::DVec3;
+
+/// Which point of a query an error is about: the start or the goal of a path, or the one point of
+/// a point query ([`crate::NavMesh::nearest_walkable`]). Written as the error messages name it
+/// (`start`, `goal`, `point`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    /// A path's start.
+    Start,
+    /// A path's goal.
+    Goal,
+    /// A point query's point.
+    Point,
+}
+
+impl Endpoint {
+    /// The word the error messages use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Endpoint::Start => "start",
+            Endpoint::Goal => "goal",
+            Endpoint::Point => "point",
+        }
+    }
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Why a navigation graph could not be built, or a query not answered. A point that simply has
 /// no path is not an error: [`crate::NavMesh::path`] answers `Ok(None)`.
@@ -9,8 +41,12 @@ use glam::DVec3;
 /// use cspace_nav::NavError;
 /// use glam::DVec3;
 ///
-/// let e = NavError::InSolid { what: "start", point: DVec3::new(1.0, 2.0, 3.0), pose: "stand".into() };
+/// use cspace_nav::Endpoint;
+///
+/// let e = NavError::InSolid { what: Endpoint::Start, point: DVec3::new(1.0, 2.0, 3.0), pose: "stand".into() };
 /// assert_eq!(e.to_string(), "start [1, 2, 3] is inside solid for pose stand");
+/// // Callers match the endpoint, not a string.
+/// assert!(matches!(e, NavError::InSolid { what: Endpoint::Start, .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -80,8 +116,8 @@ pub enum NavError {
     /// ([`cspace_geom::tolerance::WORLD_HALF_EXTENT`]).
     #[error("{what} {point} is not a finite point within the world's limit")]
     BadPoint {
-        /// Which point (`start`, `goal`, `point`, ...).
-        what: &'static str,
+        /// Which point.
+        what: Endpoint,
         /// The point.
         point: DVec3,
     },
@@ -89,7 +125,7 @@ pub enum NavError {
     #[error("{what} {point} is inside solid for pose {pose}")]
     InSolid {
         /// Which point.
-        what: &'static str,
+        what: Endpoint,
         /// The point.
         point: DVec3,
         /// The pose.
@@ -101,7 +137,7 @@ pub enum NavError {
     )]
     NoGround {
         /// Which point.
-        what: &'static str,
+        what: Endpoint,
         /// The point.
         point: DVec3,
         /// The pose.

@@ -68,7 +68,7 @@ mod portals;
 
 pub use area::{Area, rise_along};
 pub use context::NavContext;
-pub use error::NavError;
+pub use error::{Endpoint, NavError};
 pub use link::{Link, LinkKind};
 pub use los::LineOfSight;
 pub use mesh::{NavMesh, NavStats, PoseInfo, PoseStats, WalkablePoint, sight_space};

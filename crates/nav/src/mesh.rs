@@ -11,7 +11,7 @@ use glam::DVec3;
 
 use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy, rounding_area};
 use crate::context::NavContext;
-use crate::error::NavError;
+use crate::error::{Endpoint, NavError};
 use crate::link::{
     Link, LinkKind, OpenEdge, Prober, links_of_runs, locate, probe_points, walk_links,
 };
@@ -331,7 +331,7 @@ impl NavMesh {
         &self,
         point: DVec3,
         pose: usize,
-        what: &'static str,
+        what: Endpoint,
         ctx: &mut NavContext,
     ) -> Result<(u32, DVec3), NavError> {
         self.check_pose(pose)?;
@@ -387,7 +387,7 @@ impl NavMesh {
         self.check_pose(pose)?;
         if !point.is_finite() || point.abs().max_element() > WORLD_HALF_EXTENT {
             return Err(NavError::BadPoint {
-                what: "point",
+                what: Endpoint::Point,
                 point,
             });
         }

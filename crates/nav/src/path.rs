@@ -7,7 +7,7 @@ use glam::DVec3;
 
 use crate::area::{cross2, rise_along};
 use crate::context::NavContext;
-use crate::error::NavError;
+use crate::error::{Endpoint, NavError};
 use crate::link::LinkKind;
 use crate::mesh::NavMesh;
 use cspace_geom::tolerance::VERTEX_WELD;
@@ -110,13 +110,13 @@ impl NavMesh {
         pose: usize,
         ctx: &mut NavContext,
     ) -> Result<Option<Found>, NavError> {
-        let start = self.locate(from, pose, "start", ctx)?;
+        let start = self.locate(from, pose, Endpoint::Start, ctx)?;
         // The goal is wherever the agent's origin can stand: the start's pose first.
-        let goal = match self.locate(to, pose, "goal", ctx) {
+        let goal = match self.locate(to, pose, Endpoint::Goal, ctx) {
             Ok(g) => g,
             Err(first) => (0..self.poses.len())
                 .filter(|&p| p != pose)
-                .find_map(|p| self.locate(to, p, "goal", ctx).ok())
+                .find_map(|p| self.locate(to, p, Endpoint::Goal, ctx).ok())
                 .ok_or(first)?,
         };
         if self.component[start.0 as usize] != self.component[goal.0 as usize] {

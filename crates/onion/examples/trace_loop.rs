@@ -10,17 +10,24 @@
 //! CSPACE_MAPS=../shared/maps cargo run --release -p cspace-onion --example trace_loop -- e1m1
 //! # traces per round, rounds, distinct segments (few: all in cache)
 //! cargo run --release -p cspace-onion --example trace_loop -- e1m1 200000 1 4096
+//! # the same through the onion's typed context instead of a general QueryContext
+//! cargo run --release -p cspace-onion --example trace_loop -- e1m1 200000 1 4096 typed
 //! ```
 //!
 //! It prints the tree, the nanoseconds per trace of each round, the backend's counters and the
-//! checksum (fractions, planes, brushes, points and times of every trace, summed).
+//! checksum (fractions, planes, brushes, points and times of every trace, summed). The fifth
+//! argument chooses the context: `general` (default; a [`QueryContext`], as the simulator
+//! queries any backend) or `typed` (the onion's [`ContextFor`]`<OnionCollider>`, for callers
+//! that hold the onion itself); both give the same checksum.
 
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Collider, DVec3, QueryContext, Shape, World};
+use cspace_geom::{
+    Collider, ContextFor, DVec3, Hit, QueryContext, QueryCounters, Shape, TypedCollider, World,
+};
 use cspace_onion::{CompileOptions, OnionCollider, Pose, compile};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -35,6 +42,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let (traces, rounds, distinct) = (number(1, 2_000_000)?, number(2, 5)?, number(3, 4096)?);
+    let typed = match args.get(4).map(String::as_str) {
+        None | Some("general") => false,
+        Some("typed") => true,
+        Some(other) => return Err(format!("unknown context {other:?}: general or typed").into()),
+    };
     let world: Arc<World> = match world_name {
         "random-boxes" => Arc::new(RandomBoxes::BENCHMARK.world()),
         "e1m1" => match cspace_corpus::map("trace_loop", "quake_e1m1.map") {
@@ -58,26 +70,43 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let segments = free_segments(&world, &shape, &bounds, distinct.max(1), (10.0, 50.0), 7);
     let onion = OnionCollider::new(world.clone(), tree)?;
     let mut ctx = QueryContext::new();
+    let mut typed_ctx = ContextFor::<OnionCollider>::new();
     let prepared = onion.prepare(&shape)?;
     let mut checksum = 0.0;
+    // Every field of every answer, summed (by reference: no copy of the answer).
+    let sum = |checksum: &mut f64, hit: &Hit| {
+        *checksum += hit.fraction();
+        if let Some(s) = hit.surface() {
+            *checksum += s.plane.normal().dot(DVec3::new(1.0, 10.0, 100.0))
+                + s.plane.dist() * 1e-3
+                + f64::from(s.brush.0) * 1e-6
+                + s.point.element_sum() * 1e-4
+                + s.time_of_impact;
+        }
+    };
     for round in 0..rounds {
         let clock = Instant::now();
-        for i in 0..traces {
-            let (a, b) = segments[i % segments.len()];
-            let hit = onion.trace(&mut ctx, &prepared, a, b);
-            checksum += hit.fraction;
-            if let Some(s) = hit.surface {
-                checksum += s.plane.normal().dot(DVec3::new(1.0, 10.0, 100.0))
-                    + s.plane.dist() * 1e-3
-                    + f64::from(s.brush.0) * 1e-6
-                    + s.point.element_sum() * 1e-4
-                    + s.time_of_impact;
+        if typed {
+            for i in 0..traces {
+                let (a, b) = segments[i % segments.len()];
+                sum(
+                    &mut checksum,
+                    &onion.trace_in(&mut typed_ctx, &prepared, a, b),
+                );
+            }
+        } else {
+            for i in 0..traces {
+                let (a, b) = segments[i % segments.len()];
+                sum(&mut checksum, &onion.trace(&mut ctx, &prepared, a, b));
             }
         }
         let ns = clock.elapsed().as_nanos() as f64 / traces.max(1) as f64;
         writeln!(out, "round {round}: {ns:.1} ns per trace")?;
     }
-    writeln!(out, "{}", ctx.counters)?;
+    let mut counters = QueryCounters::default();
+    counters += ctx.counters;
+    counters += typed_ctx.counters;
+    writeln!(out, "{counters}")?;
     writeln!(out, "checksum {checksum:.17e}")?;
     Ok(())
 }

@@ -3,13 +3,13 @@
 use std::sync::Arc;
 
 use cspace_geom::collider::{lerp, skin_fraction};
-use cspace_geom::exact::span_of_planes;
+use cspace_geom::exact::{ExactScratch, span_of_planes};
 use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{
-    Aabb, BrushId, Collider, Hit, HitSurface, Plane, Prepared, QueryContext, Shape,
-    UnsupportedShape, World, WorldMismatch,
+    Aabb, BrushId, Collider, ColliderKey, ContextFor, ExactCollider, Hit, HitSurface, Parts, Plane,
+    Prepared, QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
 };
 use glam::DVec3;
 
@@ -131,22 +131,30 @@ fn near_brushes(tree: &OnionTree, world: &World, space: usize) -> NearBrushes {
 /// The tree decides whether and when a move enters solid; the plane and brush reported are those
 /// of the world brushes entered at that time (the exact backend's rule for edges and corners:
 /// the smallest skin pull-back wins, then the lower brush id), with [`World::find_contact`] as a
-/// fallback. Queries take `&self` and a [`QueryContext`] holding the walk's stack: one collider
-/// serves every thread.
+/// fallback. If neither finds a brush (the tree and the brushes disagreeing about an entry by
+/// more than [`SAME_HIT`], which no test has produced), the answer is the exact reference's for
+/// the move. Queries take `&self` and a [`QueryContext`] holding the walk's stack (or the typed
+/// [`ContextFor<OnionCollider>`], [`TypedCollider`]): one collider serves every thread.
 #[derive(Debug)]
 pub struct OnionCollider {
     world: Arc<World>,
     tree: Arc<OnionTree>,
     /// Per space, made with the collider (a build cost, not a first hit's).
     near: Vec<NearBrushes>,
+    /// The answer for a hit whose brush is not found.
+    exact: ExactCollider,
+    key: ColliderKey,
 }
 
-/// The onion backend's scratch in a [`QueryContext`].
+/// The onion backend's scratch in a [`QueryContext`] or its [`ContextFor<OnionCollider>`].
+/// Opaque.
 #[derive(Debug, Default)]
-struct OnionScratch {
+pub struct OnionScratch {
     walk: WalkScratch,
     /// Brushes entered at the tree's hit time: (entry, brush, pull-back, plane, touch time).
     candidates: Vec<(f64, BrushId, f64, Plane, f64)>,
+    /// The exact reference's, for a hit whose brush is not found.
+    exact: ExactScratch,
 }
 
 impl OnionCollider {
@@ -167,7 +175,13 @@ impl OnionCollider {
         let near = (0..tree.spaces())
             .map(|space| near_brushes(&tree, &world, space))
             .collect();
-        Ok(OnionCollider { world, tree, near })
+        Ok(OnionCollider {
+            exact: ExactCollider::new(world.clone()),
+            world,
+            tree,
+            near,
+            key: ColliderKey::new(),
+        })
     }
 
     /// The backend for a compiled tree (see [`OnionCollider::new`]).
@@ -281,7 +295,7 @@ impl Collider for OnionCollider {
         if let Shape::Box(b) = shape
             && let Some(space) = self.tree.space_of(b.mins, b.maxs)
         {
-            return Ok(Prepared::new(shape.clone(), space as u32));
+            return Ok(self.key.prepare(shape.clone(), space as u32));
         }
         let poses: Vec<String> = self.tree.poses().iter().map(|p| p.describe()).collect();
         Err(UnsupportedShape {
@@ -294,14 +308,59 @@ impl Collider for OnionCollider {
         })
     }
 
+    #[inline]
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        self.trace_parts(self.key.parts(ctx), prepared, start, end)
+    }
+
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        self.is_solid_parts(self.key.parts(ctx), prepared, position)
+    }
+}
+
+impl TypedCollider for OnionCollider {
+    type Scratch = OnionScratch;
+
+    #[inline]
+    fn trace_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
+        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    }
+
+    fn is_solid_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
+        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
+    }
+}
+
+impl OnionCollider {
+    #[inline(always)]
+    fn trace_parts(
+        &self,
+        parts: Parts<'_, OnionScratch>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
         cspace_geom::domain::debug_check_trace(start, end);
-        let (scratch, counters, _) = ctx.parts::<OnionScratch>();
+        self.key.check(prepared);
+        let Parts {
+            scratch, counters, ..
+        } = parts;
         counters.traces += 1;
         let space = prepared.slot() as usize;
         if start == end {
             return if self.tree.is_solid(space, start) {
-                Hit::all_solid(start)
+                Hit::solid(start)
             } else {
                 Hit::miss(end)
             };
@@ -315,17 +374,13 @@ impl Collider for OnionCollider {
             .first_entry(start, end, &mut scratch.walk);
         counters.nodes_visited += std::mem::take(&mut scratch.walk.visited);
         match entry {
-            SolidEntry::AllSolid => Hit::all_solid(start),
-            SolidEntry::Free { start_solid } => Hit {
-                start_solid,
-                ..Hit::miss(end)
-            },
+            SolidEntry::AllSolid => Hit::solid(start),
+            SolidEntry::Free { start_solid } => Hit::free(end, start_solid),
             SolidEntry::Hit {
                 start_solid,
                 time,
                 plane,
             } => {
-                counters.hits += 1;
                 let skin = prepared.skin();
                 let surface = self.surface(
                     &mut scratch.candidates,
@@ -337,28 +392,29 @@ impl Collider for OnionCollider {
                     time,
                     plane,
                 );
-                match surface {
+                let hit = match surface {
                     Some(surface) => Hit::blocked(start, end, skin, surface, start_solid),
+                    // No brush entered at the tree's entry: the exact reference answers.
                     None => {
-                        // No brush found at the tree's entry (should not happen): stop at the
-                        // entry with the skin along the move.
-                        let fraction = (time - skin / start.distance(end)).max(0.0);
-                        Hit {
-                            fraction,
-                            end: lerp(start, end, fraction),
-                            surface: None,
-                            start_solid,
-                            all_solid: false,
-                        }
+                        self.exact
+                            .sweep(&mut scratch.exact, prepared.shape(), skin, start, end)
                     }
-                }
+                };
+                counters.hits += u64::from(hit.is_hit());
+                hit
             }
         }
     }
 
-    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+    fn is_solid_parts(
+        &self,
+        parts: Parts<'_, OnionScratch>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
         cspace_geom::domain::debug_check_trace(position, position);
-        ctx.counters.point_queries += 1;
+        self.key.check(prepared);
+        parts.counters.point_queries += 1;
         self.tree.is_solid(prepared.slot() as usize, position)
     }
 }
@@ -486,14 +542,112 @@ mod tests {
             .collect();
         for pose in &poses {
             let shape = Shape::new_box(pose.mins, pose.maxs).unwrap();
-            let prepared = listed.prepare(&shape).unwrap();
+            let (in_lists, in_index) = (
+                listed.prepare(&shape).unwrap(),
+                indexed.prepare(&shape).unwrap(),
+            );
             for (a, b) in free_moves(&world, &shape, &region, 2000, (10.0, 80.0), 0.3, 5) {
                 assert_eq!(
-                    listed.trace(&prepared, a, b),
-                    indexed.trace(&prepared, a, b),
+                    listed.trace(&in_lists, a, b),
+                    indexed.trace(&in_index, a, b),
                     "{a} -> {b}"
                 );
             }
         }
+    }
+
+    /// When the tree enters solid where no brush is entered (here a collider whose brushes have
+    /// been taken away after the tree was compiled with them, which only a test can make), the
+    /// answer is the exact reference's for the move, not a hit without a surface.
+    #[test]
+    fn a_tree_entry_without_a_brush_is_answered_by_the_exact_reference() {
+        let wall = cspace_geom::Brush::from_aabb(Aabb::new(
+            DVec3::new(64.0, -256.0, -256.0),
+            DVec3::new(96.0, 256.0, 256.0),
+        ))
+        .unwrap();
+        let floor = cspace_geom::Brush::from_aabb(Aabb::new(
+            DVec3::new(-256.0, -256.0, -96.0),
+            DVec3::new(256.0, 256.0, -64.0),
+        ))
+        .unwrap();
+        let world = Arc::new(World::from_brushes([wall, floor.clone()]));
+        let pose = Pose::quake_standing();
+        let tree = compile(
+            &world,
+            std::slice::from_ref(&pose),
+            &CompileOptions::default(),
+        )
+        .unwrap()
+        .tree;
+        let mut onion = OnionCollider::new(world, tree).unwrap();
+        // The floor alone: the tree still has the wall, the brushes and their lists do not.
+        let floor_only = Arc::new(World::from_brushes([floor]));
+        onion.near = vec![NearBrushes::new(
+            &floor_only,
+            onion
+                .tree
+                .space_tree(0)
+                .starts
+                .as_ref()
+                .map(|(grid, _)| grid),
+            &BoxShape {
+                mins: pose.mins,
+                maxs: pose.maxs,
+            },
+        )];
+        onion.world = floor_only.clone();
+        onion.exact = ExactCollider::new(floor_only.clone());
+        let mut onion = WithContext::new(onion);
+        let shape = Shape::new_box(pose.mins, pose.maxs).unwrap();
+        let prepared = onion.prepare(&shape).unwrap();
+        let mut exact = WithContext::new(ExactCollider::new(floor_only));
+        let reference = exact.prepare(&shape).unwrap();
+        // Into the wall the tree has: the exact answer is a miss, with the end reached.
+        let (a, b) = (DVec3::new(0.0, 0.0, 0.0), DVec3::new(60.0, 0.0, 0.0));
+        let hit = onion.trace(&prepared, a, b);
+        assert_eq!(hit, exact.trace(&reference, a, b));
+        assert_eq!(hit.outcome(), cspace_geom::TraceOutcome::Miss);
+        assert_eq!((hit.fraction(), hit.end()), (1.0, b));
+        assert_eq!(onion.counters().hits, 0);
+        // Down onto the floor both have: the ordinary answer.
+        let (a, b) = (DVec3::new(0.0, 0.0, 0.0), DVec3::new(0.0, 0.0, -80.0));
+        let hit = onion.trace(&prepared, a, b);
+        assert!(hit.is_hit());
+        assert_eq!(hit, exact.trace(&reference, a, b));
+        assert_eq!(onion.counters().hits, 1);
+    }
+
+    /// A shape prepared by one collider is refused (in debug builds) by another, even one over
+    /// the same tree: its slot indexes the spaces of the tree that made it.
+    #[test]
+    #[cfg(debug_assertions)]
+    fn a_shape_prepared_by_another_collider_is_refused() {
+        let world = Arc::new(World::from_brushes([]));
+        let poses = [Pose::quake_standing(), Pose::quake_crouching()];
+        let tree = Arc::new(
+            compile(&world, &poses, &CompileOptions::default())
+                .unwrap()
+                .tree,
+        );
+        let (one, other) = (
+            OnionCollider::new(world.clone(), tree.clone()).unwrap(),
+            OnionCollider::new(world, tree).unwrap(),
+        );
+        let shape = Shape::from(&poses[1]);
+        let prepared = one.prepare(&shape).unwrap();
+        let mut ctx = QueryContext::new();
+        let (a, b) = (DVec3::ZERO, DVec3::X);
+        assert!(one.trace(&mut ctx, &prepared, a, b).fraction() == 1.0);
+        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            other.trace(&mut ctx, &prepared, a, b)
+        }));
+        let message = refused.expect_err("another collider's shape is refused");
+        let message = message
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or_default();
+        assert!(message.contains("did not prepare it"), "{message}");
+        assert!(other.key.made(&other.prepare(&shape).unwrap()));
     }
 }

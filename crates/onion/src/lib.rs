@@ -14,7 +14,9 @@
 //! - [`OnionCollider`] answers [`cspace_geom::Collider`] traces for boxes equal to a compiled pose,
 //!   from `&self` with the caller's [`cspace_geom::QueryContext`] (no allocation per trace: the
 //!   traversal stack and interval lists live in the context and are reused), so one tree serves
-//!   every thread.
+//!   every thread; a caller that holds the `OnionCollider` itself can keep its typed context
+//!   ([`cspace_geom::ContextFor`]`<OnionCollider>`, [`cspace_geom::TypedCollider`]), which
+//!   skips finding the scratch in a general context.
 //! - [`CompileOptions::fill_outside`] fills the outside of sealed maps from their spawn points;
 //!   [`OnionTree::to_bytes`] / [`OnionTree::from_bytes`] save and load a tree (versioned,
 //!   checksummed, validated); [`OnionTree::validate`] checks a tree's structure (on every load),
@@ -58,7 +60,7 @@ mod tree;
 mod validate;
 mod verify;
 
-pub use collider::OnionCollider;
+pub use collider::{OnionCollider, OnionScratch};
 pub use compile::{Cell, CompileError, CompileOptions, Compiled, compile};
 pub use cspace_geom::WorldMismatch;
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};

@@ -8,10 +8,10 @@
 //! solid is an entry at time 0 rather than an all-solid move; Golodetz's nudge-back retry stays as
 //! the fallback.
 
+use cspace_geom::Plane;
 use cspace_geom::collider::lerp;
 use cspace_geom::hint::prefetch;
 use cspace_geom::tolerance::{CONTACT, START_NUDGE};
-use cspace_geom::{Plane, QueryContext};
 use glam::DVec3;
 
 use crate::tree::{OnionTree, REGION, SOLID, SpaceTree};
@@ -87,7 +87,7 @@ pub(crate) struct Frame {
 }
 
 /// Reusable traversal state of the walks: a walk allocates nothing once this has grown. The
-/// collider keeps one in the caller's [`QueryContext`]; other walkers keep their own.
+/// collider keeps one in the caller's query context; other walkers keep their own.
 #[derive(Debug, Default, Clone)]
 pub struct WalkScratch {
     stack: Vec<Frame>,
@@ -118,6 +118,14 @@ pub enum SolidEntry {
         /// The plane entered through, facing the start.
         plane: Option<Plane>,
     },
+}
+
+impl WalkScratch {
+    /// The branch nodes whose plane the walks tested since the count was last taken, and a new
+    /// count from zero.
+    pub fn take_visited(&mut self) -> u64 {
+        std::mem::take(&mut self.visited)
+    }
 }
 
 impl SolidEntry {
@@ -478,18 +486,16 @@ impl OnionTree {
     /// Listing 5 (`find_first_transition`) in configuration space `space`, with Golodetz's retry:
     /// a move found all solid although its start is free is traced again from a start nudged
     /// back by [`START_NUDGE`] (times are given on the original segment). The walk's stack lives
-    /// in `ctx` (nothing is allocated once it has grown); its nodes visited are counted there.
+    /// in `scratch` (nothing is allocated once it has grown); its nodes visited are counted there
+    /// ([`WalkScratch::take_visited`]).
     pub fn find_first_transition(
         &self,
-        ctx: &mut QueryContext,
+        scratch: &mut WalkScratch,
         space: usize,
         start: DVec3,
         end: DVec3,
     ) -> Transition {
-        let (scratch, counters, _) = ctx.parts::<WalkScratch>();
-        let transition = self.transition_with_retry(space, start, end, true, scratch);
-        counters.nodes_visited += std::mem::take(&mut scratch.visited);
-        transition
+        self.transition_with_retry(space, start, end, true, scratch)
     }
 
     pub(crate) fn transition_with_retry(

@@ -14,17 +14,17 @@ use crate::location::LocatedError;
 /// `time_of_impact`, `start_solid`, `all_solid` (the surface fields are null on a miss).
 pub fn hit_json(hit: &Hit) -> Value {
     let v = |p: DVec3| json!([p.x, p.y, p.z]);
-    let surface = hit.surface.as_ref();
+    let surface = hit.surface();
     json!({
-        "fraction": hit.fraction,
-        "end": v(hit.end),
+        "fraction": hit.fraction(),
+        "end": v(hit.end()),
         "normal": surface.map(|s| v(s.plane.normal())),
         "plane_distance": surface.map(|s| s.plane.dist()),
         "point": surface.map(|s| v(s.point)),
         "brush": surface.map(|s| s.brush.0),
         "time_of_impact": surface.map(|s| s.time_of_impact),
-        "start_solid": hit.start_solid,
-        "all_solid": hit.all_solid,
+        "start_solid": hit.start_solid(),
+        "all_solid": hit.all_solid(),
     })
 }
 

@@ -86,10 +86,9 @@ impl Walkers {
             } else if self.rng.next_f64() < 0.05 {
                 *heading = self.rng.unit_vector();
             }
-            ctx.swap_mover(mover);
-            let hit = collider.trace(ctx, prepared, *position, *position + *heading * 5.0);
-            ctx.swap_mover(mover);
-            *position = hit.end;
+            let end = *position + *heading * 5.0;
+            let hit = ctx.with_mover(mover, |ctx| collider.trace(ctx, prepared, *position, end));
+            *position = hit.end();
             if hit.is_hit() {
                 *heading = self.rng.unit_vector();
             }

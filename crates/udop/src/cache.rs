@@ -5,7 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cspace_geom::{Collider, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World};
+use cspace_geom::{
+    Collider, ColliderKey, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World,
+};
 use glam::DVec3;
 
 use crate::directions::Directions;
@@ -73,8 +75,9 @@ pub enum CacheError {
 /// The k-UDOP free-space cache over another backend.
 ///
 /// Each mover keeps a k-UDOP built from the world's brushes at the centre of its bounds, in the
-/// [`MoverCache`](cspace_geom::MoverCache) it lends the query context ([`QueryContext::swap_mover`]; the simulator keeps
-/// one per agent, so each agent keeps its k-UDOP whichever thread moves it). A trace whose swept
+/// [`MoverCache`](cspace_geom::MoverCache) it lends the query context
+/// ([`QueryContext::with_mover`]; the simulator keeps one per agent, so each agent keeps its
+/// k-UDOP whichever thread moves it). A trace whose swept
 /// bounding k-DOP (the shape's bounding k-DOP at start and at end, merged, grown by the
 /// [`Margin`]) lies inside that k-UDOP (Algorithm 3) is answered `Hit::miss(end)` without asking
 /// the wrapped backend: the shape then never comes within the margin of any brush, so every
@@ -84,14 +87,18 @@ pub enum CacheError {
 /// whose grown shape lies in the k-UDOP is answered "not solid"; others pass through.
 ///
 /// The cache never changes an answer, it only skips work: a k-UDOP holds free space whoever built
-/// it, so a context traced for several movers without swapping their caches answers the same
-/// (it only rebuilds more often).
+/// it, so a context traced for several movers without lending each its own cache answers the
+/// same (it only rebuilds more often).
+///
+/// Its [`Prepared`] shapes are the wrapped backend's (`prepare` forwards), which checks them.
 pub struct UdopCache {
     inner: Box<dyn Collider>,
     world: Arc<World>,
     builder: UdopBuilder,
     margin: Margin,
     name: String,
+    /// The key to the cache's scratch in a context.
+    key: ColliderKey,
 }
 
 /// A mover's k-UDOP and the position (of the shape's origin) it was built for, kept in its
@@ -146,6 +153,7 @@ impl UdopCache {
             world,
             builder,
             margin: config.margin,
+            key: ColliderKey::new(),
         })
     }
 
@@ -165,8 +173,9 @@ impl UdopCache {
     /// one it has was built for that very position (a mover that did not move, such as one
     /// resting on a floor probing the ground below it).
     fn rebuild(&self, ctx: &mut QueryContext, shape: &Shape, position: DVec3) {
-        let (scratch, counters, mover) = ctx.parts::<CacheScratch>();
-        let kept = mover.get_or_default::<MoverUdop>();
+        let parts = self.key.parts::<CacheScratch>(ctx);
+        let (scratch, counters) = (parts.scratch, parts.counters);
+        let kept = parts.mover.get_or_default::<MoverUdop>();
         if kept.built.as_ref().is_some_and(|(_, at)| *at == position) {
             return;
         }
@@ -181,9 +190,17 @@ impl UdopCache {
     }
 
     /// True when the mover's k-UDOP holds `shape` swept from `start` to `end`, grown by `margin`.
-    fn holds(ctx: &mut QueryContext, shape: &Shape, start: DVec3, end: DVec3, margin: f64) -> bool {
-        let (_, _, mover) = ctx.parts::<CacheScratch>();
-        mover
+    fn holds(
+        &self,
+        ctx: &mut QueryContext,
+        shape: &Shape,
+        start: DVec3,
+        end: DVec3,
+        margin: f64,
+    ) -> bool {
+        self.key
+            .parts::<CacheScratch>(ctx)
+            .mover
             .get_or_default::<MoverUdop>()
             .built
             .as_ref()
@@ -207,14 +224,17 @@ impl Collider for UdopCache {
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
         let shape = prepared.shape();
         let margin = self.margin(prepared);
-        let empty = {
-            let (_, _, mover) = ctx.parts::<CacheScratch>();
-            mover.get_or_default::<MoverUdop>().built.is_none()
-        };
+        let empty = self
+            .key
+            .parts::<CacheScratch>(ctx)
+            .mover
+            .get_or_default::<MoverUdop>()
+            .built
+            .is_none();
         if empty && start.is_finite() {
             self.rebuild(ctx, shape, start);
         }
-        if UdopCache::holds(ctx, shape, start, end, margin) {
+        if self.holds(ctx, shape, start, end, margin) {
             ctx.counters.cache_skips += 1;
             return Hit::miss(end);
         }
@@ -225,10 +245,10 @@ impl Collider for UdopCache {
         // bump into a wall well inside it keep the k-UDOP; rebuilding after every answered
         // trace would rebuild once a step for every walking agent. Answers never depend on
         // this choice: a skip is always decided by Algorithm 3.
-        if hit.end.is_finite() {
-            let ahead = hit.end + DVec3::new(end.x - start.x, end.y - start.y, 0.0);
-            if !UdopCache::holds(ctx, shape, hit.end, ahead, margin) {
-                self.rebuild(ctx, shape, hit.end);
+        if hit.end().is_finite() {
+            let ahead = hit.end() + DVec3::new(end.x - start.x, end.y - start.y, 0.0);
+            if !self.holds(ctx, shape, hit.end(), ahead, margin) {
+                self.rebuild(ctx, shape, hit.end());
             }
         }
         hit
@@ -236,7 +256,7 @@ impl Collider for UdopCache {
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
         let margin = self.margin(prepared);
-        if UdopCache::holds(ctx, prepared.shape(), position, position, margin) {
+        if self.holds(ctx, prepared.shape(), position, position, margin) {
             // The grown shape lies in the open region, which meets no brush: not in solid.
             ctx.counters.cache_points_answered += 1;
             return false;

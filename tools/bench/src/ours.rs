@@ -267,9 +267,9 @@ impl Tracer for OurTracer {
         let hit = self
             .collider
             .trace(&mut self.ctx, &self.prepared, start, end);
-        if hit.all_solid {
+        if hit.all_solid() {
             return Some(0.0);
         }
-        hit.surface.map(|s| s.time_of_impact)
+        hit.surface().map(|s| s.time_of_impact)
     }
 }

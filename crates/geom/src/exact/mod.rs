@@ -22,7 +22,10 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use crate::collider::{Collider, Hit, HitSurface, Prepared, QueryContext, UnsupportedShape};
+use crate::collider::{
+    Collider, ColliderKey, ContextFor, Hit, HitSurface, Parts, Prepared, QueryContext,
+    TypedCollider, UnsupportedShape,
+};
 use crate::plane::Plane;
 use crate::shape::Shape;
 use crate::tolerance::CONTACT;
@@ -48,12 +51,14 @@ pub struct Span {
 #[derive(Debug, Clone)]
 pub struct ExactCollider {
     world: Arc<World>,
+    key: ColliderKey,
 }
 
-/// The exact backend's scratch in a [`QueryContext`]: the cylinder prisms of the brushes met so
-/// far (per half-height), and the brush and span lists of a trace, reused.
+/// The exact backend's scratch in a [`QueryContext`] or its [`ContextFor<ExactCollider>`]: the
+/// cylinder prisms of the brushes met so far (per half-height), and the brush and span lists of a
+/// trace, reused. Opaque.
 #[derive(Debug, Default)]
-struct ExactScratch {
+pub struct ExactScratch {
     prisms: rounded::Cache,
     ids: Vec<BrushId>,
     spans: Vec<(Span, BrushId)>,
@@ -62,7 +67,10 @@ struct ExactScratch {
 impl ExactCollider {
     /// The backend for `world`.
     pub fn new(world: Arc<World>) -> ExactCollider {
-        ExactCollider { world }
+        ExactCollider {
+            world,
+            key: ColliderKey::new(),
+        }
     }
 
     /// The world answered for.
@@ -130,22 +138,80 @@ impl Collider for ExactCollider {
     }
 
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
-        Ok(Prepared::new(shape.clone(), 0))
+        Ok(self.key.prepare(shape.clone(), 0))
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        self.trace_parts(self.key.parts(ctx), prepared, start, end)
+    }
+
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        self.is_solid_parts(self.key.parts(ctx), prepared, position)
+    }
+}
+
+impl TypedCollider for ExactCollider {
+    type Scratch = ExactScratch;
+
+    fn trace_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
+        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    }
+
+    fn is_solid_in(
+        &self,
+        ctx: &mut ContextFor<Self>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
+        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
+    }
+}
+
+impl ExactCollider {
+    fn trace_parts(
+        &self,
+        parts: Parts<'_, ExactScratch>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
         crate::domain::debug_check_trace(start, end);
-        let (scratch, counters, _) = ctx.parts::<ExactScratch>();
+        self.key.check(prepared);
+        let Parts {
+            scratch, counters, ..
+        } = parts;
         counters.traces += 1;
-        let shape = prepared.shape();
+        let hit = self.sweep(scratch, prepared.shape(), prepared.skin(), start, end);
+        counters.hits += u64::from(hit.is_hit());
+        hit
+    }
+
+    /// The exact answer for `shape` with `skin` swept from `start` to `end`, without a
+    /// [`Prepared`] (the answer does not depend on a slot): what another backend answers when its
+    /// own structure cannot (the onion's, for a hit whose brush it cannot find). Counting is the
+    /// caller's.
+    pub fn sweep(
+        &self,
+        scratch: &mut ExactScratch,
+        shape: &Shape,
+        skin: f64,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
         if start == end {
             return if self.solid_at(scratch, shape, start) {
-                Hit::all_solid(start)
+                Hit::solid(start)
             } else {
                 Hit::miss(end)
             };
         }
-        let bounds = shape.bounds().loosened(CONTACT * 16.0 + prepared.skin());
+        let bounds = shape.bounds().loosened(CONTACT * 16.0 + skin);
         let ExactScratch { prisms, ids, spans } = scratch;
         ids.clear();
         self.world
@@ -160,7 +226,6 @@ impl Collider for ExactCollider {
                 }
             }
         }
-        let skin = prepared.skin();
         let pull_back = |span: &Span| {
             span.entry.map_or(f64::INFINITY, |(plane, _)| {
                 crate::collider::skin_fraction(
@@ -174,13 +239,9 @@ impl Collider for ExactCollider {
             return Hit::miss(end);
         };
         match first {
-            FirstEntry::AllSolid => Hit::all_solid(start),
-            FirstEntry::Free { start_solid } => Hit {
-                start_solid,
-                ..Hit::miss(end)
-            },
+            FirstEntry::AllSolid => Hit::solid(start),
+            FirstEntry::Free { start_solid } => Hit::free(end, start_solid),
             FirstEntry::Hit { start_solid, index } => {
-                counters.hits += 1;
                 let (span, id) = spans[index];
                 let (plane, time_of_impact) = span.entry.expect("entry spans have an entry plane");
                 let touch = crate::collider::lerp(start, end, time_of_impact.clamp(0.0, 1.0));
@@ -197,11 +258,16 @@ impl Collider for ExactCollider {
         }
     }
 
-    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+    fn is_solid_parts(
+        &self,
+        parts: Parts<'_, ExactScratch>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
         crate::domain::debug_check_trace(position, position);
-        let (scratch, counters, _) = ctx.parts::<ExactScratch>();
-        counters.point_queries += 1;
-        self.solid_at(scratch, prepared.shape(), position)
+        self.key.check(prepared);
+        parts.counters.point_queries += 1;
+        self.solid_at(parts.scratch, prepared.shape(), position)
     }
 }
 

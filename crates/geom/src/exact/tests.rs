@@ -53,20 +53,20 @@ fn wall() -> WithContext<ExactCollider> {
 fn box_into_a_wall_head_on() {
     let mut c = wall();
     let hit = trace(&mut c, &player(), [0.0, 0.0, 0.0], [100.0, 0.0, 0.0]);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     assert_eq!(s.plane.normal(), DVec3::NEG_X);
     // Configuration-space plane: the wall's face x = 64 moved out by the box's +x half (16).
     close(s.plane.dist(), -48.0, 1e-12);
     close(s.time_of_impact, 0.48, 1e-12);
-    close(hit.fraction, (48.0 - SKIN) / 100.0, 1e-12);
-    close(hit.end.x, 48.0 - SKIN, 1e-9);
+    close(hit.fraction(), (48.0 - SKIN) / 100.0, 1e-12);
+    close(hit.end().x, 48.0 - SKIN, 1e-9);
     // The contact point is on the wall's face, at the centre of the box's front face.
     assert!(
         s.point.abs_diff_eq(DVec3::new(64.0, 0.0, 4.0), 1e-9),
         "{}",
         s.point
     );
-    assert!(!hit.start_solid && !hit.all_solid);
+    assert!(!hit.start_solid() && !hit.all_solid());
 }
 
 #[test]
@@ -74,12 +74,12 @@ fn box_at_45_degrees_into_an_edge_and_a_corner() {
     // A pillar x, y in [64, 128]: approach its vertical edge at (64, 64) diagonally.
     let mut c = world(vec![boxed([64.0, 64.0, -512.0], [128.0, 128.0, 512.0])]);
     let hit = trace(&mut c, &player(), [0.0, 0.0, 0.0], [100.0, 100.0, 0.0]);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     // The box's corner (16, 16) meets the pillar's edge when the origin is at (48, 48): both
     // faces are touched at once.
     close(s.time_of_impact, 0.48, 1e-12);
     assert!(s.plane.normal() == DVec3::NEG_X || s.plane.normal() == DVec3::NEG_Y);
-    assert!(hit.end.x <= 48.0 - SKIN + 1e-9 && hit.end.y <= 48.0 - SKIN + 1e-9);
+    assert!(hit.end().x <= 48.0 - SKIN + 1e-9 && hit.end().y <= 48.0 - SKIN + 1e-9);
 
     // A cube corner at (64, 64, 64) approached along the diagonal by a point.
     let mut c = world(vec![boxed([64.0, 64.0, 64.0], [128.0, 128.0, 128.0])]);
@@ -89,7 +89,7 @@ fn box_at_45_degrees_into_an_edge_and_a_corner() {
         [0.0, 0.0, 0.0],
         [100.0, 100.0, 100.0],
     );
-    close(hit.surface.unwrap().time_of_impact, 0.64, 1e-12);
+    close(hit.surface().unwrap().time_of_impact, 0.64, 1e-12);
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn box_against_a_rotated_edge_hits_the_bevel() {
         [leftmost.x - 100.0, leftmost.y, 0.0],
         [leftmost.x, leftmost.y, 0.0],
     );
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     assert_eq!(s.plane.normal(), DVec3::NEG_X);
     close(s.time_of_impact, (100.0 - 16.0) / 100.0, 1e-9);
 }
@@ -132,17 +132,17 @@ fn grazing_a_face_exactly_parallel_is_free() {
         [48.0 + 1e-6, -100.0, 0.0],
         [48.0 + 1e-6, 100.0, 0.0],
     );
-    assert!(hit.all_solid && hit.start_solid);
-    assert_eq!(hit.fraction, 0.0);
+    assert!(hit.all_solid() && hit.start_solid());
+    assert_eq!(hit.fraction(), 0.0);
 }
 
 #[test]
 fn starting_exactly_on_a_face_moving_in_is_blocked_at_once() {
     let mut c = wall();
     let hit = trace(&mut c, &player(), [48.0, 0.0, 0.0], [60.0, 0.0, 0.0]);
-    assert!(!hit.start_solid);
-    assert_eq!(hit.fraction, 0.0);
-    assert_eq!(hit.surface.unwrap().time_of_impact, 0.0);
+    assert!(!hit.start_solid());
+    assert_eq!(hit.fraction(), 0.0);
+    assert_eq!(hit.surface().unwrap().time_of_impact, 0.0);
     // Moving out from the face is free.
     let hit = trace(&mut c, &player(), [48.0, 0.0, 0.0], [0.0, 0.0, 0.0]);
     assert_eq!(hit, Hit::miss(DVec3::ZERO));
@@ -153,24 +153,24 @@ fn starting_slightly_and_deep_inside() {
     let mut c = wall();
     // 1e-6 inside, moving out: start solid, free to leave.
     let hit = trace(&mut c, &player(), [48.0 + 1e-6, 0.0, 0.0], [0.0, 0.0, 0.0]);
-    assert!(hit.start_solid && !hit.all_solid);
-    assert_eq!(hit.fraction, 1.0);
-    assert!(hit.surface.is_none());
+    assert!(hit.start_solid() && !hit.all_solid());
+    assert_eq!(hit.fraction(), 1.0);
+    assert!(hit.surface().is_none());
     // 1e-6 inside, moving in: never leaves.
     let hit = trace(&mut c, &player(), [48.0 + 1e-6, 0.0, 0.0], [60.0, 0.0, 0.0]);
-    assert!(hit.all_solid);
+    assert!(hit.all_solid());
     // Deep inside, moving through and out the far side: free to leave.
     let hit = trace(&mut c, &player(), [70.0, 0.0, 0.0], [200.0, 0.0, 0.0]);
-    assert!(hit.start_solid && !hit.all_solid && hit.fraction == 1.0);
+    assert!(hit.start_solid() && !hit.all_solid() && hit.fraction() == 1.0);
     // Deep inside, leaving into a second wall beyond: blocked by the second wall only.
     let mut c = world(vec![
         boxed([64.0, -512.0, -512.0], [80.0, 512.0, 512.0]),
         boxed([200.0, -512.0, -512.0], [216.0, 512.0, 512.0]),
     ]);
     let hit = trace(&mut c, &player(), [70.0, 0.0, 0.0], [300.0, 0.0, 0.0]);
-    assert!(hit.start_solid && !hit.all_solid);
-    close(hit.end.x, 184.0 - SKIN, 1e-9);
-    assert_eq!(hit.surface.unwrap().brush.0, 1);
+    assert!(hit.start_solid() && !hit.all_solid());
+    close(hit.end().x, 184.0 - SKIN, 1e-9);
+    assert_eq!(hit.surface().unwrap().brush.0, 1);
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn touching_brushes_have_no_seam() {
         [-100.0, 3.0, -32.0],
         [100.0, 3.0, -32.0],
     );
-    assert!(hit.all_solid);
+    assert!(hit.all_solid());
     // Diagonally and almost parallel to the seam, too.
     let hit = trace(
         &mut c,
@@ -194,7 +194,7 @@ fn touching_brushes_have_no_seam() {
         [-1e-5, -300.0, -32.0],
         [1e-5, 300.0, -32.0],
     );
-    assert!(hit.all_solid);
+    assert!(hit.all_solid());
     // A player sliding on top across the seam is free.
     let hit = trace(&mut c, &player(), [-100.0, 0.0, 24.0], [100.0, 0.0, 24.0]);
     assert_eq!(hit, Hit::miss(DVec3::new(100.0, 0.0, 24.0)));
@@ -210,9 +210,9 @@ fn after_a_hit_the_end_is_a_skin_away_from_the_hit_plane_and_not_in_solid() {
             DVec3::new(0.0, 0.0, i as f64),
             DVec3::new(90.0, 90.0 * dy, 3.0),
         );
-        let s = hit.surface.unwrap();
-        close(s.plane.signed_distance(hit.end), SKIN, 1e-9);
-        assert!(!c.is_solid(&p, hit.end));
+        let s = hit.surface().unwrap();
+        close(s.plane.signed_distance(hit.end()), SKIN, 1e-9);
+        assert!(!c.is_solid(&p, hit.end()));
     }
 }
 
@@ -226,7 +226,7 @@ fn point_queries() {
     // Zero-length traces are point queries.
     assert!(
         c.trace(&p, DVec3::new(60.0, 0.0, 0.0), DVec3::new(60.0, 0.0, 0.0))
-            .all_solid
+            .all_solid()
     );
 }
 
@@ -238,7 +238,7 @@ fn sphere_rounds_the_edge() {
     // Moving along y = -9 (the sphere's centre 9 below the face y = 0) from x = -50 towards +x:
     // it meets the edge (0, 0) when its centre is sqrt(100 - 81) = sqrt(19) before x = 0.
     let hit = trace(&mut c, &sphere, [-50.0, -9.0, 0.0], [50.0, -9.0, 0.0]);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     close(s.time_of_impact, (50.0 - 19f64.sqrt()) / 100.0, 1e-9);
     let expected_normal = DVec3::new(-19f64.sqrt(), -9.0, 0.0) / 10.0;
     assert!(
@@ -253,11 +253,11 @@ fn sphere_rounds_the_edge() {
     );
     // A box of the same half-width would hit the bevel much earlier; a sphere passing at 10.5 is free.
     let hit = trace(&mut c, &sphere, [-50.0, -10.5, 0.0], [50.0, -10.5, 0.0]);
-    assert!(hit.surface.is_none());
+    assert!(hit.surface().is_none());
     // Head-on into the face x = 0: touches at centre x = -10.
     let hit = trace(&mut c, &sphere, [-50.0, 30.0, 0.0], [50.0, 30.0, 0.0]);
-    close(hit.surface.unwrap().time_of_impact, 0.4, 1e-12);
-    close(hit.end.x, -10.0 - SKIN, 1e-9);
+    close(hit.surface().unwrap().time_of_impact, 0.4, 1e-12);
+    close(hit.end().x, -10.0 - SKIN, 1e-9);
 }
 
 #[test]
@@ -275,7 +275,7 @@ fn cylinder_rests_on_a_ridge_and_rounds_vertical_edges() {
     let cylinder = Shape::new_cylinder(16.0, 24.0).unwrap();
     // Falling straight down onto the apex: the flat bottom lands on the ridge line, centre at z = 24.
     let hit = trace(&mut c, &cylinder, [0.0, 0.0, 100.0], [0.0, 0.0, 0.0]);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     close(s.time_of_impact, (100.0 - 24.0) / 100.0, 1e-9);
     assert!(s.plane.normal().abs_diff_eq(DVec3::Z, 1e-12));
     // Falling 10 units off to the side: the bottom rim's edge lands on the slope where the rim
@@ -283,14 +283,14 @@ fn cylinder_rests_on_a_ridge_and_rounds_vertical_edges() {
     // inside the disc, so the disc rests on the apex (x = 0, within the disc): still z = 24.
     let hit = trace(&mut c, &cylinder, [10.0, 0.0, 100.0], [10.0, 0.0, 0.0]);
     close(
-        hit.surface.unwrap().time_of_impact,
+        hit.surface().unwrap().time_of_impact,
         (100.0 - 24.0) / 100.0,
         1e-9,
     );
     // 20 units off to the side: the apex is outside the disc; the rim touches the right slope
     // z = -x at x = 20 - 16 = 4: bottom at z = -4, centre at z = 20.
     let hit = trace(&mut c, &cylinder, [20.0, 0.0, 100.0], [20.0, 0.0, 0.0]);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     close(s.time_of_impact, (100.0 - 20.0) / 100.0, 1e-9);
     // The normal at a sheared-edge contact follows the slope.
     assert!(
@@ -305,7 +305,7 @@ fn cylinder_rests_on_a_ridge_and_rounds_vertical_edges() {
     let mut c = world(vec![boxed([0.0, 0.0, -512.0], [64.0, 64.0, 512.0])]);
     let hit = trace(&mut c, &cylinder, [-50.0, -9.0, 0.0], [50.0, -9.0, 0.0]);
     close(
-        hit.surface.unwrap().time_of_impact,
+        hit.surface().unwrap().time_of_impact,
         (50.0 - (256.0f64 - 81.0).sqrt()) / 100.0,
         1e-9,
     );
@@ -316,9 +316,9 @@ fn sphere_and_cylinder_start_solid_and_all_solid() {
     let mut c = wall();
     let sphere = Shape::new_sphere(8.0).unwrap();
     let hit = trace(&mut c, &sphere, [60.0, 0.0, 0.0], [0.0, 0.0, 0.0]);
-    assert!(hit.start_solid && !hit.all_solid && hit.fraction == 1.0);
+    assert!(hit.start_solid() && !hit.all_solid() && hit.fraction() == 1.0);
     let hit = trace(&mut c, &sphere, [60.0, 0.0, 0.0], [70.0, 0.0, 0.0]);
-    assert!(hit.all_solid);
+    assert!(hit.all_solid());
     let cylinder = Shape::new_cylinder(8.0, 8.0).unwrap();
     let hit = trace(&mut c, &cylinder, [56.0, 0.0, 0.0], [56.0, 100.0, 0.0]);
     assert_eq!(
@@ -327,7 +327,7 @@ fn sphere_and_cylinder_start_solid_and_all_solid() {
         "touching along the face is free"
     );
     let hit = trace(&mut c, &cylinder, [56.5, 0.0, 0.0], [56.5, 100.0, 0.0]);
-    assert!(hit.all_solid);
+    assert!(hit.all_solid());
 }
 
 #[test]
@@ -361,9 +361,14 @@ fn hull_agrees_with_box_for_a_box_hull() {
         let hb = trace(&mut c, &player(), a, b);
         let hh = trace(&mut c, &hull, a, b);
         assert_eq!(hb.is_hit(), hh.is_hit());
-        assert_eq!(hb.start_solid, hh.start_solid);
-        assert_eq!(hb.all_solid, hh.all_solid);
-        assert!(hb.end.abs_diff_eq(hh.end, 1e-7), "{} vs {}", hb.end, hh.end);
+        assert_eq!(hb.start_solid(), hh.start_solid());
+        assert_eq!(hb.all_solid(), hh.all_solid());
+        assert!(
+            hb.end().abs_diff_eq(hh.end(), 1e-7),
+            "{} vs {}",
+            hb.end(),
+            hh.end()
+        );
     }
 }
 
@@ -377,7 +382,7 @@ fn find_contact_names_the_brush_the_exact_backend_hit() {
     let shape = player();
     for (y, expected) in [(-100.0, 0), (100.0, 1)] {
         let hit = trace(&mut c, &shape, [0.0, y, 0.0], [100.0, y, 0.0]);
-        let s = hit.surface.unwrap();
+        let s = hit.surface().unwrap();
         assert_eq!(s.brush.0, expected);
         let at = DVec3::new(0.0, y, 0.0) + DVec3::new(100.0, 0.0, 0.0) * s.time_of_impact;
         let (brush, point) = c
@@ -411,15 +416,15 @@ fn a_facet_stops_boxes_spheres_and_cylinders_from_both_sides() {
     for (shape, below_feet, above_head) in shapes {
         // Falling onto it from above: stops with the feet the skin above the facet.
         let hit = trace(&mut c, &shape, [3.0, 5.0, 100.0], [3.0, 5.0, -100.0]);
-        let s = hit.surface.expect("lands on the facet");
+        let s = hit.surface().expect("lands on the facet");
         assert_eq!(s.plane.normal(), DVec3::Z, "{}", shape.describe());
-        close(hit.end.z, below_feet + SKIN, 1e-9);
+        close(hit.end().z, below_feet + SKIN, 1e-9);
         close(s.point.z, 0.0, 1e-9);
         // Rising into it from below: stops with the head the skin under it.
         let hit = trace(&mut c, &shape, [3.0, 5.0, -100.0], [3.0, 5.0, 100.0]);
-        let s = hit.surface.expect("bumps its head on the facet");
+        let s = hit.surface().expect("bumps its head on the facet");
         assert_eq!(s.plane.normal(), DVec3::NEG_Z, "{}", shape.describe());
-        close(hit.end.z, -above_head - SKIN, 1e-9);
+        close(hit.end().z, -above_head - SKIN, 1e-9);
         // Resting on it is free; a millionth of a unit into it is solid.
         let p = c.prepare(&shape).unwrap();
         let resting = !c.is_solid(&p, DVec3::new(0.0, 0.0, below_feet));
@@ -454,7 +459,7 @@ fn a_facet_stops_boxes_spheres_and_cylinders_from_both_sides() {
 fn a_point_passes_through_a_facet() {
     let mut c = world(vec![floor_facet()]);
     let hit = trace(&mut c, &Shape::POINT, [1.0, 2.0, 50.0], [1.0, 2.0, -50.0]);
-    assert!(!hit.is_hit() && !hit.start_solid, "{hit:?}");
+    assert!(!hit.is_hit() && !hit.start_solid(), "{hit:?}");
     let p = c.prepare(&Shape::POINT).unwrap();
     assert!(!c.is_solid(&p, DVec3::new(1.0, 2.0, 0.0)));
 }
@@ -470,8 +475,8 @@ fn a_box_hits_a_facet_edge_on_its_bevel() {
     .unwrap();
     let mut c = world(vec![facet]);
     let hit = trace(&mut c, &player(), [-100.0, 0.0, 0.0], [100.0, 0.0, 0.0]);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     // The box's +x face (x + 16) meets the edge at x = 0: an axial plane of the Minkowski sum.
     assert_eq!(s.plane.normal(), DVec3::NEG_X);
-    close(hit.end.x, -16.0 - SKIN, 1e-9);
+    close(hit.end().x, -16.0 - SKIN, 1e-9);
 }

@@ -124,11 +124,11 @@ fn time_of_impact_matches_binary_search_in_time() {
                 let at = |t: f64| start + (end - start) * t;
                 let len = (end - start).length();
                 let what = format!("{name} {} from {start} to {end}: {hit:?}", shape.describe());
-                assert!(!hit.start_solid, "{what}");
+                assert!(!hit.start_solid(), "{what}");
                 let first_clear = (0..=SAMPLES)
                     .map(|i| i as f64 / SAMPLES as f64)
                     .find(|&t| overlaps_world(&world, &shape, at(t), -SHRINK));
-                match hit.surface {
+                match hit.surface() {
                     None => assert!(
                         first_clear.is_none(),
                         "missed an overlap at t = {first_clear:?}: {what}"
@@ -172,15 +172,19 @@ fn time_of_impact_matches_binary_search_in_time() {
                         }
                         // The skin rule.
                         assert!(
-                            (surface.plane.signed_distance(hit.end) - prepared.skin()).abs() < 1e-9
-                                || hit.fraction == 0.0,
+                            (surface.plane.signed_distance(hit.end()) - prepared.skin()).abs()
+                                < 1e-9
+                                || hit.fraction() == 0.0,
                             "{what}"
                         );
                         assert!(
-                            !overlaps_world(&world, &shape, hit.end, -SHRINK),
+                            !overlaps_world(&world, &shape, hit.end(), -SHRINK),
                             "end in solid: {what}"
                         );
-                        assert!(!exact.is_solid(&prepared, hit.end), "end in solid: {what}");
+                        assert!(
+                            !exact.is_solid(&prepared, hit.end()),
+                            "end in solid: {what}"
+                        );
                     }
                 }
             }
@@ -220,18 +224,20 @@ fn after_a_hit_the_end_keeps_the_skin_from_the_hit_plane_and_stays_out_of_solid(
     let (mut hits, mut closer) = (0usize, 0usize);
     for (a, e) in free_segments(&world, &shape, &world.bounds(), 6000, (10.0, 200.0), 3) {
         let hit = exact.trace(&prepared, a, e);
-        let Some(surface) = hit.surface else { continue };
+        let Some(surface) = hit.surface() else {
+            continue;
+        };
         hits += 1;
         assert!(
-            (surface.plane.signed_distance(hit.end) - skin).abs() < 1e-9 || hit.fraction == 0.0
+            (surface.plane.signed_distance(hit.end()) - skin).abs() < 1e-9 || hit.fraction() == 0.0
         );
-        let near = shape.bounds().translated(hit.end).loosened(skin + 1e-3);
+        let near = shape.bounds().translated(hit.end()).loosened(skin + 1e-3);
         let mut nearest = f64::INFINITY;
         world.for_each_overlapping(&near, |id| {
             let planes = box_expanded_planes(&world.brush(id).brush, &b);
             let d = planes
                 .iter()
-                .map(|p| p.signed_distance(hit.end))
+                .map(|p| p.signed_distance(hit.end()))
                 .fold(f64::NEG_INFINITY, f64::max);
             nearest = nearest.min(d);
         });

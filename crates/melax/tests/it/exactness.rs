@@ -55,7 +55,7 @@ fn segments(world: &World, shape: &Shape, count: usize, seed: u64) -> Vec<(DVec3
 /// True when the exact hit's contact point is on one face of its brush only and the hit plane
 /// is that face's (pushed out): the normal is then defined.
 fn normal_is_defined(world: &World, hit: &cspace_geom::Hit) -> bool {
-    let Some(surface) = hit.surface else {
+    let Some(surface) = hit.surface() else {
         return false;
     };
     let brush = &world.brush(surface.brush).brush;
@@ -75,7 +75,7 @@ fn edge_contact(
     start: DVec3,
     end: DVec3,
 ) -> bool {
-    let (Some(surface), Shape::Box(b)) = (hit.surface, shape) else {
+    let (Some(surface), Shape::Box(b)) = (hit.surface(), shape) else {
         return false;
     };
     let touch = start + (end - start) * surface.time_of_impact;
@@ -97,7 +97,7 @@ fn edge_contact(
 /// position: two planes tangent at once (an edge of the cell decomposition, where the tree's
 /// cells and the exact backend's brushes break the tie differently).
 fn tie(a: &cspace_geom::Hit, b: &cspace_geom::Hit, start: DVec3, end: DVec3) -> bool {
-    let (Some(x), Some(y)) = (a.surface, b.surface) else {
+    let (Some(x), Some(y)) = (a.surface(), b.surface()) else {
         return false;
     };
     let at = |t: f64| start + (end - start) * t;
@@ -137,16 +137,18 @@ fn check(
                 shape.describe()
             )
         };
-        if (a.is_hit(), a.start_solid, a.all_solid) != (b.is_hit(), b.start_solid, b.all_solid) {
+        if (a.is_hit(), a.start_solid(), a.all_solid())
+            != (b.is_hit(), b.start_solid(), b.all_solid())
+        {
             failures.push(format!("hit/start_solid/all_solid: {}", context()));
             continue;
         }
-        let gap = a.end.distance(b.end);
+        let gap = a.end().distance(b.end());
         if gap > 1e-6 {
             if edge_contact(world, shape, &b, start, end) || tie(&a, &b, start, end) {
                 let (ta, tb) = (
-                    a.surface.unwrap().time_of_impact,
-                    b.surface.unwrap().time_of_impact,
+                    a.surface().unwrap().time_of_impact,
+                    b.surface().unwrap().time_of_impact,
                 );
                 let apart = (ta - tb).abs() * start.distance(end);
                 if apart > 1e-6 {
@@ -156,7 +158,7 @@ fn check(
                     ));
                 }
                 *edges += 1;
-            } else if a.start_solid && b.start_solid {
+            } else if a.start_solid() && b.start_solid() {
                 start_solid.push(format!(
                     "ends {gap} apart from a start in solid: {}",
                     context()
@@ -169,8 +171,8 @@ fn check(
         }
         if normal_is_defined(world, &b) {
             let (na, nb) = (
-                a.surface.unwrap().plane.normal(),
-                b.surface.unwrap().plane.normal(),
+                a.surface().unwrap().plane.normal(),
+                b.surface().unwrap().plane.normal(),
             );
             if !na.abs_diff_eq(nb, 1e-9) {
                 failures.push(format!("normals differ: {}", context()));

@@ -38,12 +38,12 @@ fn a_hull_of_box_corners_traces_as_the_box() {
             melax.trace(&cuboid, start, end),
         );
         assert_eq!(
-            (a.is_hit(), a.start_solid, a.all_solid),
-            (b.is_hit(), b.start_solid, b.all_solid),
+            (a.is_hit(), a.start_solid(), a.all_solid()),
+            (b.is_hit(), b.start_solid(), b.all_solid()),
             "trace {i}: {a:?} {b:?}"
         );
         assert!(
-            (a.fraction - b.fraction).abs() < 1e-9,
+            (a.fraction() - b.fraction()).abs() < 1e-9,
             "trace {i}: {a:?} {b:?}"
         );
         hits += usize::from(a.is_hit());
@@ -80,8 +80,8 @@ fn a_hull_lands_on_its_lowest_vertex() {
         DVec3::new(20.0, 30.0, 100.0),
         DVec3::new(20.0, 30.0, -50.0),
     );
-    let surface = hit.surface.unwrap();
-    assert!((hit.end.z - (10.0 + 1.0 / 32.0)).abs() < 1e-9, "{hit:?}");
+    let surface = hit.surface().unwrap();
+    assert!((hit.end().z - (10.0 + 1.0 / 32.0)).abs() < 1e-9, "{hit:?}");
     assert!(
         surface.point.abs_diff_eq(DVec3::new(23.0, 28.0, 0.0), 1e-9),
         "{surface:?}"

@@ -27,6 +27,11 @@ fn check(named: &NamedWorld, points: usize, rays: usize) {
     let mut trees = trees;
     let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let point = exact.prepare(&Shape::POINT).unwrap();
+    // Each tree's own prepared point (a prepared shape belongs to the collider that made it).
+    let points_of: Vec<_> = trees
+        .iter()
+        .map(|t| t.prepare(&Shape::POINT).unwrap())
+        .collect();
     let mut rng = Rng::new(7);
     let bounds = world.bounds().loosened(32.0);
     let mut solid = 0;
@@ -39,9 +44,9 @@ fn check(named: &NamedWorld, points: usize, rays: usize) {
             "{}: onion tree at {p}",
             named.name
         );
-        for t in &mut trees {
+        for (t, point) in trees.iter_mut().zip(&points_of) {
             assert_eq!(
-                t.is_solid(&point, p),
+                t.is_solid(point, p),
                 want,
                 "{}: {} at {p}",
                 named.name,
@@ -60,7 +65,8 @@ fn check(named: &NamedWorld, points: usize, rays: usize) {
         let end = start + rng.unit_vector() * rng.range(1.0, 512.0);
         let hits: Vec<_> = trees
             .iter_mut()
-            .map(|t| t.trace(&point, start, end))
+            .zip(&points_of)
+            .map(|(t, point)| t.trace(point, start, end))
             .collect();
         for h in &hits[1..] {
             let context = || {
@@ -70,13 +76,13 @@ fn check(named: &NamedWorld, points: usize, rays: usize) {
                 )
             };
             assert_eq!(
-                (h.is_hit(), h.start_solid, h.all_solid),
-                (hits[0].is_hit(), hits[0].start_solid, hits[0].all_solid),
+                (h.is_hit(), h.start_solid(), h.all_solid()),
+                (hits[0].is_hit(), hits[0].start_solid(), hits[0].all_solid()),
                 "{}",
                 context()
             );
             assert!(
-                (h.fraction - hits[0].fraction).abs() < 1e-9,
+                (h.fraction() - hits[0].fraction()).abs() < 1e-9,
                 "{}",
                 context()
             );

@@ -51,10 +51,10 @@ fn figure_1_sphere_b_rebounds_exactly_and_sphere_a_early() {
         trace(&exact, &ball, start, end),
     );
     assert!(
-        (a.end.z - (r + SKIN)).abs() < 1e-9 && a.end.abs_diff_eq(b.end, 1e-9),
+        (a.end().z - (r + SKIN)).abs() < 1e-9 && a.end().abs_diff_eq(b.end(), 1e-9),
         "{a:?} {b:?}"
     );
-    assert_eq!(a.surface.unwrap().plane.normal(), DVec3::Z);
+    assert_eq!(a.surface().unwrap().plane.normal(), DVec3::Z);
     // Sphere A: down beside the edge x = 0, z = 0, its centre 0.9 r out from the side face.
     let (start, end) = (
         DVec3::new(0.9 * r, 0.0, 80.0),
@@ -65,8 +65,8 @@ fn figure_1_sphere_b_rebounds_exactly_and_sphere_a_early() {
         trace(&exact, &ball, start, end),
     );
     let (ta, tb) = (
-        a.surface.unwrap().time_of_impact,
-        b.surface.unwrap().time_of_impact,
+        a.surface().unwrap().time_of_impact,
+        b.surface().unwrap().time_of_impact,
     );
     assert!(ta < tb, "A must stop early: melax {ta} exact {tb}");
     let centre = start + (end - start) * ta;
@@ -111,11 +111,11 @@ fn with_the_level_bevel_a_sphere_walks_along_a_ridge_without_a_flat_top() {
         trace(&exact, &ball, start, end),
         trace(&plain, &ball, start, end),
     );
-    assert!((p.end.z - (32.0 + r + SKIN)).abs() < 1e-9, "{p:?}");
-    assert!((e.end.z - p.end.z).abs() < 1e-6, "{e:?}");
+    assert!((p.end().z - (32.0 + r + SKIN)).abs() < 1e-9, "{p:?}");
+    assert!((e.end().z - p.end().z).abs() < 1e-6, "{e:?}");
     let spike = 32.0 + r / 40f64.to_radians().cos();
     assert!(
-        (n.end.z - (spike + SKIN / 40f64.to_radians().cos())).abs() < 1e-9,
+        (n.end().z - (spike + SKIN / 40f64.to_radians().cos())).abs() < 1e-9,
         "without bevels: {n:?}"
     );
     // Walking along the ridge just above its top: free with the level bevel, in solid without.
@@ -124,9 +124,9 @@ fn with_the_level_bevel_a_sphere_walks_along_a_ridge_without_a_flat_top() {
         DVec3::new(0.0, 200.0, 32.0 + r + 0.05),
     );
     let p = trace(&paper, &ball, start, end);
-    assert!(!p.is_hit() && !p.start_solid, "{p:?}");
+    assert!(!p.is_hit() && !p.start_solid(), "{p:?}");
     let n = trace(&plain, &ball, start, end);
-    assert!(n.start_solid, "{n:?}");
+    assert!(n.start_solid(), "{n:?}");
     assert!(!trace(&exact, &ball, start, end).is_hit());
 }
 
@@ -156,12 +156,12 @@ fn a_sharp_wedge_does_not_protrude_once_bevelled() {
     let e = trace(&exact, &ball, start, end);
     let n = trace(&plain, &ball, start, end);
     assert!(
-        (p.end.x - (100.0 + r + SKIN)).abs() < 1e-9 && p.end.abs_diff_eq(e.end, 1e-6),
+        (p.end().x - (100.0 + r + SKIN)).abs() < 1e-9 && p.end().abs_diff_eq(e.end(), 1e-6),
         "{p:?} {e:?}"
     );
     let protrusion = r / a.sin();
     // The skin is measured along the slope's normal, so along x the end sits a little further out.
-    let out = n.end.x - (100.0 + protrusion);
+    let out = n.end().x - (100.0 + protrusion);
     assert!(
         out > 0.0 && out < SKIN / a.sin() + 1e-6,
         "{n:?}, expected just beyond {}",
@@ -170,5 +170,5 @@ fn a_sharp_wedge_does_not_protrude_once_bevelled() {
     // A cylinder too: the same bevel bounds it by its radius.
     let can = Shape::new_cylinder(r, 20.0).unwrap();
     let p = trace(&paper, &can, start, end);
-    assert!((p.end.x - (100.0 + r + SKIN)).abs() < 1e-9, "{p:?}");
+    assert!((p.end().x - (100.0 + r + SKIN)).abs() < 1e-9, "{p:?}");
 }

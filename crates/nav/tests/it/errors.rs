@@ -1,7 +1,7 @@
 //! Every error: named, with what is wrong, never a panic.
 
 use cspace_geom::DVec3;
-use cspace_nav::{NavContext, NavError, NavMesh, NavParams, NavPose};
+use cspace_nav::{Endpoint, NavContext, NavError, NavMesh, NavParams, NavPose};
 use cspace_onion::{CompileOptions, Pose, compile};
 
 use crate::common::{boxes, nav, tree};
@@ -67,11 +67,29 @@ fn queries_refuse_bad_points_and_poses() {
     let e = nav
         .path(DVec3::new(f64::NAN, 0.0, 0.0), inside, 0, &mut ctx)
         .unwrap_err();
-    assert!(matches!(e, NavError::BadPoint { what: "start", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            NavError::BadPoint {
+                what: Endpoint::Start,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = nav
         .path(inside, DVec3::new(0.0, 0.0, 1e300), 0, &mut ctx)
         .unwrap_err();
-    assert!(matches!(e, NavError::BadPoint { what: "goal", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            NavError::BadPoint {
+                what: Endpoint::Goal,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // In the floor.
     let e = nav
         .path(DVec3::new(0.0, 0.0, -8.0), inside, 0, &mut ctx)
@@ -84,7 +102,16 @@ fn queries_refuse_bad_points_and_poses() {
     let e = nav
         .path(inside, DVec3::new(1000.0, 0.0, 24.0), 0, &mut ctx)
         .unwrap_err();
-    assert!(matches!(e, NavError::NoGround { what: "goal", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            NavError::NoGround {
+                what: Endpoint::Goal,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Above the ceiling: the roof is walkable, but not reachable from inside.
     let roof = DVec3::new(0.0, 0.0, 144.0 + 24.0);
     assert_eq!(nav.path(inside, roof, 0, &mut ctx).unwrap(), None);

@@ -85,7 +85,7 @@ pub fn compare(
     let mut tally = Tally::default();
     for &(a, b) in segments {
         let hit = exact.trace(&point, a, b);
-        let clear = !hit.start_solid && !hit.is_hit();
+        let clear = !hit.start_solid() && !hit.is_hit();
         tally.segments += 1;
         tally.blocked += usize::from(!clear);
         if los.visible(a, b, &mut ctx) != clear {
@@ -233,7 +233,7 @@ fn curved_walls_block_the_line_of_sight() {
     let mut through_facets = 0;
     for &(a, b) in &segments {
         let hit = exact.trace(&ray, a, b);
-        if hit.start_solid || hit.is_hit() || sight.visible(a, b, &mut ctx) {
+        if hit.start_solid() || hit.is_hit() || sight.visible(a, b, &mut ctx) {
             continue;
         }
         // Clear for a point, blocked for the cube: a facet, or a brush passed within 1/32.

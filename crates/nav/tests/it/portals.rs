@@ -179,7 +179,7 @@ fn flood_reaches_every_region_a_free_straight_move_reaches() {
             while checked < 300 {
                 let (a, b) = (rng.point_in(&bounds), rng.point_in(&bounds));
                 let hit = exact.trace(&shape, a, b);
-                if hit.start_solid || hit.is_hit() {
+                if hit.start_solid() || hit.is_hit() {
                     continue;
                 }
                 let (ra, rb) = (g.region_at(a).unwrap(), g.region_at(b).unwrap());

@@ -132,7 +132,7 @@ pub fn compare_with(
             let b = exact.trace(&e, start, end);
             tally.traces += 1;
             tally.hits += usize::from(b.is_hit());
-            tally.start_solid += usize::from(b.start_solid);
+            tally.start_solid += usize::from(b.start_solid());
             if let Some(why) = differ(&a, &b) {
                 if contact_scale(world, &shape, start, end) {
                     tally.excluded += 1;
@@ -207,13 +207,13 @@ pub fn differ(a: &Hit, b: &Hit) -> Option<String> {
     if a.is_hit() != b.is_hit() {
         return Some("hit/miss".into());
     }
-    if a.start_solid != b.start_solid || a.all_solid != b.all_solid {
+    if a.start_solid() != b.start_solid() || a.all_solid() != b.all_solid() {
         return Some("start_solid/all_solid".into());
     }
-    if a.end.distance(b.end) > 1e-6 {
-        return Some(format!("end differs by {:e}", a.end.distance(b.end)));
+    if a.end().distance(b.end()) > 1e-6 {
+        return Some(format!("end differs by {:e}", a.end().distance(b.end())));
     }
-    if let (Some(x), Some(y)) = (a.surface, b.surface)
+    if let (Some(x), Some(y)) = (a.surface(), b.surface())
         && !x.plane.normal().abs_diff_eq(y.plane.normal(), 1e-6)
     {
         return Some("plane normal".into());
@@ -277,7 +277,7 @@ pub fn slides_through_a_pinch(
     end: DVec3,
     exact: &Hit,
 ) -> bool {
-    let (Shape::Box(b), Some(surface)) = (shape, exact.surface) else {
+    let (Shape::Box(b), Some(surface)) = (shape, exact.surface()) else {
         return false;
     };
     let expanded: Vec<Vec<cspace_geom::Plane>> = world

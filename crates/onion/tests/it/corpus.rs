@@ -174,10 +174,10 @@ fn filled_corpus_maps_answer_moves_from_spawn_points_as_exact() {
                         pose.name
                     );
                     walked += 1;
-                    if y.start_solid {
+                    if y.start_solid() {
                         break;
                     }
-                    a = y.end;
+                    a = y.end();
                 }
             }
         }

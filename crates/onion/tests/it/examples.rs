@@ -4,8 +4,10 @@
 
 use std::sync::Arc;
 
-use cspace_geom::{Collider, DVec3, QueryContext, WithContext, World};
-use cspace_onion::{CompileOptions, OnionCollider, OnionTree, Pose, Transition, compile};
+use cspace_geom::{Collider, DVec3, WithContext, World};
+use cspace_onion::{
+    CompileOptions, OnionCollider, OnionTree, Pose, Transition, WalkScratch, compile,
+};
 
 use crate::common::{axial, shape};
 
@@ -73,7 +75,7 @@ fn figure_1_two_rooms_and_a_corridor() {
     // The large box stops at the corridor's mouth: its front face (x + 32) meets x = 256.
     let p = onion.prepare(&shape(&poses[2])).unwrap();
     let hit = onion.trace(&p, a, b);
-    let s = hit.surface.unwrap();
+    let s = hit.surface().unwrap();
     assert_eq!(s.plane.normal(), DVec3::NEG_X);
     assert!((s.plane.dist() + 224.0).abs() < 1e-9, "{}", s.plane.dist());
 }
@@ -105,18 +107,18 @@ fn low_tunnel_passes_a_crouching_box_and_blocks_a_standing_one() {
     let crouch = onion.prepare(&shape(&poses[1])).unwrap();
     let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(600.0, 0.0, 24.0));
     let hit = onion.trace(&stand, a, b);
-    let s = hit.surface.expect("the standing box is blocked");
+    let s = hit.surface().expect("the standing box is blocked");
     // Its front face (x + 16) meets the slab's face x = 128.
     assert_eq!(s.plane.normal(), DVec3::NEG_X);
     assert!((s.time_of_impact - 112.0 / 600.0).abs() < 1e-12);
     assert!(!onion.trace(&crouch, a, b).is_hit());
     // Listing 5 says the same: empty to solid for the standing box, all empty when crouching.
-    match tree.find_first_transition(&mut QueryContext::new(), 0, a, b) {
+    match tree.find_first_transition(&mut WalkScratch::default(), 0, a, b) {
         Transition::EmptyToSolid(c) => assert!((c.point.x - 112.0).abs() < 1e-9),
         other => panic!("{other:?}"),
     }
     assert_eq!(
-        tree.find_first_transition(&mut QueryContext::new(), 1, a, b),
+        tree.find_first_transition(&mut WalkScratch::default(), 1, a, b),
         Transition::Empty
     );
 }
@@ -130,7 +132,7 @@ fn figure_4_cases() {
         .tree;
     // (a) Entirely on one side of every plane it meets: above the floor, clear of the slab.
     let t = tree.find_first_transition(
-        &mut QueryContext::new(),
+        &mut WalkScratch::default(),
         0,
         DVec3::new(-400.0, 0.0, 60.0),
         DVec3::new(0.0, 0.0, 90.0),
@@ -140,7 +142,7 @@ fn figure_4_cases() {
     // floor's configuration-space plane) slides along it: free, although the leaves below are
     // solid. Listing 5 literally would take the nearer transition of the two sides.
     let t = tree.find_first_transition(
-        &mut QueryContext::new(),
+        &mut WalkScratch::default(),
         0,
         DVec3::new(-400.0, 0.0, 24.0),
         DVec3::new(100.0, 0.0, 24.0),
@@ -149,7 +151,7 @@ fn figure_4_cases() {
     // ... and a crouching box sliding with its head touching the slab's underside (origin at
     // 48 - 16 = 32) passes under the overhang.
     let t = tree.find_first_transition(
-        &mut QueryContext::new(),
+        &mut WalkScratch::default(),
         1,
         DVec3::new(0.0, 0.0, 32.0),
         DVec3::new(600.0, 0.0, 32.0),
@@ -157,7 +159,7 @@ fn figure_4_cases() {
     assert_eq!(t, Transition::Empty);
     // (c) Straddling: the near half is empty, the transition is in the far half.
     match tree.find_first_transition(
-        &mut QueryContext::new(),
+        &mut WalkScratch::default(),
         0,
         DVec3::new(0.0, 0.0, 100.0),
         DVec3::new(0.0, 0.0, -100.0),
@@ -171,7 +173,7 @@ fn figure_4_cases() {
     }
     // Starting inside the floor and leaving it upwards: solid to empty.
     match tree.find_first_transition(
-        &mut QueryContext::new(),
+        &mut WalkScratch::default(),
         0,
         DVec3::new(0.0, 0.0, 0.0),
         DVec3::new(0.0, 0.0, 40.0),
@@ -181,7 +183,7 @@ fn figure_4_cases() {
     }
     // All solid.
     let t = tree.find_first_transition(
-        &mut QueryContext::new(),
+        &mut WalkScratch::default(),
         0,
         DVec3::new(0.0, 0.0, -20.0),
         DVec3::new(50.0, 0.0, -20.0),
@@ -198,7 +200,7 @@ fn a_move_from_a_face_into_solid_is_an_entry_at_time_zero() {
     let (a, b) = (DVec3::new(0.0, 0.0, 24.0), DVec3::new(30.0, 0.0, 10.0));
     match compiled
         .tree
-        .find_first_transition(&mut QueryContext::new(), 0, a, b)
+        .find_first_transition(&mut WalkScratch::default(), 0, a, b)
     {
         Transition::EmptyToSolid(c) => {
             assert_eq!(c.time, 0.0);
@@ -212,9 +214,9 @@ fn a_move_from_a_face_into_solid_is_an_entry_at_time_zero() {
     );
     let p = onion.prepare(&shape(&poses[0])).unwrap();
     let hit = onion.trace(&p, a, b);
-    assert!(hit.is_hit() && !hit.start_solid && !hit.all_solid);
-    assert_eq!(hit.fraction, 0.0);
-    assert_eq!(hit.surface.unwrap().plane.normal(), DVec3::Z);
+    assert!(hit.is_hit() && !hit.start_solid() && !hit.all_solid());
+    assert_eq!(hit.fraction(), 0.0);
+    assert_eq!(hit.surface().unwrap().plane.normal(), DVec3::Z);
 }
 
 #[test]

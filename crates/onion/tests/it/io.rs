@@ -38,8 +38,8 @@ fn a_loaded_tree_answers_bit_for_bit_as_the_saved_one() {
             let (x, y) = (a.trace(&pa, s, e), b.trace(&pb, s, e));
             assert_eq!(format!("{x:?}"), format!("{y:?}"));
             assert_eq!(
-                x.end.to_array().map(f64::to_bits),
-                y.end.to_array().map(f64::to_bits)
+                x.end().to_array().map(f64::to_bits),
+                y.end().to_array().map(f64::to_bits)
             );
             assert_eq!(a.is_solid(&pa, s), b.is_solid(&pb, s));
         }

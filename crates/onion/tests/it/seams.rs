@@ -54,7 +54,7 @@ fn sliding_over_tiles_and_along_a_block_wall_never_hits_a_seam() {
                 );
                 let hit = onion.trace(&p, a, b);
                 assert!(
-                    !hit.is_hit() && !hit.start_solid,
+                    !hit.is_hit() && !hit.start_solid(),
                     "{} {a} -> {b}: {hit:?}",
                     pose.name
                 );
@@ -69,7 +69,7 @@ fn sliding_over_tiles_and_along_a_block_wall_never_hits_a_seam() {
             let b = DVec3::new(rng.range(-200.0, 200.0), y, rng.range(-pose.mins.z, 100.0));
             let hit = onion.trace(&p, a, b);
             assert!(
-                !hit.is_hit() && !hit.start_solid,
+                !hit.is_hit() && !hit.start_solid(),
                 "{} {a} -> {b}: {hit:?}",
                 pose.name
             );
@@ -84,7 +84,7 @@ fn sliding_over_tiles_and_along_a_block_wall_never_hits_a_seam() {
             );
             let b = a + DVec3::new(rng.range(-40.0, 40.0), rng.range(-40.0, 40.0), -5.0);
             let hit = onion.trace(&p, a, b);
-            let s = hit.surface.expect("the floor stops a move into it");
+            let s = hit.surface().expect("the floor stops a move into it");
             assert_eq!(s.plane.normal(), DVec3::Z, "{} {a} -> {b}", pose.name);
             moves += 1;
         }

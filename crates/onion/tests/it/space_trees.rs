@@ -1,7 +1,6 @@
 //! The query tree of one configuration space (`OnionTree::space_tree`), as the navigation reads
 //! it: its regions are the subtrees empty in the space, its walk is the collider's.
 
-use cspace_geom::QueryContext;
 use cspace_geom::generate::Rng;
 use cspace_onion::{
     CompileOptions, NodeRef, OnionTree, Pose, SOLID, SolidEntry, SpaceChild, Transition,
@@ -96,7 +95,7 @@ fn every_region_is_one_child() {
 #[test]
 fn the_walk_agrees_with_find_first_transition() {
     let mut scratch = WalkScratch::default();
-    let mut ctx = QueryContext::new();
+    let mut listing5 = WalkScratch::default();
     for seed in [4, 5] {
         let (world, tree) = tree(seed);
         let bounds = world.bounds().loosened(48.0);
@@ -119,7 +118,7 @@ fn the_walk_agrees_with_find_first_transition() {
                 }
                 let entry = st.first_entry(a, b, &mut scratch);
                 assert!(!entry.start_solid());
-                match tree.find_first_transition(&mut ctx, space, a, b) {
+                match tree.find_first_transition(&mut listing5, space, a, b) {
                     Transition::EmptyToSolid(c) => {
                         hits += 1;
                         let SolidEntry::Hit { time, plane, .. } = entry else {

@@ -628,8 +628,7 @@ impl Checker<'_> {
         let depth = cspace_nav::NavParams::default().max_fall + params.skin;
         let down = exact.trace(&mut ctx, &free, target, target - DVec3::Z * depth);
         let floor = down
-            .surface
-            .as_ref()
+            .surface()
             .is_some_and(|f| f.plane.normal().z >= params.min_walk_normal);
         if !floor {
             return self.err(

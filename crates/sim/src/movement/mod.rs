@@ -33,6 +33,21 @@ pub struct MoveHit {
     pub contact: Option<Contact>,
 }
 
+impl MoveHit {
+    /// The mover's hit of the world: a backend's answer, with the contact it describes (made by
+    /// `agent` in `step`).
+    pub fn of_world(hit: &cspace_geom::Hit, step: u64, agent: cspace_contact::AgentId) -> MoveHit {
+        MoveHit {
+            fraction: hit.fraction(),
+            end: hit.end(),
+            normal: hit.surface().map(|s| s.plane.normal()),
+            start_solid: hit.start_solid(),
+            all_solid: hit.all_solid(),
+            contact: Contact::from_hit(step, agent, hit),
+        }
+    }
+}
+
 /// What the movement model asks of the world around a mover: traces and overlap tests of its
 /// shape in a pose. A simulation answers with the backend and the other agents
 /// (`simulation/tracer.rs`); [`PlayerMove`] with the backend alone.

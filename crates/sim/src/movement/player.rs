@@ -2,7 +2,7 @@
 //! simulation (rapier's `KinematicCharacterController::move_shape`, Jolt's
 //! `CharacterVirtual::ExtendedUpdate`): settings, a mover state, one call per tick.
 
-use cspace_contact::{AgentId, Contact};
+use cspace_contact::AgentId;
 use cspace_geom::{Collider, DVec3, QueryContext, Shape, UnsupportedShape};
 
 use super::{MoveHit, MoveLog, MoverState, Surroundings};
@@ -88,14 +88,7 @@ impl Surroundings for World<'_> {
         let hit = self
             .collider
             .trace(self.queries, self.poses.get(pose), start, end);
-        MoveHit {
-            fraction: hit.fraction,
-            end: hit.end,
-            normal: hit.surface.map(|s| s.plane.normal()),
-            start_solid: hit.start_solid,
-            all_solid: hit.all_solid,
-            contact: Contact::from_hit(0, AgentId(0), &hit),
-        }
+        MoveHit::of_world(&hit, 0, AgentId(0))
     }
 
     fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {

@@ -41,7 +41,7 @@
 //!   plans without reaching a waypoint, the goto fails (stuck).
 
 use cspace_geom::DVec3;
-use cspace_nav::{LinkKind, NavContext, NavError, Waypoint, rise_along};
+use cspace_nav::{Endpoint, LinkKind, NavContext, NavError, Waypoint, rise_along};
 
 use super::planner::Planner;
 use crate::agent::{AgentId, Ground, Pose};
@@ -384,7 +384,13 @@ impl Follow {
         let mut planned = mesh.path(now.position, goal, 0, s.ctx);
         if now.pose == Pose::Crouching
             && mesh.poses().len() > 1
-            && matches!(planned, Err(NavError::InSolid { what: "start", .. }))
+            && matches!(
+                planned,
+                Err(NavError::InSolid {
+                    what: Endpoint::Start,
+                    ..
+                })
+            )
         {
             planned = mesh.path(now.position, goal, 1, s.ctx);
         }
@@ -419,8 +425,14 @@ impl Follow {
                 return true;
             }
             Ok(None) => GotoFailure::Unreachable,
-            Err(NavError::InSolid { what: "start", .. }) => GotoFailure::StartInSolid,
-            Err(NavError::NoGround { what: "start", .. }) => GotoFailure::NoGroundAtStart,
+            Err(NavError::InSolid {
+                what: Endpoint::Start,
+                ..
+            }) => GotoFailure::StartInSolid,
+            Err(NavError::NoGround {
+                what: Endpoint::Start,
+                ..
+            }) => GotoFailure::NoGroundAtStart,
             Err(NavError::InSolid { .. }) => GotoFailure::GoalInSolid,
             Err(NavError::NoGround { .. }) => GotoFailure::NoGroundAtGoal,
             Err(_) => GotoFailure::Unreachable,

@@ -237,20 +237,20 @@ fn update_one(
         };
         let mut after = before;
         // The agent's cache (a caching backend's state for this mover) serves its queries.
-        scratch.queries.swap_mover(mover.cache);
-        let mut tracer = Tracer {
-            collider: shared.collider,
-            queries: &mut *scratch.queries,
-            filters: filters.as_deref_mut(),
-            me: local,
-            ids: scratch.ids,
-            poses: mover.poses,
-            step: shared.step,
-            candidates: &mut *scratch.candidates,
-            traces: &mut out.traces,
-        };
-        update(&mut after, &mut tracer, shared.params, &mut log);
-        scratch.queries.swap_mover(mover.cache);
+        scratch.queries.with_mover(mover.cache, |queries| {
+            let mut tracer = Tracer {
+                collider: shared.collider,
+                queries,
+                filters: filters.as_deref_mut(),
+                me: local,
+                ids: scratch.ids,
+                poses: mover.poses,
+                step: shared.step,
+                candidates: &mut *scratch.candidates,
+                traces: &mut out.traces,
+            };
+            update(&mut after, &mut tracer, shared.params, &mut log);
+        });
         let left = left_world(after.position, shared.floor);
         if left {
             after.velocity = DVec3::ZERO;

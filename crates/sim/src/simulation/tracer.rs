@@ -36,16 +36,9 @@ impl Surroundings for Tracer<'_> {
         *self.traces += 1;
         let prepared = self.poses.get(pose);
         let hit = self.collider.trace(self.queries, prepared, start, end);
-        let mut best = MoveHit {
-            fraction: hit.fraction,
-            end: hit.end,
-            normal: hit.surface.map(|s| s.plane.normal()),
-            start_solid: hit.start_solid,
-            all_solid: hit.all_solid,
-            contact: Contact::from_hit(self.step, self.ids[self.me.0 as usize], &hit),
-        };
-        let mut best_time = hit.surface.map_or(f64::INFINITY, |s| s.time_of_impact);
-        if hit.all_solid {
+        let mut best = MoveHit::of_world(&hit, self.step, self.ids[self.me.0 as usize]);
+        let mut best_time = hit.surface().map_or(f64::INFINITY, |s| s.time_of_impact);
+        if hit.all_solid() {
             return best;
         }
         let Some(filters) = self.filters.as_deref_mut() else {
@@ -90,7 +83,7 @@ impl Surroundings for Tracer<'_> {
                 fraction,
                 end: lerp(start, end, fraction),
                 normal: Some(impact.normal),
-                start_solid: hit.start_solid,
+                start_solid: hit.start_solid(),
                 all_solid: false,
                 contact: Some(Contact {
                     step: self.step,

@@ -71,10 +71,10 @@ fn segments() -> Vec<(DVec3, DVec3)> {
 }
 
 fn finite(hit: &Hit) -> bool {
-    hit.fraction.is_finite()
-        && (0.0..=1.0).contains(&hit.fraction)
-        && hit.end.is_finite()
-        && hit.surface.is_none_or(|s| {
+    hit.fraction().is_finite()
+        && (0.0..=1.0).contains(&hit.fraction())
+        && hit.end().is_finite()
+        && hit.surface().is_none_or(|s| {
             s.plane.normal().is_finite()
                 && s.plane.dist().is_finite()
                 && s.point.is_finite()

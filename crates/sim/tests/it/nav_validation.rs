@@ -472,7 +472,7 @@ fn validate(
         let mut qctx = QueryContext::new();
         for (a, b) in segments(&map.world, los_segments, seed ^ 0x5151) {
             let hit = exact.trace(&mut qctx, &point, a, b);
-            let clear = !hit.start_solid && !hit.is_hit();
+            let clear = !hit.start_solid() && !hit.is_hit();
             tally.segments += 1;
             tally.blocked += usize::from(!clear);
             if los.visible(a, b, &mut ctx) != clear {

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
 use cspace_geom::{
-    Aabb, Collider, DVec3, ExactCollider, Hit, MoverCache, Shape, WithContext, World,
+    Aabb, Collider, DVec3, ExactCollider, Hit, MoverCache, QueryContext, Shape, WithContext, World,
 };
 use cspace_udop::cache::Margin;
 use cspace_udop::{CacheConfig, Directions, PatchBound, UdopCache};
@@ -99,19 +99,17 @@ impl Pair {
     fn as_mover<R>(
         &mut self,
         mover: u64,
-        query: impl FnOnce(&mut WithContext<UdopCache>) -> R,
+        query: impl FnOnce(&UdopCache, &mut QueryContext) -> R,
     ) -> R {
         let kept = self.movers.entry(mover).or_default();
-        self.cache.ctx.swap_mover(kept);
-        let answer = query(&mut self.cache);
-        self.cache.ctx.swap_mover(kept);
-        answer
+        let WithContext { collider, ctx } = &mut self.cache;
+        ctx.with_mover(kept, |ctx| query(collider, ctx))
     }
 
     fn trace(&mut self, shape: &Shape, mover: u64, start: DVec3, end: DVec3) -> Hit {
         let prepared = self.cache.prepare(shape).unwrap();
         let before = self.cache.counters().cache_skips;
-        let cached = self.as_mover(mover, |c| c.trace(&prepared, start, end));
+        let cached = self.as_mover(mover, |c, ctx| c.trace(ctx, &prepared, start, end));
         let skipped = self.cache.counters().cache_skips > before;
         let reference = self
             .exact
@@ -129,7 +127,7 @@ impl Pair {
 
     fn is_solid(&mut self, shape: &Shape, mover: u64, position: DVec3) -> bool {
         let prepared = self.cache.prepare(shape).unwrap();
-        let cached = self.as_mover(mover, |c| c.is_solid(&prepared, position));
+        let cached = self.as_mover(mover, |c, ctx| c.is_solid(ctx, &prepared, position));
         let reference = self
             .exact
             .is_solid(&self.exact.prepare(shape).unwrap(), position);
@@ -185,7 +183,7 @@ fn wander(named: &NamedWorld, shape: &Shape, seed: u64) -> Tally {
                 if hit.is_hit() {
                     *heading = common::direction(&mut rng, 0.3);
                 }
-                *position = hit.end;
+                *position = hit.end();
                 if step % 50 == 0 {
                     pair.is_solid(shape, id as u64, *position);
                 }
@@ -249,7 +247,7 @@ fn walk(shape: &Shape, seed: u64) -> Tally {
                 let p = common::free_position(&mut rng, &mut pair.exact, shape, &room).unwrap();
                 // Drop onto the floor: the end rests exactly a skin above it.
                 let landed = pair.trace(shape, id, p, p - DVec3::Z * 400.0);
-                (landed.end, common::direction(&mut rng, 1.0))
+                (landed.end(), common::direction(&mut rng, 1.0))
             })
             .collect();
         for _ in 0..WALK_STEPS {
@@ -266,21 +264,21 @@ fn walk(shape: &Shape, seed: u64) -> Tally {
                     motion.z = 1e-3;
                 }
                 let hit = pair.trace(shape, id, *position, *position + motion);
-                *position = hit.end;
-                if let Some(surface) = hit.surface {
+                *position = hit.end();
+                if let Some(surface) = hit.surface() {
                     // Slide the rest along the plane hit (Quake's clip velocity, overclip 1).
                     let n = surface.plane.normal();
-                    let rest = motion * (1.0 - hit.fraction);
+                    let rest = motion * (1.0 - hit.fraction());
                     let slide = rest - n * rest.dot(n);
                     let slid = pair.trace(shape, id, *position, *position + slide);
-                    *position = slid.end;
+                    *position = slid.end();
                     if slid.is_hit() || rng.next_f64() < 0.3 {
                         *heading = common::direction(&mut rng, 1.0);
                     }
                 }
                 // Ground probe: lands the agent a skin above whatever is below.
                 let ground = pair.trace(shape, id, *position, *position - DVec3::Z * 0.25);
-                *position = ground.end;
+                *position = ground.end();
             }
         }
         let t = pair.tally;
@@ -340,14 +338,16 @@ fn resting(shape: &Shape, seed: u64) -> Tally {
                 common::direction(&mut rng, 1.0)
             };
             let hit = pair.trace(shape, id, p, p + towards * 2000.0);
-            let Some(surface) = hit.surface else { continue };
+            let Some(surface) = hit.surface() else {
+                continue;
+            };
             let n = surface.plane.normal();
             let (u, v) = {
                 let helper = if n.z.abs() < 0.9 { DVec3::Z } else { DVec3::X };
                 let u = helper.cross(n).normalize();
                 (u, n.cross(u))
             };
-            let rest = hit.end;
+            let rest = hit.end();
             for _ in 0..RESTING_MOVES {
                 let a = rng.range(0.0, std::f64::consts::TAU);
                 let along = (u * a.cos() + v * a.sin()) * rng.range(0.0, 24.0);
@@ -492,7 +492,7 @@ pub fn wander_near_facets(
                 if hit.is_hit() {
                     *heading = common::direction(&mut rng, 0.5);
                 }
-                *position = hit.end;
+                *position = hit.end();
                 if step % 50 == 0 {
                     pair.is_solid(shape, id as u64, *position);
                 }

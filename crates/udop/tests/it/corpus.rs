@@ -99,8 +99,8 @@ fn corpus_cache_answers_as_the_exact_backend() {
             spawns.iter().take(8).copied().collect()
         };
         for (id, start) in starts.into_iter().enumerate() {
-            // Each mover from its start with its own cache (the previous one's put away).
-            cache.ctx.swap_mover(&mut MoverCache::default());
+            // Each mover from its start with its own cache, lent to the context for its traces.
+            let mut mover = MoverCache::default();
             let prepared = cache.prepare(&shape).unwrap();
             let mut position = start;
             let mut heading = rng.unit_vector();
@@ -110,7 +110,9 @@ fn corpus_cache_answers_as_the_exact_backend() {
                 }
                 let end = position + heading * rng.range(0.0, 12.0);
                 let before = cache.counters().cache_skips;
-                let cached = cache.trace(&prepared, position, end);
+                let cached = cache.ctx.with_mover(&mut mover, |ctx| {
+                    cache.collider.trace(ctx, &prepared, position, end)
+                });
                 let expected = exact.trace(&reference, position, end);
                 assert_eq!(
                     cached, expected,
@@ -118,7 +120,7 @@ fn corpus_cache_answers_as_the_exact_backend() {
                 );
                 skipped += cache.counters().cache_skips - before;
                 moves += 1;
-                position = expected.end;
+                position = expected.end();
                 if expected.is_hit() {
                     heading = rng.unit_vector();
                 }

@@ -90,7 +90,11 @@ pub struct RapierCrowd {
 impl RapierCrowd {
     /// The world `shape` (parry's compound of the brushes) as one fixed collider, and `agents`
     /// (standing boxes) for the controller.
-    pub fn new(world: SharedShape, agents: &[ScriptedAgent], setup: ControllerSetup) -> RapierCrowd {
+    pub fn new(
+        world: SharedShape,
+        agents: &[ScriptedAgent],
+        setup: ControllerSetup,
+    ) -> RapierCrowd {
         let bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();
         let handle = colliders.insert(ColliderBuilder::new(world).build());
