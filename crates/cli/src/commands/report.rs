@@ -1,0 +1,69 @@
+//! `sim report`: one self-contained HTML page for a set of scenarios.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use cspace_sim::BackendKind;
+
+use crate::backend_arg;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReportArgs {
+    /// The scenarios (.toml).
+    #[arg(required = true)]
+    pub(crate) scenarios: Vec<PathBuf>,
+    /// The page to write.
+    #[arg(short = 'o', long = "output", default_value = "report.html")]
+    pub(crate) output: PathBuf,
+    /// The folder of the trace snapshots (default: `snapshots/traces` beside each scenario's
+    /// folder).
+    #[arg(long)]
+    pub(crate) snapshots: Option<PathBuf>,
+    /// Only these backends (default: each scenario's own).
+    #[arg(long, value_parser = backend_arg::parser(), value_delimiter = ',')]
+    pub(crate) backends: Vec<BackendKind>,
+}
+
+pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    use cspace_report::report::{Report, ReportOptions};
+    let options = ReportOptions {
+        snapshots: args.snapshots,
+        backends: args.backends,
+    };
+    let report = Report::build(&args.scenarios, &options, |path| {
+        note!("running {}", path.display());
+    });
+    std::fs::write(&args.output, report.html())
+        .with_context(|| format!("writing the report to {}", args.output.display()))?;
+    let failures = report.failures();
+    for f in &failures {
+        outln!("FAILED {} {}", f.scenario, f.what);
+    }
+    let skipped = report.skipped();
+    for (path, why) in &skipped {
+        outln!("skipped: {} ({why})", path.display());
+    }
+    outln!(
+        "{}: {} scenarios, {}{}",
+        args.output.display(),
+        report.scenarios.len(),
+        if failures.is_empty() {
+            "nothing failed".to_string()
+        } else {
+            format!("{} failure(s)", failures.len())
+        },
+        if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", {} skipped", skipped.len())
+        }
+    );
+    Ok(if report.has_errors() {
+        ExitCode::from(2)
+    } else if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

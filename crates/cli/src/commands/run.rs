@@ -1,0 +1,85 @@
+//! `sim run`: simulate a scenario on its backends, check its expectations, print the summaries and
+//! the verdict, write the traces.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use cspace_report::summary;
+use cspace_scenario::Scenario;
+use cspace_sim::BackendKind;
+
+use crate::backend_arg;
+use crate::runs::{backends, run_with_progress};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct RunArgs {
+    /// The scenario (.toml).
+    pub(crate) scenario: PathBuf,
+    /// Run only this backend (default: every backend the scenario names or supports).
+    #[arg(long, value_parser = backend_arg::parser())]
+    pub(crate) backend: Option<BackendKind>,
+    /// Write the trace here (with several backends, `NAME.BACKEND.EXT`).
+    #[arg(long)]
+    pub(crate) trace: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Check every agent's position after every step with the exact reference's point query;
+    /// an agent found in solid fails the run (exit 1) with the step, agent and position.
+    #[arg(long)]
+    pub(crate) verify: bool,
+}
+
+pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let scenario = Scenario::load(&args.scenario)?;
+    let kinds = backends(&scenario, args.backend.as_slice())?;
+    let mut outcomes = Vec::with_capacity(kinds.len());
+    for &kind in &kinds {
+        let outcome = run_with_progress(&scenario, kind, args.verify)?;
+        if !args.json {
+            outln!("{}", summary::run_text(&scenario, &outcome));
+        }
+        outcomes.push(outcome);
+    }
+    if let Some(path) = &args.trace {
+        // One file: the trace of each backend, one after another (`trace::parse_all`).
+        let text: Vec<String> = outcomes.iter().map(|o| o.trace()).collect();
+        std::fs::write(path, text.join("\n"))
+            .with_context(|| format!("writing the trace to {}", path.display()))?;
+        note!(
+            "wrote {} ({} trace{})",
+            path.display(),
+            outcomes.len(),
+            if outcomes.len() == 1 {
+                ""
+            } else {
+                "s, one per backend"
+            }
+        );
+    }
+    let reports = summary::pairs(&scenario, &outcomes);
+    let passed = outcomes.iter().all(|o| o.passed()) && reports.iter().all(|r| r.agrees());
+    let verdict =
+        (outcomes.len() > 1).then(|| summary::verdict_text(&scenario, &outcomes, &reports));
+    if args.json {
+        let runs: Vec<_> = outcomes
+            .iter()
+            .map(|o| summary::run_json(&scenario, o))
+            .collect();
+        let json = serde_json::json!({
+            "runs": runs,
+            "comparison": summary::compare_json(&scenario, &reports),
+            "verdict": verdict,
+            "passed": passed,
+        });
+        outln!("{}", serde_json::to_string_pretty(&json)?);
+    } else if let Some(verdict) = &verdict {
+        outln!("{verdict}");
+    }
+    Ok(if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
