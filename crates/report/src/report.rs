@@ -423,7 +423,7 @@ fn run_status(run: &BackendRun) -> (&'static str, String) {
 
 /// Runs one scenario, unless it needs the map corpus and `CSPACE_MAPS` is unset.
 fn outcome(path: &Path, options: &ReportOptions) -> ScenarioResult {
-    let text = match cspace_scenario::location::read_text(path, "read the scenario") {
+    let text = match cspace_scenario::read::read_text(path, "read the scenario") {
         Ok(text) => text,
         Err(e) => return ScenarioResult::Failed(format!("{e:#}")),
     };

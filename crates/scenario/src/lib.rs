@@ -113,6 +113,7 @@
 pub mod bench;
 pub mod error;
 pub mod location;
+pub mod read;
 pub mod run;
 pub mod scenario;
 pub mod segments;

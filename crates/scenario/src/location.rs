@@ -17,14 +17,6 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// The text of `file`, read as UTF-8; a byte sequence that is not UTF-8 is an error at its line
-/// and column, naming the byte. An unreadable file is an [`Error::Io`](crate::Error::Io) saying
-/// what was being done (`action`: `read the scenario`).
-pub fn read_text(file: &Path, action: &'static str) -> Result<String, crate::Error> {
-    let bytes = std::fs::read(file).map_err(|e| crate::Error::io(file, action, e))?;
-    text_of(file, bytes).map_err(crate::Error::from)
-}
-
 /// `bytes` as UTF-8 text, or an error located at the first byte that is not UTF-8.
 pub fn text_of(file: &Path, bytes: Vec<u8>) -> Result<String, LocatedError> {
     String::from_utf8(bytes).map_err(|e| {

@@ -228,7 +228,7 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
             load_map_bytes(path, &bytes)
         }
         Some("toml") => {
-            let text = crate::location::read_text(path, "read the world")?;
+            let text = crate::read::read_text(path, "read the world")?;
             parse_world(path, &text)
         }
         _ => Err(LocatedError {

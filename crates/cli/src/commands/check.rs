@@ -39,7 +39,7 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .map(|w| summary::count(w.world.len(), "brush"))
                 .map_err(anyhow::Error::from),
             Some("toml") => {
-                let text = match cspace_scenario::location::read_text(file, "read it") {
+                let text = match cspace_scenario::read::read_text(file, "read it") {
                     Ok(text) => text,
                     Err(e) => {
                         bad += 1;

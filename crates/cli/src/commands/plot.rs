@@ -31,7 +31,7 @@ pub(crate) fn read_baseline(
     scenario: &Scenario,
     kinds: &[BackendKind],
 ) -> anyhow::Result<cspace_report::plot::Series> {
-    let text = cspace_scenario::location::read_text(path, "read the baseline")?;
+    let text = cspace_scenario::read::read_text(path, "read the baseline")?;
     let mut traces = cspace_scenario::trace::parse_all(&text)
         .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
     for t in &traces {

@@ -216,10 +216,7 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<ExitCode> {
 pub(crate) fn merge_sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let mut texts = Vec::with_capacity(args.files.len());
     for file in &args.files {
-        texts.push(cspace_scenario::location::read_text(
-            file,
-            "read the lines",
-        )?);
+        texts.push(cspace_scenario::read::read_text(file, "read the lines")?);
     }
     let inputs: Vec<(&Path, &str)> = args
         .files

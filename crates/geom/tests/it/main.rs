@@ -2,5 +2,6 @@
 
 mod gjk;
 mod overlap;
+mod source;
 mod sweeps;
 mod tolerance_literals;

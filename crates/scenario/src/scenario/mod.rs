@@ -185,7 +185,7 @@ impl Scenario {
 
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
-        let text = crate::location::read_text(path, "read the scenario")?;
+        let text = crate::read::read_text(path, "read the scenario")?;
         Scenario::parse(path, &text)
     }
 

@@ -139,7 +139,7 @@ impl Plan {
     /// Reads and checks a sweep file (its scenarios and maps are loaded by
     /// [`super::Sweep::load`]).
     pub fn load(path: &Path) -> Result<Plan, Error> {
-        let text = crate::location::read_text(path, "read the sweep")?;
+        let text = crate::read::read_text(path, "read the sweep")?;
         Plan::parse(path, &text)
     }
 

@@ -216,7 +216,7 @@ impl Sweep {
         let mut groups = Vec::new();
         let mut notes = Vec::new();
         for entry in &plan.scenarios {
-            let text = match crate::location::read_text(&entry.path, "read the scenario") {
+            let text = match crate::read::read_text(&entry.path, "read the scenario") {
                 Ok(text) => text,
                 Err(e) => {
                     errors.push(entry.error(e));

@@ -1,4 +1,5 @@
 //! Integration tests of the scenario format, runs and crowds.
 
 mod crowds;
+mod driving;
 mod scenario_errors;

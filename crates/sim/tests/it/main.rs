@@ -2,6 +2,7 @@
 //! world, the numeric domain's edge, patches, and navigation on the corpus.
 
 mod domain;
+mod driving;
 mod movement;
 mod nav_brute_force;
 mod nav_validation;
