@@ -5,6 +5,7 @@ use cspace_geom::tolerance::{PLANE_THICKNESS, PORTAL_MIN_AREA};
 use cspace_geom::{Aabb, Plane, Polygon};
 use glam::{DVec2, DVec3};
 
+use crate::cell::rounding_area;
 use crate::portals::LeafGraph;
 
 /// A walkable area: a convex piece of floor of one configuration space, where an agent of the
@@ -105,15 +106,6 @@ pub(crate) fn overlap_xy(a: &Polygon, b: &Polygon) -> Option<Polygon> {
         out = out.and_then(|p| p.clipped_behind_with(&plane, 0.0));
     }
     out.filter(|p| p.area() >= PORTAL_MIN_AREA)
-}
-
-/// How much two computations of one area may differ by the rounding of the cuts, square units:
-/// [`PORTAL_MIN_AREA`] plus a sliver [`PLANE_THICKNESS`] wide along the whole `perimeter`. Cell
-/// vertices are exact plane crossings, but where nearly parallel planes cross they carry errors
-/// up to about 1e-8 units (`geom::tolerance`), which moves an edge of a 1,000-square-unit portal
-/// by a few 1e-6 square units; a piece thinner than the plane thickness is on the plane.
-pub(crate) fn rounding_area(perimeter: f64) -> f64 {
-    PORTAL_MIN_AREA + PLANE_THICKNESS * perimeter
 }
 
 /// The area of a convex polygon and its centroid (area-weighted, not the vertex mean).

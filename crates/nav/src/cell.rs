@@ -1,6 +1,7 @@
 //! Region cells: Golodetz's Listing 4 polyhedron (the planes above a leaf inside a box around the
 //! world), cut incrementally down a space's pruned tree.
 
+use cspace_geom::tolerance::{PLANE_THICKNESS, PORTAL_MIN_AREA};
 use cspace_geom::{Aabb, Plane};
 use glam::DVec3;
 
@@ -71,4 +72,13 @@ pub(crate) fn region_cells(bsp: &SpaceTree, cell_box: &CellBox) -> Vec<Cell> {
         stack.push((node.children[0], front));
     }
     cells
+}
+
+/// How much two computations of one area may differ by the rounding of the cuts, square units:
+/// [`PORTAL_MIN_AREA`] plus a sliver [`PLANE_THICKNESS`] wide along the whole `perimeter`. Cell
+/// vertices are exact plane crossings, but where nearly parallel planes cross they carry errors
+/// up to about 1e-8 units (`geom::tolerance`), which moves an edge of a 1,000-square-unit portal
+/// by a few 1e-6 square units; a piece thinner than the plane thickness is on the plane.
+pub(crate) fn rounding_area(perimeter: f64) -> f64 {
+    PORTAL_MIN_AREA + PLANE_THICKNESS * perimeter
 }

@@ -9,7 +9,8 @@ use cspace_geom::{Aabb, World};
 use cspace_onion::{OnionTree, Pose};
 use glam::DVec3;
 
-use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy, rounding_area};
+use crate::area::{Area, AreaGrid, areas_of, centroid, overlap_xy};
+use crate::cell::rounding_area;
 use crate::context::NavContext;
 use crate::error::{Endpoint, NavError};
 use crate::link::{

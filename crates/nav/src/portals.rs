@@ -16,7 +16,7 @@ use cspace_geom::{Aabb, Polygon, World};
 use cspace_onion::{NodeRef, OnionTree, SolidEntry, SpaceChild, SpaceTree, WalkScratch};
 use glam::DVec3;
 
-use crate::area::rounding_area;
+use crate::cell::rounding_area;
 use crate::cell::{Cell, CellBox, region_cells};
 use crate::error::NavError;
 
