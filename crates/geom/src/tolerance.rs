@@ -89,6 +89,12 @@ pub const CONTACT: f64 = 1e-9;
 /// plane (measured along the plane's normal), so that the next trace never starts in solid.
 pub const DEFAULT_SKIN: f64 = 1.0 / 32.0;
 
+/// Quake III's trace epsilon, units: `SURFACE_CLIP_EPSILON` (0.125) of ioquake3's
+/// `code/qcommon/cm_local.h`. Its brush trace counts a move that ends within this distance of a
+/// face as a hit and stops the mover this far short of the face; the `quake3` movement profile
+/// traces with it (`cspace_sim::MoveParams::quake3`).
+pub const QUAKE3_TRACE_EPSILON: f64 = 0.125;
+
 /// Half the side of the line of sight's cube, in units: 1/32 (Quake's `DIST_EPSILON`, as the
 /// skin). A point has no extent across a patch facet (which has no interior), so a point's
 /// trace passes through every curved wall; this cube's configuration space gives each facet a

@@ -3,7 +3,9 @@
 
 use cspace_contact::ContactTarget;
 use cspace_geom::domain::{self, OutOfDomain, Quantity};
-use cspace_geom::{DVec3, Prepared, Shape};
+use cspace_geom::{Collider, DVec3, Prepared, Shape, UnsupportedShape};
+
+use crate::params::MoveParams;
 
 pub use cspace_contact::AgentId;
 
@@ -42,6 +44,18 @@ impl AgentSpec {
             (Some(crouching), true) => crouching,
             _ => &self.standing,
         }
+    }
+
+    /// Every shape a backend must prepare for this agent under `params`: its standing and
+    /// crouching shapes, and the same grown by the profile's trace epsilon when it has one
+    /// ([`grown`]).
+    pub fn shapes(&self, params: &MoveParams) -> Vec<Shape> {
+        let own = std::iter::once(&self.standing).chain(self.crouching.as_ref());
+        let mut out: Vec<Shape> = own.clone().cloned().collect();
+        if params.trace_epsilon > 0.0 {
+            out.extend(own.map(|s| grown(s, params.trace_epsilon)));
+        }
+        out
     }
 
     /// Checks the numeric domain ([`cspace_geom::domain`]): the start within
@@ -99,6 +113,23 @@ pub struct AgentState {
     pub asleep: bool,
 }
 
+/// `shape` grown by `by` units on every side: a box's faces pushed out, a sphere's and a
+/// cylinder's radius (and half height) lengthened. The shapes the Quake III profile traces
+/// (its trace epsilon, [`MoveParams::trace_epsilon`]). A hull is not an agent shape and is
+/// returned as it is.
+pub fn grown(shape: &Shape, by: f64) -> Shape {
+    let grown = match shape {
+        Shape::Box(b) => Shape::new_box(b.mins - DVec3::splat(by), b.maxs + DVec3::splat(by)),
+        Shape::Sphere { radius } => Shape::new_sphere(radius + by),
+        Shape::Cylinder {
+            radius,
+            half_height,
+        } => Shape::new_cylinder(radius + by, half_height + by),
+        Shape::Hull(_) => return shape.clone(),
+    };
+    grown.expect("a valid shape grown by a valid length stays valid")
+}
+
 /// The shapes of an agent's poses, prepared for the backend.
 #[derive(Debug, Clone)]
 pub struct PoseSet {
@@ -106,14 +137,52 @@ pub struct PoseSet {
     pub standing: Prepared,
     /// Crouching, if the agent can crouch.
     pub crouching: Option<Prepared>,
+    /// The shapes traces sweep when the profile grows them ([`MoveParams::trace_epsilon`]):
+    /// standing and crouching; `None` when traces sweep the shapes themselves.
+    pub traced: Option<(Prepared, Option<Prepared>)>,
 }
 
 impl PoseSet {
-    /// The prepared shape of `pose` (standing when the agent cannot crouch).
+    /// The shapes of `standing` and `crouching` prepared for `collider` with `params`' skin,
+    /// and their grown forms when the profile traces with an epsilon.
+    pub fn prepare(
+        collider: &dyn Collider,
+        params: &MoveParams,
+        standing: &Shape,
+        crouching: Option<&Shape>,
+    ) -> Result<PoseSet, UnsupportedShape> {
+        let prepare = |shape: &Shape| collider.prepare(shape).map(|p| p.with_skin(params.skin));
+        let traced = if params.trace_epsilon > 0.0 {
+            let grow = |shape: &Shape| prepare(&grown(shape, params.trace_epsilon));
+            Some((grow(standing)?, crouching.map(grow).transpose()?))
+        } else {
+            None
+        };
+        Ok(PoseSet {
+            standing: prepare(standing)?,
+            crouching: crouching.map(prepare).transpose()?,
+            traced,
+        })
+    }
+
+    /// The prepared shape of `pose` (standing when the agent cannot crouch): what the agent
+    /// occupies.
     pub fn get(&self, pose: Pose) -> &Prepared {
         match pose {
             Pose::Crouching => self.crouching.as_ref().unwrap_or(&self.standing),
             Pose::Standing => &self.standing,
+        }
+    }
+
+    /// The prepared shape traces of `pose` sweep: [`PoseSet::get`]'s, grown when the profile
+    /// traces with an epsilon.
+    pub fn traced(&self, pose: Pose) -> &Prepared {
+        match &self.traced {
+            None => self.get(pose),
+            Some((standing, crouching)) => match pose {
+                Pose::Crouching => crouching.as_ref().unwrap_or(standing),
+                Pose::Standing => standing,
+            },
         }
     }
 }

@@ -1,10 +1,43 @@
-//! Movement constants. The defaults are Quake's; a scenario can override each one.
+//! Movement constants and the rules they go with: a [`Profile`] (cspace's or Quake III's) with
+//! its defaults; a scenario can override each constant (`docs/movement.md`).
 
-/// The constants of the movement model (units, seconds).
+/// Whose rules the movement model follows (`docs/movement.md` lists every difference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize, serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Profile {
+    /// cspace's: Quake III's `bg_pmove.c` with declared, tested changes (an exact contact model:
+    /// touching is free and agents stop a skin short; the farther of the stepped and unstepped
+    /// moves; no speed into a plane kept; velocities never left pointing into a touched plane).
+    #[default]
+    Cspace,
+    /// Quake III's Pmove as the game runs it: its constants, its trace epsilon (a move ending
+    /// within 1/8 unit of a face stops 1/8 short), the landing and knockback timers, crouched
+    /// speed on the ground only, no landing settle, and the velocity rounded to integers every
+    /// frame (`trap_SnapVector`).
+    Quake3,
+}
+
+impl Profile {
+    /// The name scenarios write (`movement = "quake3"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Cspace => "cspace",
+            Profile::Quake3 => "quake3",
+        }
+    }
+}
+
+/// The constants of the movement model (units, seconds), and the profile whose rules they go
+/// with.
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize, serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct MoveParams {
+    /// The rules: cspace's by default ([`MoveParams::quake3`] for Quake III's). Scenarios choose
+    /// it with `movement = "quake3"`, not in `[params]`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub profile: Profile,
     /// Downward acceleration, units/s^2: 800 (Quake's `sv_gravity`).
     pub gravity: f64,
     /// Top walking speed, units/s: 320 (Quake's `cl_forwardspeed` with `sv_maxspeed`).
@@ -14,7 +47,7 @@ pub struct MoveParams {
     pub accelerate: f64,
     /// Air acceleration factor, 1/s: 1 (Quake III's `pm_airaccelerate`).
     pub air_accelerate: f64,
-    /// Ground friction, 1/s: 4 (Quake's `sv_friction`).
+    /// Ground friction, 1/s: 4 (Quake's `sv_friction`); 6 for Quake III (`pm_friction`).
     pub friction: f64,
     /// Below this speed friction acts as if at this speed, units/s: 100 (`sv_stopspeed`), so that
     /// slow agents stop instead of creeping.
@@ -23,8 +56,14 @@ pub struct MoveParams {
     pub step_height: f64,
     /// Upward speed of a jump, units/s: 270 (Quake III's `JUMP_VELOCITY`).
     pub jump_speed: f64,
-    /// Distance a stopped mover keeps from the hit plane, units: 1/32 (`DIST_EPSILON`).
+    /// Distance a stopped mover keeps from the hit plane, units: 1/32 (Quake's `DIST_EPSILON`);
+    /// 0 for Quake III, whose trace epsilon keeps the distance instead.
     pub skin: f64,
+    /// Quake III's trace epsilon, units: 0 (cspace: touching is free), 1/8 for Quake III
+    /// (`SURFACE_CLIP_EPSILON` of `cm_local.h`): a move that ends within it of a face is a hit,
+    /// and stops it short of the face. Traces sweep the agent's shapes grown by it, with no skin
+    /// (`docs/movement.md`: exact on axial faces).
+    pub trace_epsilon: f64,
     /// Velocity clipping over-bounce: 1.001 (Quake III's `OVERCLIP`): clipped velocity points
     /// slightly away from the plane, so the next move does not graze it.
     pub overclip: f64,
@@ -34,10 +73,12 @@ pub struct MoveParams {
     /// Smallest z of a walkable ground normal: 0.7 (Quake III's `MIN_WALK_NORMAL`, about 45.6
     /// degrees of slope).
     pub min_walk_normal: f64,
-    /// Speed scale while crouched: 0.25 (Quake III's `pm_duckScale`).
+    /// The most a crouched agent wishes on the ground, as a share of the walk speed: 0.25 (Quake
+    /// III's `pm_duckScale`). In the air crouching does not slow the wish (as in Quake III).
     pub crouch_speed_scale: f64,
-    /// Longest physics sub-step, seconds: 0.066 (longer steps are split into equal parts, as
-    /// Quake III's `pmove_msec` limit does).
+    /// Longest physics sub-step, seconds: 0.066 (Quake III's limit in `Pmove`). A longer step
+    /// is split: into equal parts (cspace), or into parts of this length and the rest (Quake
+    /// III).
     pub max_substep: f64,
     /// Moves per sub-step before giving up: 4 (Quake III's `numbumps`).
     pub bumps: u32,
@@ -57,6 +98,8 @@ pub struct MoveParams {
 impl Default for MoveParams {
     fn default() -> Self {
         MoveParams {
+            profile: Profile::Cspace,
+            trace_epsilon: 0.0,
             gravity: 800.0,
             walk_speed: 320.0,
             accelerate: 10.0,
@@ -76,6 +119,55 @@ impl Default for MoveParams {
             sleep_after_steps: 16,
             grid_cell: 32.0,
         }
+    }
+}
+
+use cspace_geom::tolerance::TIME_SLACK;
+
+impl MoveParams {
+    /// Quake III's constants and rules (`bg_pmove.c`, `bg_local.h`, `cm_local.h`): friction 6,
+    /// the trace epsilon 1/8 and no skin; the rest as cspace's defaults, which are Quake III's
+    /// too (gravity 800, stop speed 100, accelerations 10 and 1, jump 270, step 18, duck scale
+    /// 0.25, overclip 1.001, ground probe 0.25, walkable 0.7, 4 bumps, 5 clip planes, 66 ms).
+    pub fn quake3() -> MoveParams {
+        MoveParams {
+            profile: Profile::Quake3,
+            friction: 6.0,
+            skin: 0.0,
+            trace_epsilon: cspace_geom::tolerance::QUAKE3_TRACE_EPSILON,
+            ..MoveParams::default()
+        }
+    }
+
+    /// The defaults of `profile`.
+    pub fn of(profile: Profile) -> MoveParams {
+        match profile {
+            Profile::Cspace => MoveParams::default(),
+            Profile::Quake3 => MoveParams::quake3(),
+        }
+    }
+
+    /// The lengths of the sub-steps a step of `dt` seconds is split into: equal parts of at most
+    /// `max_substep` (cspace), or parts of `max_substep` and then the rest (Quake III's `Pmove`,
+    /// which chops a command's time that way).
+    pub fn substeps(&self, dt: f64) -> impl Iterator<Item = f64> {
+        let equal = (dt / self.max_substep).ceil().max(1.0) as u32;
+        let (count, first, last) = match self.profile {
+            Profile::Cspace => (equal, dt / equal as f64, dt / equal as f64),
+            Profile::Quake3 => {
+                // Whole parts, and the rest unless it is rounding (then the last part takes it).
+                let whole = ((dt + TIME_SLACK) / self.max_substep).floor() as u32;
+                let rest = dt - whole as f64 * self.max_substep;
+                if whole == 0 {
+                    (1, dt, dt)
+                } else if rest > TIME_SLACK {
+                    (whole + 1, self.max_substep, rest)
+                } else {
+                    (whole, self.max_substep, self.max_substep + rest)
+                }
+            }
+        };
+        (0..count).map(move |i| if i + 1 == count { last } else { first })
     }
 }
 
@@ -124,6 +216,13 @@ impl MoveParams {
             ),
             ("jump_speed", self.jump_speed, 0.0, true, Quantity::Speed),
             ("skin", self.skin, 0.0, true, Quantity::ShapeExtent),
+            (
+                "trace_epsilon",
+                self.trace_epsilon,
+                0.0,
+                true,
+                Quantity::ShapeExtent,
+            ),
             (
                 "ground_probe",
                 self.ground_probe,

@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::location::LocatedError;
 use crate::world_file::{LoadedWorld, load_spec};
 use cspace_sim::backend::BackendKind;
-use cspace_sim::params::MoveParams;
+use cspace_sim::params::{MoveParams, Profile};
 use cspace_sim::{Action, AgentSpec, ScriptEvent, ScriptedAgent};
 
 type Located<T> = Result<T, LocatedError>;
@@ -185,6 +185,34 @@ impl Checker<'_> {
         })
     }
 
+    /// The constants `[params]` wrote (`parsed`: read over cspace's defaults) over `profile`'s
+    /// defaults: each key the table writes taken from it, every other from the profile.
+    fn over_profile(&self, parsed: MoveParams, profile: Profile) -> MoveParams {
+        if profile == Profile::Cspace {
+            return parsed;
+        }
+        let document: toml::Table = toml::from_str(self.text).expect("the scenario parsed already");
+        let written: Vec<&String> = document
+            .get("params")
+            .and_then(toml::Value::as_table)
+            .map(|t| t.keys().collect())
+            .unwrap_or_default();
+        let as_table =
+            |p: MoveParams| toml::Table::try_from(p).expect("movement constants serialize");
+        let (mut merged, given) = (as_table(MoveParams::of(profile)), as_table(parsed));
+        for key in written {
+            if let Some(value) = given.get(key) {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+        MoveParams {
+            profile,
+            ..merged
+                .try_into()
+                .expect("constants written by the same struct read back")
+        }
+    }
+
     fn header(&self, raw: &RawScenario) -> Located<Header> {
         let name = raw.name.get_ref().trim().to_string();
         if name.is_empty() {
@@ -227,16 +255,34 @@ impl Checker<'_> {
             }
             None => DEFAULT_TOLERANCE,
         };
+        let profile = match &raw.movement {
+            None => Profile::Cspace,
+            Some(m) => match [Profile::Cspace, Profile::Quake3]
+                .into_iter()
+                .find(|p| p.name() == m.get_ref())
+            {
+                Some(profile) => profile,
+                None => {
+                    return self.err(
+                        m.span().start,
+                        format!(
+                            "movement: expected \"cspace\" or \"quake3\", got {:?}",
+                            m.get_ref()
+                        ),
+                    );
+                }
+            },
+        };
         let params = match &raw.params {
             Some(p) => {
-                let params = *p.get_ref();
+                let params = self.over_profile(*p.get_ref(), profile);
                 params.validate().map_err(|e| {
                     let at = key_offset(self.text, p.span(), e.field);
                     self.at(at, format!("params.{e}"))
                 })?;
                 params
             }
-            None => MoveParams::default(),
+            None => MoveParams::of(profile),
         };
         Ok(Header {
             name,

@@ -225,14 +225,14 @@ impl Scenario {
         self.agents.iter().any(ScriptedAgent::uses_goto)
     }
 
-    /// The shapes every agent uses (standing and crouching), for preparing backends.
+    /// The shapes every agent uses (standing and crouching, and grown by the movement
+    /// profile's trace epsilon when it has one: `AgentSpec::shapes`), for preparing backends.
     pub fn shapes(&self) -> Vec<Shape> {
         let mut shapes: Vec<Shape> = Vec::new();
         for a in &self.agents {
-            let a = &a.spec;
-            for s in std::iter::once(&a.standing).chain(a.crouching.as_ref()) {
-                if !shapes.contains(s) {
-                    shapes.push(s.clone());
+            for s in a.spec.shapes(&self.params) {
+                if !shapes.contains(&s) {
+                    shapes.push(s);
                 }
             }
         }

@@ -28,6 +28,8 @@ pub(super) struct RawScenario {
     pub(super) expected_difference: Vec<Spanned<RawExpectedDifference>>,
     #[serde(default)]
     pub(super) params: Option<Spanned<MoveParams>>,
+    #[serde(default)]
+    pub(super) movement: Option<Spanned<String>>,
     pub(super) world: Spanned<WorldSpec>,
     #[serde(default)]
     pub(super) poses: BTreeMap<String, Spanned<RawPose>>,

@@ -1,6 +1,9 @@
-//! The movement model: Quake III's `bg_pmove.c` (friction, acceleration, jump, crouch, ground
-//! trace, slide move), with Quake II's step-up rule (keep the farther of the stepped and
-//! unstepped moves) and Quake III's all-solid correction followed by a wider search.
+//! The movement model: Quake III's `bg_pmove.c` and `bg_slidemove.c` (friction, acceleration,
+//! jump, crouch, ground trace, slide move, step up), under one of two profiles
+//! ([`Profile`], `docs/movement.md`): Quake III's own rules, or cspace's, which change a few of
+//! them on purpose (Quake II's step-up rule, no speed kept into a plane, no velocity left
+//! pointing into a touched plane, an exact contact model, a wider search for agents found in
+//! solid), each declared and tested.
 
 mod player;
 
@@ -11,9 +14,46 @@ use cspace_geom::DVec3;
 
 use crate::agent::{Ground, Pose, PoseSet};
 use crate::intent::Intent;
-use crate::params::MoveParams;
+use crate::params::{MoveParams, Profile};
 use crate::record::EventKind;
 use cspace_geom::tolerance::{LAUNCH_SPEED, MAX_SPEED};
+
+/// Quake III's landing timer (`PM_GroundTrace`, `bg_pmove.c`): a landing faster than this
+/// downwards, units/s (200), ...
+const LAND_TIMER_SPEED: f64 = 200.0;
+/// ... starts a timer of this many seconds (`pm_time = 250` ms) during which the slide move
+/// keeps the velocity it had before it slid (`PM_SlideMove`'s `primal_velocity`).
+const LAND_TIMER: f64 = 0.25;
+
+/// A timer of the movement model (Quake III's `pm_time` with `PMF_TIME_LAND` or
+/// `PMF_TIME_KNOCKBACK`): while it runs, the slide move keeps the velocity it started with; a
+/// knockback also takes the ground friction away, walks with the air's acceleration and lets
+/// gravity act on the ground.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MoveTimer {
+    /// Seconds left (0: no timer).
+    pub seconds: f64,
+    /// Set by a hard landing (Quake III only).
+    pub land: bool,
+    /// Set by a push (a jump pad, a teleporter, a hit).
+    pub knockback: bool,
+}
+
+impl MoveTimer {
+    /// A knockback of `seconds`: no friction, weak control, gravity on the ground.
+    pub fn knockback(seconds: f64) -> MoveTimer {
+        MoveTimer {
+            seconds,
+            land: false,
+            knockback: true,
+        }
+    }
+
+    /// True while it runs.
+    pub fn running(&self) -> bool {
+        self.seconds > 0.0
+    }
+}
 
 /// The answer to one trace of a mover: the world's hit and, in a simulation, the other agents',
 /// whichever comes first.
@@ -69,6 +109,7 @@ pub(crate) struct MoverState {
     pub ground: Ground,
     pub intent: Intent,
     pub can_crouch: bool,
+    pub timer: MoveTimer,
 }
 
 /// What a move produced besides the new state.
@@ -118,34 +159,118 @@ pub(crate) fn crouch_or_stand(st: &mut MoverState, tr: &mut impl Surroundings, l
     }
 }
 
-/// `PM_GroundTrace`: what is under the agent, found by a short downward trace.
-pub(crate) fn ground_check(
+/// One frame of movement (Quake III's `PmoveSingle` for one sub-step of `dt` seconds), in the
+/// profile's order. cspace: crouch or stand, the timers, walk or fall, the ground. Quake III:
+/// crouch or stand, the ground, the timers, walk or fall, the ground again, then the velocity
+/// rounded to integers (`trap_SnapVector`, round to nearest, ties to even as `cvtps2dq` rounds).
+pub(crate) fn frame(
+    st: &mut MoverState,
+    tr: &mut impl Surroundings,
+    p: &MoveParams,
+    dt: f64,
+    log: &mut MoveLog,
+) {
+    let frame_start = st.velocity;
+    crouch_or_stand(st, tr, log);
+    if p.profile == Profile::Quake3 {
+        ground_check(st, tr, p, frame_start, log);
+    }
+    drop_timers(st, dt);
+    walk_or_fall(st, tr, p, dt, log);
+    ground_check(st, tr, p, frame_start, log);
+    if p.profile == Profile::Quake3 {
+        st.velocity = DVec3::new(
+            st.velocity.x.round_ties_even(),
+            st.velocity.y.round_ties_even(),
+            st.velocity.z.round_ties_even(),
+        );
+    }
+}
+
+/// Places an agent just spawned or teleported: cspace frees it if it is in solid
+/// ([`unstick`]), then finds its ground; Quake III finds its ground.
+pub(crate) fn settle(
     st: &mut MoverState,
     tr: &mut impl Surroundings,
     p: &MoveParams,
     log: &mut MoveLog,
 ) {
+    if p.profile == Profile::Cspace {
+        unstick(st, tr, log);
+    }
+    let start = st.velocity;
+    ground_check(st, tr, p, start, log);
+}
+
+/// `PM_DropTimers`: the timer runs down by `dt`, and ends (every timer flag cleared) when `dt`
+/// reaches what is left.
+fn drop_timers(st: &mut MoverState, dt: f64) {
+    if st.timer.running() {
+        if dt >= st.timer.seconds {
+            st.timer = MoveTimer::default();
+        } else {
+            st.timer.seconds -= dt;
+        }
+    }
+}
+
+/// `PM_GroundTrace`: what is under the agent, found by a short downward trace. `frame_start` is
+/// the velocity the frame began with (Quake III's `previous_velocity`, which decides a hard
+/// landing).
+pub(crate) fn ground_check(
+    st: &mut MoverState,
+    tr: &mut impl Surroundings,
+    p: &MoveParams,
+    frame_start: DVec3,
+    log: &mut MoveLog,
+) {
+    let quake3 = p.profile == Profile::Quake3;
     let was_airborne = st.ground == Ground::Air;
+    // Quake III lands (`PM_CrashLand`) whenever it had no ground entity: in the air or on steep
+    // ground.
+    let had_no_ground = st.ground.walkable().is_none();
     let below = st.position - DVec3::new(0.0, 0.0, p.ground_probe);
     let mut hit = tr.trace(st.pose, st.position, below);
     if hit.start_solid {
-        unstick(st, tr, log);
-        let below = st.position - DVec3::new(0.0, 0.0, p.ground_probe);
-        hit = tr.trace(st.pose, st.position, below);
+        if quake3 {
+            // `PM_CorrectAllSolid` looks for a free place around and moves nothing; its ground
+            // trace still starts in solid: nothing under the agent to stand on.
+            if hit.all_solid {
+                st.ground = Ground::Air;
+                return;
+            }
+        } else {
+            unstick(st, tr, log);
+            let below = st.position - DVec3::new(0.0, 0.0, p.ground_probe);
+            hit = tr.trace(st.pose, st.position, below);
+        }
     }
     st.ground = match hit.normal {
         None => Ground::Air,
         // Moving up and away from the plane: a jump or a launch, not a landing.
         Some(n) if st.velocity.z > 0.0 && st.velocity.dot(n) > LAUNCH_SPEED => Ground::Air,
         Some(n) if n.z < p.min_walk_normal => Ground::Steep(n),
+        Some(n) if quake3 => {
+            if had_no_ground && frame_start.z < -LAND_TIMER_SPEED {
+                st.timer = MoveTimer {
+                    seconds: LAND_TIMER,
+                    land: true,
+                    ..st.timer
+                };
+            }
+            Ground::Walkable(n)
+        }
         Some(n) => {
             // Settle onto walkable ground (a skin above it), so the resting height does not
-            // depend on where in its last step a fall ended. Quake III floats up to the probe
-            // length above the ground instead.
+            // depend on where in its last step a fall ended, and a landing stops the fall.
+            // Quake III floats up to the probe length above the ground, and keeps the speed.
+            // Walking on, the speed along the ground is kept: downhill too.
             if hit.fraction > 0.0 {
                 st.position = hit.end;
             }
-            st.velocity.z = st.velocity.z.max(0.0);
+            if was_airborne {
+                st.velocity.z = st.velocity.z.max(0.0);
+            }
             Ground::Walkable(n)
         }
     };
@@ -240,7 +365,7 @@ fn nudges() -> [DVec3; 26] {
     all
 }
 
-/// `PM_Friction`, on walkable ground only.
+/// `PM_Friction`, on walkable ground only, and not while knocked back.
 fn friction(st: &mut MoverState, p: &MoveParams, dt: f64) {
     if st.ground.walkable().is_none() {
         return;
@@ -250,6 +375,9 @@ fn friction(st: &mut MoverState, p: &MoveParams, dt: f64) {
     if speed < 1.0 {
         st.velocity.x = 0.0;
         st.velocity.y = 0.0;
+        return;
+    }
+    if st.timer.knockback {
         return;
     }
     let control = speed.max(p.stop_speed);
@@ -269,14 +397,16 @@ fn accelerate(st: &mut MoverState, wish_dir: DVec3, wish_speed: f64, accel: f64,
     st.velocity += wish_dir * step;
 }
 
-/// The wished direction and speed (crouching scales the speed).
-fn wish(st: &MoverState, p: &MoveParams) -> (DVec3, f64) {
-    let scale = if st.pose == Pose::Crouching {
-        p.crouch_speed_scale
+/// The wished direction and speed. On the ground a crouched agent wishes at most
+/// `crouch_speed_scale` of the walk speed (`PM_WalkMove`); in the air it wishes what it wishes
+/// (`PM_AirMove`).
+fn wish(st: &MoverState, p: &MoveParams, on_ground: bool) -> (DVec3, f64) {
+    let speed = if on_ground && st.pose == Pose::Crouching {
+        st.intent.speed.min(p.walk_speed * p.crouch_speed_scale)
     } else {
-        1.0
+        st.intent.speed
     };
-    (st.intent.direction, st.intent.speed * scale)
+    (st.intent.direction, speed)
 }
 
 /// One sub-step of movement: `PM_WalkMove` on walkable ground (with the jump check), otherwise
@@ -298,17 +428,29 @@ pub(crate) fn walk_or_fall(
             st.ground = Ground::Air;
         } else {
             friction(st, p, dt);
-            let (dir, speed) = wish(st, p);
+            let (dir, speed) = wish(st, p, true);
             // Project the wish onto the ground plane so slopes are walked at full speed.
             let dir = clip_velocity(dir, normal, p.overclip).normalize_or_zero();
-            accelerate(st, dir, speed, p.accelerate, dt);
+            // Knocked back, the agent has the air's control, and gravity acts.
+            let knocked = st.timer.knockback;
+            let accel = if knocked {
+                p.air_accelerate
+            } else {
+                p.accelerate
+            };
+            accelerate(st, dir, speed, accel, dt);
+            if knocked {
+                st.velocity.z -= p.gravity * dt;
+            }
             // Slide along the ground keeping the speed along it, so slopes are walked as fast
             // as flat ground (Quake III's "don't decrease velocity when going up or down a
             // slope"). Quake III keeps the whole speed, into the plane included, which turns the
-            // speed of a landing into an upward bounce (its "overbounce" bug); here the part
-            // into the plane is dropped.
-            let along = st.velocity - normal * st.velocity.dot(normal);
-            let speed = along.length();
+            // speed of a landing into an upward bounce (its "overbounce" bug); cspace drops the
+            // part into the plane.
+            let speed = match p.profile {
+                Profile::Quake3 => st.velocity.length(),
+                Profile::Cspace => (st.velocity - normal * st.velocity.dot(normal)).length(),
+            };
             st.velocity =
                 clip_velocity(st.velocity, normal, p.overclip).normalize_or_zero() * speed;
             if st.velocity.x == 0.0 && st.velocity.y == 0.0 {
@@ -318,7 +460,7 @@ pub(crate) fn walk_or_fall(
             return;
         }
     }
-    let (dir, speed) = wish(st, p);
+    let (dir, speed) = wish(st, p, false);
     accelerate(st, dir, speed, p.air_accelerate, dt);
     if let Ground::Steep(n) = st.ground {
         st.velocity = clip_velocity(st.velocity, n, p.overclip);
@@ -326,9 +468,9 @@ pub(crate) fn walk_or_fall(
     step_slide_move(st, tr, p, dt, true, log);
 }
 
-/// Step up (the Quake II rule): slide; if blocked, also try the move from `step_height` higher
-/// and pushed back down, and keep whichever went farther horizontally, landing only on walkable
-/// ground.
+/// `PM_StepSlideMove`: slide; if blocked, also try the move from `step_height` higher and
+/// pushed back down. Quake III keeps the stepped move; cspace (Quake II's rule) keeps whichever
+/// went farther horizontally, landing only on walkable ground.
 fn step_slide_move(
     st: &mut MoverState,
     tr: &mut impl Surroundings,
@@ -380,6 +522,14 @@ fn step_slide_move(
     if !pushed.all_solid {
         st.position = pushed.end;
     }
+    if p.profile == Profile::Quake3 {
+        // The stepped move, whatever the unstepped one did.
+        log.hits.drain(first_hits..down_hits);
+        if let Some(n) = pushed.normal {
+            st.velocity = clip_velocity(st.velocity, n, p.overclip);
+        }
+        return;
+    }
     let landed = pushed.normal.is_some_and(|n| n.z >= p.min_walk_normal);
     let horizontal = |a: DVec3| (a - start.position).truncate().length_squared();
     if !landed || horizontal(down.position) >= horizontal(st.position) {
@@ -400,7 +550,8 @@ fn step_slide_move(
 const PLANES: usize = 16;
 
 /// `PM_SlideMove`: up to `bumps` traces, clipping the velocity against every plane hit; a second
-/// plane sends the mover along the crease, a third stops it. Returns whether anything was hit.
+/// plane sends the mover along the crease, a third stops it; while a timer runs the velocity it
+/// started with is kept. Returns whether anything was hit.
 fn slide_move(
     st: &mut MoverState,
     tr: &mut impl Surroundings,
@@ -409,12 +560,16 @@ fn slide_move(
     gravity: bool,
     log: &mut MoveLog,
 ) -> bool {
+    let quake3 = p.profile == Profile::Quake3;
     let mut velocity = st.velocity;
     let mut end_velocity = velocity;
+    // What a running timer keeps (`primal_velocity`).
+    let mut primal = velocity;
     if gravity {
         // Half-step average: exact positions for constant gravity whatever the step.
         end_velocity.z -= p.gravity * dt;
         velocity.z = 0.5 * (velocity.z + end_velocity.z);
+        primal.z = end_velocity.z;
         if let Some(n) = st.ground.plane() {
             velocity = clip_velocity(velocity, n, p.overclip);
         }
@@ -442,9 +597,11 @@ fn slide_move(
         let travel = velocity * time_left;
         let hit = tr.trace(st.pose, st.position, st.position + travel);
         if hit.all_solid {
-            // Trapped: try to get out, and stop falling.
+            // Trapped: stop falling, and (cspace) try to get out.
             velocity.z = 0.0;
-            unstick(st, tr, log);
+            if !quake3 {
+                unstick(st, tr, log);
+            }
             st.velocity = velocity;
             return true;
         }
@@ -461,6 +618,11 @@ fn slide_move(
         }
         if count >= max_planes {
             velocity = DVec3::ZERO;
+            if quake3 {
+                // "this shouldn't really happen": stopped, and nothing else done.
+                st.velocity = velocity;
+                return true;
+            }
             break;
         }
         // The same plane again: nudge out along it (fixes epsilon trouble with oblique planes).
@@ -473,7 +635,7 @@ fn slide_move(
         if planes[..count].iter().any(|q| normal.dot(*q) > 0.99) {
             // Blocked where it stands: the move ended within the skin of its start.
             let blocked = hit.fraction * travel.length() <= tr.poses().get(st.pose).skin();
-            if blocked && velocity.dot(normal) < 0.0 {
+            if !quake3 && blocked && velocity.dot(normal) < 0.0 {
                 velocity = clip_velocity(velocity, normal, p.overclip);
                 end_velocity = clip_velocity(end_velocity, normal, p.overclip);
             }
@@ -520,6 +682,14 @@ fn slide_move(
     }
     if gravity {
         velocity = end_velocity;
+    }
+    // "don't change velocity if in a timer (FIXME: is this correct?)", as Quake III has it.
+    if st.timer.running() {
+        velocity = primal;
+    }
+    if quake3 {
+        st.velocity = velocity;
+        return bumps > 0;
     }
     // Never leave the velocity pointing into a plane the mover touched (Quake III can, after a
     // crease or a nudge): clip again, and stop if that does not settle it.
@@ -587,6 +757,7 @@ mod tests {
         let poses = PoseSet {
             standing: collider.prepare(&shape).unwrap(),
             crouching: None,
+            traced: None,
         };
         let p = MoveParams::default();
         let (mut slides, mut clipped) = (0, 0);
@@ -607,9 +778,11 @@ mod tests {
                 ground: Ground::Air,
                 intent: Intent::default(),
                 can_crouch: false,
+                timer: MoveTimer::default(),
             };
             let mut log = MoveLog::default();
-            ground_check(&mut st, &mut tracer, &p, &mut log);
+            let start = st.velocity;
+            ground_check(&mut st, &mut tracer, &p, start, &mut log);
             let gravity = st.ground.walkable().is_none();
             let mut log = MoveLog::default();
             slide_move(&mut st, &mut tracer, &p, 1.0 / 16.0, gravity, &mut log);

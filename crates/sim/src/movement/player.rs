@@ -5,7 +5,7 @@
 use cspace_contact::AgentId;
 use cspace_geom::{Collider, DVec3, QueryContext, Shape, UnsupportedShape};
 
-use super::{MoveHit, MoveLog, MoverState, Surroundings};
+use super::{MoveHit, MoveLog, MoveTimer, MoverState, Surroundings};
 use crate::agent::{Ground, Pose, PoseSet};
 use crate::intent::Intent;
 use crate::params::{MoveParams, ParamError};
@@ -26,6 +26,8 @@ pub struct Player {
     pub ground: Ground,
     /// What it wants.
     pub intent: Intent,
+    /// Its timer (a hard landing's, in Quake III; a knockback's).
+    pub timer: MoveTimer,
 }
 
 impl Player {
@@ -37,6 +39,7 @@ impl Player {
             pose: Pose::Standing,
             ground: Ground::Air,
             intent: Intent::default(),
+            timer: MoveTimer::default(),
         }
     }
 }
@@ -87,7 +90,7 @@ impl Surroundings for World<'_> {
     fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
         let hit = self
             .collider
-            .trace(self.queries, self.poses.get(pose), start, end);
+            .trace(self.queries, self.poses.traced(pose), start, end);
         MoveHit::of_world(&hit, 0, AgentId(0))
     }
 
@@ -116,22 +119,14 @@ impl PlayerMove {
     }
 
     /// The player's shapes (standing, and crouching if it can crouch) prepared for `collider`,
-    /// with the controller's skin.
+    /// with the controller's skin (and grown by its trace epsilon, for Quake III's profile).
     pub fn prepare(
         &self,
         collider: &dyn Collider,
         standing: &Shape,
         crouching: Option<&Shape>,
     ) -> Result<PoseSet, UnsupportedShape> {
-        let prepare = |shape: &Shape| {
-            collider
-                .prepare(shape)
-                .map(|p| p.with_skin(self.params.skin))
-        };
-        Ok(PoseSet {
-            standing: prepare(standing)?,
-            crouching: crouching.map(prepare).transpose()?,
-        })
+        PoseSet::prepare(collider, &self.params, standing, crouching)
     }
 
     /// Moves `player` by `dt` seconds (split into equal sub-steps of at most
@@ -162,16 +157,13 @@ impl PlayerMove {
             ground: player.ground,
             intent: player.intent.normalised(),
             can_crouch: shapes.crouching.is_some(),
+            timer: player.timer,
         };
-        let substeps = (dt / p.max_substep).ceil().max(1.0) as u32;
-        let sub_dt = dt / substeps as f64;
         let mut log = MoveLog::default();
         let mut events = Vec::new();
-        for _ in 0..substeps {
+        for sub_dt in p.substeps(dt) {
             log.clear();
-            super::crouch_or_stand(&mut st, &mut world, &mut log);
-            super::walk_or_fall(&mut st, &mut world, p, sub_dt, &mut log);
-            super::ground_check(&mut st, &mut world, p, &mut log);
+            super::frame(&mut st, &mut world, p, sub_dt, &mut log);
             log.hits.iter().for_each(&mut on_hit);
             events.extend_from_slice(&log.events);
         }
@@ -184,6 +176,7 @@ impl PlayerMove {
                 jump: st.intent.jump,
                 ..player.intent
             },
+            timer: st.timer,
         };
         events
     }

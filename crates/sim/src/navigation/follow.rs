@@ -907,7 +907,8 @@ fn stop(intent: &mut Intent, now: &AgentNow) {
     intent.crouch = now.pose == Pose::Crouching;
 }
 
-/// The wished direction and speed (the intent's, before the crouching scale) that turn the
+/// The wished direction and speed (the intent's; at most the pose's top speed, `scale` of the
+/// walk speed, which is what a crouched agent wishes on the ground at most) that turn the
 /// agent's horizontal velocity into `wanted` in one step of `dt`, as far as the movement model
 /// allows: friction first (on the ground, `PM_Friction`), then `PM_Accelerate`, which adds along
 /// the wish at most `accel * dt * wish_speed`, and only up to `wish_speed` along it. With the
@@ -932,11 +933,11 @@ fn wish_for(wanted: DVec3, now: &AgentNow, mp: &MoveParams, dt: f64, scale: f64)
     let delta = wanted - predicted;
     let m = delta.length();
     let Some(d) = delta.try_normalize() else {
-        return (flat(wanted), wanted.length().min(top) / scale);
+        return (flat(wanted), wanted.length().min(top));
     };
     let c = predicted.dot(d);
     let wish = (m / (accel * dt)).max(m + c).clamp(0.0, top);
-    (d, wish / scale)
+    (d, wish)
 }
 
 /// For each waypoint a jump takes off from (a standing take-off over a gap, not onto a ledge):

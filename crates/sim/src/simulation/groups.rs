@@ -19,7 +19,7 @@ use crate::agent::{
     AgentId, Ground, Pending, Pose, PoseSet, Position, Rest, Totals, TouchKey, Touching, Velocity,
 };
 use crate::intent::Intent;
-use crate::movement::{self, MoveLog, MoverState};
+use crate::movement::{self, MoveLog, MoveTimer, MoverState};
 use crate::params::MoveParams;
 use crate::record::{ContactEvent, EventKind};
 
@@ -42,6 +42,7 @@ pub(super) struct Mover<'a> {
     pub(super) touching: &'a mut Touching,
     pub(super) cache: &'a mut MoverCache,
     pub(super) pending: &'a Pending,
+    pub(super) timer: &'a mut MoveTimer,
 }
 
 /// What every group shares while it moves: the backend, the constants and the step.
@@ -67,13 +68,10 @@ impl Phase {
     fn apply(self, st: &mut MoverState, tr: &mut Tracer, p: &MoveParams, log: &mut MoveLog) {
         match self {
             Phase::Settle => {
-                movement::unstick(st, tr, log);
-                movement::ground_check(st, tr, p, log);
+                movement::settle(st, tr, p, log);
             }
             Phase::Move(dt) => {
-                movement::crouch_or_stand(st, tr, log);
-                movement::walk_or_fall(st, tr, p, dt, log);
-                movement::ground_check(st, tr, p, log);
+                movement::frame(st, tr, p, dt, log);
             }
         }
     }
@@ -234,6 +232,7 @@ fn update_one(
             ground: *mover.ground,
             intent: *mover.intent,
             can_crouch: mover.poses.crouching.is_some(),
+            timer: *mover.timer,
         };
         let mut after = before;
         // The agent's cache (a caching backend's state for this mover) serves its queries.
@@ -312,6 +311,7 @@ fn track_in_filters(
 fn write_back(mover: &mut Mover<'_>, before: &MoverState, after: &MoverState) {
     mover.position.0 = after.position;
     mover.velocity.0 = after.velocity;
+    *mover.timer = after.timer;
     *mover.pose = after.pose;
     *mover.ground = after.ground;
     *mover.intent = after.intent;
@@ -394,9 +394,9 @@ fn rest_or_sleep(
 /// looks a little further down; the skin both ways.
 pub(super) fn reach(mover: &Mover<'_>, params: &MoveParams, dt: f64) -> Aabb {
     let poses = mover.poses;
-    let mut bounds = poses.standing.shape().bounds();
-    if let Some(crouching) = &poses.crouching {
-        bounds = bounds.merged(crouching.shape().bounds());
+    let mut bounds = poses.traced(Pose::Standing).shape().bounds();
+    if poses.crouching.is_some() {
+        bounds = bounds.merged(poses.traced(Pose::Crouching).shape().bounds());
     }
     let now = mover
         .velocity

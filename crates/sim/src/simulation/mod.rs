@@ -388,16 +388,13 @@ impl Sim {
                 });
             }
         }
-        let prepare = |shape: &Shape| {
-            self.collider
-                .prepare(shape)
-                .map(|p| p.with_skin(self.params.skin))
-                .map_err(|error| SimError::Unsupported { agent: id, error })
-        };
-        let poses = PoseSet {
-            standing: prepare(&spec.standing)?,
-            crouching: spec.crouching.as_ref().map(prepare).transpose()?,
-        };
+        let poses = PoseSet::prepare(
+            self.collider.as_ref(),
+            &self.params,
+            &spec.standing,
+            spec.crouching.as_ref(),
+        )
+        .map_err(|error| SimError::Unsupported { agent: id, error })?;
         let pose = if spec.start_crouched && poses.crouching.is_some() {
             Pose::Crouching
         } else {
@@ -423,6 +420,7 @@ impl Sim {
                 commanded: false,
                 settle: Some(Placed::Spawned),
             },
+            crate::movement::MoveTimer::default(),
             Totals::default(),
             Touching::default(),
             MoverCache::default(),
@@ -738,14 +736,13 @@ impl Sim {
     /// placed since the last step are settled first ([`Sim::settle`]), then goto agents are
     /// steered and agents whose intent was set wake, then every awake agent moves.
     pub fn step(&mut self) {
-        self.settle();
         self.recorder.begin_step();
+        self.settle();
         let clock = Instant::now();
-        let substeps = (self.dt / self.params.max_substep).ceil().max(1.0) as u32;
-        let sub_dt = self.dt / substeps as f64;
         self.step += 1;
         self.steer_and_wake();
-        for _ in 0..substeps {
+        let params = self.params;
+        for sub_dt in params.substeps(self.dt) {
             self.move_agents(sub_dt);
         }
         // Time on ground, per step (asleep agents rest on ground too).

@@ -34,7 +34,7 @@ impl Surroundings for Tracer<'_> {
     /// Sweeps the mover in `pose` from `start` to `end`.
     fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
         *self.traces += 1;
-        let prepared = self.poses.get(pose);
+        let prepared = self.poses.traced(pose);
         let hit = self.collider.trace(self.queries, prepared, start, end);
         let mut best = MoveHit::of_world(&hit, self.step, self.ids[self.me.0 as usize]);
         let mut best_time = hit.surface().map_or(f64::INFINITY, |s| s.time_of_impact);

@@ -7,5 +7,6 @@ mod movement;
 mod nav_brute_force;
 mod nav_validation;
 mod patches;
+mod profiles;
 mod sharing;
 mod stepping;
