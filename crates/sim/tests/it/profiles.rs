@@ -198,7 +198,7 @@ fn slopes_are_walked_down_up_and_across_at_320_cos_angle() {
 fn q3_vertical(z0: f64, v0: f64, mut jump: bool, frames: usize) -> Vec<(f64, f64)> {
     let (gravity, probe) = (800.0, 0.25);
     let (mut z, mut v) = (z0, v0);
-    let ground_trace = |z: f64, v: f64| z - REST < probe && !(v > 0.0 && v > 10.0);
+    let ground_trace = |z: f64, v: f64| z - REST < probe && v <= 10.0;
     let mut out = Vec::new();
     for _ in 0..frames {
         let mut walking = ground_trace(z, v);
