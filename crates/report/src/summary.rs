@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use cspace_scenario::run::{Divergence, RunOutcome};
 use cspace_scenario::scenario::Scenario;
 use cspace_scenario::trace::{compact_vector, fixed};
+use cspace_sim::BackendKind;
 use cspace_sim::simulation::Verification;
 
 /// `1 agent`, `3 agents`, `1 brush`, `2 brushes`: a count with its noun, singular or plural.
@@ -342,8 +343,9 @@ pub fn verdict_text(
     let diverging: Vec<&PairReport> = reports.iter().filter(|r| !r.agrees()).collect();
     let agreement = match diverging.first() {
         None => format!(
-            "the backends agree within their tolerance ({} units)",
-            scenario.tolerance
+            "the backends agree within {} units{}",
+            scenario.tolerance,
+            declared_text(scenario, reports)
         ),
         Some(r) => {
             let (d, agent, step) = r.divergence.largest();
@@ -373,6 +375,43 @@ pub fn verdict_text(
         "verdict: {}: {expectations}; {agreement}{verified}",
         if ok { "ok" } else { "FAILED" }
     )
+}
+
+/// The declared differences that a comparison used, as `, except melax, melax-exact against
+/// exact (up to 97.125 units, agent ball), declared: why`: one clause per declaration whose pairs
+/// differ by more than the scenario's tolerance (the ones within it need no excuse), the later
+/// ones after `; except`.
+fn declared_text(scenario: &Scenario, reports: &[PairReport]) -> String {
+    let mut first = true;
+    scenario
+        .expected_differences
+        .iter()
+        .filter_map(|d| {
+            let (largest, agent) = reports
+                .iter()
+                .filter(|r| {
+                    let in_group =
+                        |name: &str, group: &[BackendKind]| group.iter().any(|b| b.name() == name);
+                    (in_group(&r.a, &d.between) && in_group(&r.b, &d.and))
+                        || (in_group(&r.b, &d.between) && in_group(&r.a, &d.and))
+                })
+                .map(|r| {
+                    let (dist, agent, _) = r.divergence.largest();
+                    (dist, agent)
+                })
+                .filter(|(dist, _)| *dist > scenario.tolerance || dist.is_nan())
+                .max_by(|x, y| x.0.total_cmp(&y.0))?;
+            Some(format!(
+                "{} except {} (up to {} units, agent {}), declared: {}",
+                if first { "," } else { ";" },
+                d.describe(),
+                fixed(largest, 3),
+                scenario.agent_names[agent.0 as usize],
+                d.reason
+            ))
+            .inspect(|_| first = false)
+        })
+        .collect()
 }
 
 #[cfg(test)]

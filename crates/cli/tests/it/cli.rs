@@ -922,6 +922,50 @@ fn sim_run_summarises_writes_the_trace_and_exits_1_on_a_failed_expectation() {
     );
 }
 
+/// A ledge a sphere rolls off, where plane shifting (Melax Figure 1) holds the sphere up past
+/// the edge: melax and exact differ by far more than the scenario's tolerance, and say why.
+const LEDGE_WITH_A_DECLARED_DIFFERENCE: &str = r#"
+name = "ledge"
+time_step = 0.015625
+steps = 96
+backends = ["exact", "udop+exact", "melax", "melax-exact"]
+tolerance = 0.001
+[[expected_difference]]
+between = ["melax", "melax-exact"]
+and = ["exact", "udop+exact"]
+tolerance = 32.0
+reason = "plane shifting rounds no edges"
+[poses]
+ball = { sphere = 16 }
+[world]
+[[world.brush]]
+box = { min = [-512, -512, -16], max = [1024, 512, 0] }
+[[world.brush]]
+box = { min = [400, 128, 0], max = [1024, 512, 64] }
+[[agent]]
+name = "ball"
+pose = "ball"
+start = [500, 300, 80.03125]
+script = [{ at = 0, move = [-1, 0] }]
+"#;
+
+/// The verdict line says which backends differ by declaration, by how much, and why, rather
+/// than that every backend agrees within the scenario's tolerance.
+#[test]
+fn the_verdict_states_declared_differences_as_such() {
+    let tmp = scratch_dir();
+    let scenario = scratch(&tmp, "ledge.toml", LEDGE_WITH_A_DECLARED_DIFFERENCE);
+    let out = sim(&["run", scenario.to_str().unwrap()], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let verdict = stdout.lines().last().unwrap();
+    assert!(
+        verdict.contains("the backends agree within 0.001 units, except melax, melax-exact against exact, udop+exact (up to ")
+            && verdict.contains("agent ball), declared: plane shifting rounds no edges"),
+        "{verdict}"
+    );
+}
+
 /// The README's main job: `sim run scenarios/tunnel.toml --trace tunnel.trace` writes
 /// `tunnel.trace` (the trace of every backend, one after another) and ends with one verdict.
 #[test]

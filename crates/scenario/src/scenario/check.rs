@@ -759,25 +759,67 @@ impl Checker<'_> {
         d: &Spanned<RawExpectedDifference>,
     ) -> Located<ExpectedDifference> {
         let raw = d.get_ref();
-        if raw.backends.len() != 2 {
-            return self.err(
-                d.span().start,
-                "expected_difference: name exactly two backends",
-            );
-        }
-        let mut pair = [BackendKind::Exact; 2];
-        for (slot, n) in pair.iter_mut().zip(&raw.backends) {
-            *slot = n
-                .get_ref()
-                .parse()
-                .map_err(|e| self.at(n.span().start, format!("expected_difference: {e}")))?;
-        }
+        let names = |list: &Spanned<Vec<Spanned<String>>>| -> Located<Vec<BackendKind>> {
+            if list.get_ref().is_empty() {
+                return self.err(list.span().start, "expected_difference: the list is empty");
+            }
+            let mut out: Vec<BackendKind> = Vec::new();
+            for n in list.get_ref() {
+                let kind: BackendKind = n
+                    .get_ref()
+                    .parse()
+                    .map_err(|e| self.at(n.span().start, format!("expected_difference: {e}")))?;
+                if out.contains(&kind) {
+                    return self.err(
+                        n.span().start,
+                        format!("expected_difference: {} is named twice", kind.name()),
+                    );
+                }
+                out.push(kind);
+            }
+            Ok(out)
+        };
+        let (between, and) = match (&raw.backends, &raw.between, &raw.and) {
+            (Some(pair), None, None) => {
+                let pair = names(pair)?;
+                if pair.len() != 2 {
+                    return self.err(
+                        d.span().start,
+                        "expected_difference: `backends` names exactly two backends (or give \
+                         two groups: `between = [...]` and `and = [...]`)",
+                    );
+                }
+                (vec![pair[0]], vec![pair[1]])
+            }
+            (None, Some(between), Some(and)) => {
+                let (between, and_list) = (names(between)?, names(and)?);
+                if let Some(both) = between.iter().find(|b| and_list.contains(b)) {
+                    return self.err(
+                        and.span().start,
+                        format!(
+                            "expected_difference: {} is in both groups; a backend does not differ \
+                             from itself",
+                            both.name()
+                        ),
+                    );
+                }
+                (between, and_list)
+            }
+            _ => {
+                return self.err(
+                    d.span().start,
+                    "expected_difference: name the backends as `backends = [a, b]`, or as two \
+                     groups `between = [...]` and `and = [...]`",
+                );
+            }
+        };
         let tolerance = self.finite(&raw.tolerance, "expected_difference.tolerance")?;
         if raw.reason.trim().is_empty() {
             return self.err(d.span().start, "expected_difference: give the reason");
         }
         Ok(ExpectedDifference {
-            backends: pair,
+            between,
+            and,
             tolerance,
             reason: raw.reason.trim().to_string(),
         })

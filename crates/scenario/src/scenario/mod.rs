@@ -24,15 +24,41 @@ use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
 use raw::RawScenario;
 
-/// Two backends known to differ on this scenario, by how much, and why.
+/// Backends known to differ on this scenario, by how much, and why: every backend of one group
+/// against every backend of the other (`between = [...]`, `and = [...]`; a pair is two groups of
+/// one, `backends = [a, b]`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExpectedDifference {
-    /// The two backends.
-    pub backends: [BackendKind; 2],
-    /// The largest position difference allowed between them, units.
+    /// One group.
+    pub between: Vec<BackendKind>,
+    /// The other.
+    pub and: Vec<BackendKind>,
+    /// The largest position difference allowed between a backend of one and one of the other,
+    /// units.
     pub tolerance: f64,
     /// Why they differ.
     pub reason: String,
+}
+
+impl ExpectedDifference {
+    /// True when it declares `a` against `b` (in either order).
+    pub fn covers(&self, a: BackendKind, b: BackendKind) -> bool {
+        (self.between.contains(&a) && self.and.contains(&b))
+            || (self.between.contains(&b) && self.and.contains(&a))
+    }
+
+    /// How the verdict line names the two groups: `melax, melax-exact against exact,
+    /// udop+exact`.
+    pub fn describe(&self) -> String {
+        let names = |group: &[BackendKind]| {
+            group
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!("{} against {}", names(&self.between), names(&self.and))
+    }
 }
 
 /// What an agent must not touch.
@@ -254,7 +280,7 @@ impl Scenario {
         match self
             .expected_differences
             .iter()
-            .find(|d| d.backends.contains(&a) && d.backends.contains(&b) && a != b)
+            .find(|d| a != b && d.covers(a, b))
         {
             Some(d) => (d.tolerance, Some(d)),
             None => (self.tolerance, None),

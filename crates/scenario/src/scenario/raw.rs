@@ -44,7 +44,12 @@ pub(super) struct RawScenario {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawExpectedDifference {
-    pub(super) backends: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) backends: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    pub(super) between: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    pub(super) and: Option<Spanned<Vec<Spanned<String>>>>,
     pub(super) tolerance: Spanned<f64>,
     pub(super) reason: String,
 }

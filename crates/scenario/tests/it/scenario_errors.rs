@@ -118,9 +118,45 @@ fn malformed_scenarios_name_file_line_column_and_field() {
         ),
         (
             "expected difference without a reason",
-            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"exact\"]\ntolerance = 1\nreason = \" \""),
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"onion\"]\ntolerance = 1\nreason = \" \""),
             ":4:1:",
             "give the reason",
+        ),
+        (
+            "expected difference naming a backend twice",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"exact\"]\ntolerance = 1\nreason = \"why\""),
+            ":5:22:",
+            "expected_difference: exact is named twice",
+        ),
+        (
+            "expected difference of three backends as a pair",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"onion\", \"melax\"]\ntolerance = 1\nreason = \"why\""),
+            ":4:1:",
+            "`backends` names exactly two backends (or give two groups",
+        ),
+        (
+            "expected difference with one group",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbetween = [\"exact\"]\ntolerance = 1\nreason = \"why\""),
+            ":4:1:",
+            "name the backends as `backends = [a, b]`, or as two groups",
+        ),
+        (
+            "expected difference with both forms",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbackends = [\"exact\", \"onion\"]\nbetween = [\"melax\"]\nand = [\"exact\"]\ntolerance = 1\nreason = \"why\""),
+            ":4:1:",
+            "name the backends as `backends = [a, b]`, or as two groups",
+        ),
+        (
+            "expected difference with an empty group",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbetween = [\"exact\"]\nand = []\ntolerance = 1\nreason = \"why\""),
+            ":6:7:",
+            "expected_difference: the list is empty",
+        ),
+        (
+            "expected difference with a backend in both groups",
+            BASE.replace("steps = 10", "steps = 10\n[[expected_difference]]\nbetween = [\"melax\", \"exact\"]\nand = [\"melax\"]\ntolerance = 1\nreason = \"why\""),
+            ":6:7:",
+            "expected_difference: melax is in both groups",
         ),
     ];
     assert!(cases.len() >= 20);
