@@ -379,6 +379,12 @@ pub struct QueryCounters {
     pub nodes_visited: u64,
     /// Melax traces that started inside a bevelled cell and merged every cell's span.
     pub merged: u64,
+    /// Traces a backend's free-space index answered as misses without a walk (the onion's
+    /// certified misses; counted in `traces` too).
+    pub certified: u64,
+    /// Traces the free-space index could not certify, answered by the walk (counted in
+    /// `traces` too).
+    pub fall_throughs: u64,
 
     /// Traces a free-space cache answered as misses without asking its backend.
     pub cache_skips: u64,
@@ -397,6 +403,8 @@ impl std::ops::AddAssign for QueryCounters {
         self.point_queries += other.point_queries;
         self.nodes_visited += other.nodes_visited;
         self.merged += other.merged;
+        self.certified += other.certified;
+        self.fall_throughs += other.fall_throughs;
         self.cache_skips += other.cache_skips;
         self.cache_points_answered += other.cache_points_answered;
         self.cache_rebuilds += other.cache_rebuilds;
@@ -434,6 +442,16 @@ impl fmt::Display for QueryCounters {
         }
         if self.merged > 0 {
             write!(f, ", {} merged from a solid start", self.merged)?;
+        }
+        if self.certified + self.fall_throughs > 0 {
+            let share = self.certified as f64 / (self.certified + self.fall_throughs) as f64;
+            write!(
+                f,
+                "; free-space index: {} certified misses ({:.1}%), {} fell through to the walk",
+                self.certified,
+                100.0 * share + 0.0,
+                self.fall_throughs
+            )?;
         }
         if self.cache_skips + self.cache_points_answered + self.cache_rebuilds > 0 {
             let each = if self.cache_rebuilds == 0 {

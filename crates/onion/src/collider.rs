@@ -14,6 +14,7 @@ use cspace_geom::{
 use glam::DVec3;
 
 use crate::compile::Compiled;
+use crate::free_index::{FreeIndex, FreeIndexStats};
 use crate::start_grid::GridShape;
 use crate::trace::{SolidEntry, WalkScratch};
 use crate::tree::OnionTree;
@@ -141,6 +142,11 @@ pub struct OnionCollider {
     tree: Arc<OnionTree>,
     /// Per space, made with the collider (a build cost, not a first hit's).
     near: Vec<NearBrushes>,
+    /// Per space, the free-space index in front of the walk (none without a start grid, or
+    /// when left out: [`OnionCollider::without_free_index`]).
+    free: Vec<Option<FreeIndex>>,
+    /// What building the indexes found, summed over the spaces.
+    free_stats: FreeIndexStats,
     /// The answer for a hit whose brush is not found.
     exact: ExactCollider,
     key: ColliderKey,
@@ -175,13 +181,55 @@ impl OnionCollider {
         let near = (0..tree.spaces())
             .map(|space| near_brushes(&tree, &world, space))
             .collect();
+        let mut free_stats = FreeIndexStats::default();
+        let free = (0..tree.spaces())
+            .map(|space| {
+                let pose = &tree.poses()[space];
+                let space_tree = tree.space_tree(space);
+                let (grid, _) = space_tree.starts.as_ref()?;
+                let (index, stats) =
+                    FreeIndex::build(&world, space_tree, grid, pose.mins, pose.maxs);
+                free_stats += stats;
+                Some(index)
+            })
+            .collect();
         Ok(OnionCollider {
             exact: ExactCollider::new(world.clone()),
             world,
             tree,
             near,
+            free,
+            free_stats,
             key: ColliderKey::new(),
         })
+    }
+
+    /// The same collider without its free-space index: every trace walks the tree. The answers
+    /// are the same, bit for bit (what the tests compare); only the time differs.
+    pub fn without_free_index(mut self) -> OnionCollider {
+        self.free = vec![None; self.free.len()];
+        self.free_stats = FreeIndexStats::default();
+        self
+    }
+
+    /// What building the free-space index found (cells, boxes; summed over the spaces).
+    pub fn free_index_stats(&self) -> FreeIndexStats {
+        self.free_stats
+    }
+
+    /// Bytes of the free-space index (all spaces).
+    pub fn free_index_bytes(&self) -> usize {
+        self.free
+            .iter()
+            .flatten()
+            .map(FreeIndex::memory_bytes)
+            .sum()
+    }
+
+    /// Space `space`'s free-space index, for the tests.
+    #[cfg(test)]
+    pub(crate) fn free_index(&self, space: usize) -> Option<&FreeIndex> {
+        self.free[space].as_ref()
     }
 
     /// The backend for a compiled tree (see [`OnionCollider::new`]).
@@ -364,6 +412,13 @@ impl OnionCollider {
             } else {
                 Hit::miss(end)
             };
+        }
+        if let Some(free) = &self.free[space] {
+            if free.certifies(start, end) {
+                counters.certified += 1;
+                return Hit::miss(end);
+            }
+            counters.fall_throughs += 1;
         }
         let Shape::Box(shape) = prepared.shape() else {
             unreachable!("prepare accepts boxes only")
