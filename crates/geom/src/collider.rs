@@ -717,21 +717,51 @@ pub type ContextFor<C> = TypedContext<<C as TypedCollider>::Scratch>;
 
 /// A backend that also answers through a [`TypedContext`] of its own scratch: the same answers
 /// as its [`Collider`] queries, without finding the scratch by its type in a [`QueryContext`].
+///
+/// The backend writes its queries once, over [`Parts`] of its scratch (`trace_parts`,
+/// `is_solid_parts`); its [`Collider::trace`] and [`Collider::is_solid`] call them with
+/// `key().parts(ctx)`, and `trace_in` / `is_solid_in` (provided) with `key().typed_parts(ctx)`.
 pub trait TypedCollider: Collider {
     /// The backend's scratch (opaque: only the backend reads it, through its [`ColliderKey`]).
     type Scratch: Default + Send + Sync + 'static;
 
+    /// The backend's key.
+    fn key(&self) -> &ColliderKey;
+
+    /// [`Collider::trace`] over the parts of a context (its scratch, counters and mover's cache).
+    fn trace_parts(
+        &self,
+        parts: Parts<'_, Self::Scratch>,
+        shape: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit;
+
+    /// [`Collider::is_solid`] over the parts of a context.
+    fn is_solid_parts(
+        &self,
+        parts: Parts<'_, Self::Scratch>,
+        shape: &Prepared,
+        position: DVec3,
+    ) -> bool;
+
     /// [`Collider::trace`] with the backend's own context.
+    #[inline]
     fn trace_in(
         &self,
         ctx: &mut ContextFor<Self>,
         shape: &Prepared,
         start: DVec3,
         end: DVec3,
-    ) -> Hit;
+    ) -> Hit {
+        self.trace_parts(self.key().typed_parts(ctx), shape, start, end)
+    }
 
     /// [`Collider::is_solid`] with the backend's own context.
-    fn is_solid_in(&self, ctx: &mut ContextFor<Self>, shape: &Prepared, position: DVec3) -> bool;
+    #[inline]
+    fn is_solid_in(&self, ctx: &mut ContextFor<Self>, shape: &Prepared, position: DVec3) -> bool {
+        self.is_solid_parts(self.key().typed_parts(ctx), shape, position)
+    }
 }
 
 /// A collision backend: answers swept-shape traces and point queries against a static world.

@@ -8,8 +8,8 @@ use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{
-    Aabb, BrushId, Collider, ColliderKey, ContextFor, ExactCollider, Hit, HitSurface, Parts, Plane,
-    Prepared, QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
+    Aabb, BrushId, Collider, ColliderKey, ExactCollider, Hit, HitSurface, Parts, Plane, Prepared,
+    QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
 };
 use glam::DVec3;
 
@@ -370,27 +370,10 @@ impl TypedCollider for OnionCollider {
     type Scratch = OnionScratch;
 
     #[inline]
-    fn trace_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        start: DVec3,
-        end: DVec3,
-    ) -> Hit {
-        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    fn key(&self) -> &ColliderKey {
+        &self.key
     }
 
-    fn is_solid_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        position: DVec3,
-    ) -> bool {
-        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
-    }
-}
-
-impl OnionCollider {
     #[inline(always)]
     fn trace_parts(
         &self,
