@@ -25,8 +25,8 @@ use cspace_geom::tolerance::APPROXIMATE_SURFACE;
 /// Named `melax` with the paper's bevels, `melax-exact` with the complete box bevels (box traces
 /// then agree with the exact backend) and `melax-plain` without bevels. Queries take `&self` and
 /// a [`QueryContext`] (the walk's stack and span list; the nodes visited, Figure 6's count, go to
-/// its counters), or the typed [`ContextFor<MelaxCollider>`] ([`TypedCollider`]): one tree serves
-/// every thread.
+/// its counters), or the typed [`ContextFor<MelaxCollider>`](cspace_geom::ContextFor)
+/// ([`TypedCollider`]): one tree serves every thread.
 #[derive(Debug, Clone)]
 pub struct MelaxCollider {
     world: Arc<World>,

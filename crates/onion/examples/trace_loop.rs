@@ -9,7 +9,8 @@
 //! cargo run --release -p cspace-onion --example trace_loop -- random-boxes
 //! CSPACE_MAPS=../shared/maps cargo run --release -p cspace-onion --example trace_loop -- e1m1
 //! # any corpus map by its file name without .map
-//! CSPACE_MAPS=../shared/maps cargo run --release -p cspace-onion --example trace_loop -- quake_e3m5
+//! CSPACE_MAPS=../shared/maps cargo run --release -p cspace-onion --example trace_loop -- \
+//!     quake_e3m5
 //! # traces per round, rounds, distinct segments (few: all in cache)
 //! cargo run --release -p cspace-onion --example trace_loop -- e1m1 200000 1 4096
 //! # the same through the onion's typed context instead of a general QueryContext
@@ -112,32 +113,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut typed_ctx = ContextFor::<OnionCollider>::new();
     let prepared = onion.prepare(&shape)?;
     let mut checksum = 0.0;
-    // Every field of every answer, summed (by reference: no copy of the answer).
-    let sum = |checksum: &mut f64, hit: &Hit| {
-        *checksum += hit.fraction();
-        if let Some(s) = hit.surface() {
-            *checksum += s.plane.normal().dot(DVec3::new(1.0, 10.0, 100.0))
-                + s.plane.dist() * 1e-3
-                + f64::from(s.brush.0) * 1e-6
-                + s.point.element_sum() * 1e-4
-                + s.time_of_impact;
-        }
-    };
     for round in 0..rounds {
         let clock = Instant::now();
         if typed {
             for i in 0..traces {
                 let (a, b) = segments[i % segments.len()];
-                sum(
+                add_answer(
                     &mut checksum,
                     &onion.trace_in(&mut typed_ctx, &prepared, a, b),
                 );
             }
         } else {
-            for i in 0..traces {
-                let (a, b) = segments[i % segments.len()];
-                sum(&mut checksum, &onion.trace(&mut ctx, &prepared, a, b));
-            }
+            round_of(
+                &mut checksum,
+                &onion,
+                &mut ctx,
+                &prepared,
+                &segments,
+                traces,
+            );
         }
         let ns = clock.elapsed().as_nanos() as f64 / traces.max(1) as f64;
         writeln!(out, "round {round}: {ns:.1} ns per trace")?;
@@ -170,18 +164,15 @@ fn interleaved(
     for round in 0..rounds {
         for k in 0..2 {
             let clock = Instant::now();
-            for i in 0..traces {
-                let (a, b) = segments[i % segments.len()];
-                let hit = colliders[k].trace(&mut contexts[k], &prepared[k], a, b);
-                checksums[k] += hit.fraction();
-                if let Some(s) = hit.surface() {
-                    checksums[k] += s.plane.normal().dot(DVec3::new(1.0, 10.0, 100.0))
-                        + s.plane.dist() * 1e-3
-                        + f64::from(s.brush.0) * 1e-6
-                        + s.point.element_sum() * 1e-4
-                        + s.time_of_impact;
-                }
-            }
+            let ctx = &mut contexts[k];
+            round_of(
+                &mut checksums[k],
+                colliders[k],
+                ctx,
+                &prepared[k],
+                segments,
+                traces,
+            );
             times[k].push(clock.elapsed().as_nanos() as f64 / traces.max(1) as f64);
         }
         writeln!(
@@ -208,4 +199,38 @@ fn interleaved(
         checksums[0], checksums[1]
     )?;
     Ok(())
+}
+
+/// One round of `traces` traces through a general context, their answers added to `checksum`;
+/// never inlined, so that a profiler counts the traces alone:
+/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*round_of*' trace_loop e1m1
+/// 100000 2 4096 general index` (then `walk`) gives the instructions of each as `round_of`'s
+/// inclusive cost.
+#[inline(never)]
+fn round_of(
+    checksum: &mut f64,
+    onion: &OnionCollider,
+    ctx: &mut QueryContext,
+    prepared: &cspace_geom::Prepared,
+    segments: &[(DVec3, DVec3)],
+    traces: usize,
+) {
+    for i in 0..traces {
+        let (a, b) = segments[i % segments.len()];
+        add_answer(checksum, &onion.trace(ctx, prepared, a, b));
+    }
+}
+
+/// Adds every field of an answer to `checksum`, in the order the checksums quoted in the docs
+/// were summed (by reference: no copy of the answer).
+#[inline]
+fn add_answer(checksum: &mut f64, hit: &Hit) {
+    *checksum += hit.fraction();
+    if let Some(s) = hit.surface() {
+        *checksum += s.plane.normal().dot(DVec3::new(1.0, 10.0, 100.0))
+            + s.plane.dist() * 1e-3
+            + f64::from(s.brush.0) * 1e-6
+            + s.point.element_sum() * 1e-4
+            + s.time_of_impact;
+    }
 }

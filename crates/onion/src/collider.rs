@@ -135,7 +135,8 @@ fn near_brushes(tree: &OnionTree, world: &World, space: usize) -> NearBrushes {
 /// fallback. If neither finds a brush (the tree and the brushes disagreeing about an entry by
 /// more than [`SAME_HIT`], which no test has produced), the answer is the exact reference's for
 /// the move. Queries take `&self` and a [`QueryContext`] holding the walk's stack (or the typed
-/// [`ContextFor<OnionCollider>`], [`TypedCollider`]): one collider serves every thread.
+/// [`ContextFor<OnionCollider>`](cspace_geom::ContextFor), [`TypedCollider`]): one collider
+/// serves every thread.
 #[derive(Debug)]
 pub struct OnionCollider {
     world: Arc<World>,
@@ -152,8 +153,8 @@ pub struct OnionCollider {
     key: ColliderKey,
 }
 
-/// The onion backend's scratch in a [`QueryContext`] or its [`ContextFor<OnionCollider>`].
-/// Opaque.
+/// The onion backend's scratch in a [`QueryContext`] or its typed context
+/// ([`ContextFor<OnionCollider>`](cspace_geom::ContextFor)). Opaque.
 #[derive(Debug, Default)]
 pub struct OnionScratch {
     walk: WalkScratch,

@@ -54,9 +54,9 @@ pub struct ExactCollider {
     key: ColliderKey,
 }
 
-/// The exact backend's scratch in a [`QueryContext`] or its [`ContextFor<ExactCollider>`]: the
-/// cylinder prisms of the brushes met so far (per half-height), and the brush and span lists of a
-/// trace, reused. Opaque.
+/// The exact backend's scratch in a [`QueryContext`] or its typed context
+/// ([`ContextFor<ExactCollider>`](crate::ContextFor)): the cylinder prisms of the brushes met so
+/// far (per half-height), and the brush and span lists of a trace, reused. Opaque.
 #[derive(Debug, Default)]
 pub struct ExactScratch {
     prisms: rounded::Cache,
