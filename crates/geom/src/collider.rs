@@ -379,6 +379,12 @@ pub struct QueryCounters {
     pub nodes_visited: u64,
     /// Melax traces that started inside a bevelled cell and merged every cell's span.
     pub merged: u64,
+    /// Traces a backend's free-space index answered as misses without a walk (the onion's
+    /// certified misses; counted in `traces` too).
+    pub certified: u64,
+    /// Traces the free-space index could not certify, answered by the walk (counted in
+    /// `traces` too).
+    pub fall_throughs: u64,
 
     /// Traces a free-space cache answered as misses without asking its backend.
     pub cache_skips: u64,
@@ -397,6 +403,8 @@ impl std::ops::AddAssign for QueryCounters {
         self.point_queries += other.point_queries;
         self.nodes_visited += other.nodes_visited;
         self.merged += other.merged;
+        self.certified += other.certified;
+        self.fall_throughs += other.fall_throughs;
         self.cache_skips += other.cache_skips;
         self.cache_points_answered += other.cache_points_answered;
         self.cache_rebuilds += other.cache_rebuilds;
@@ -434,6 +442,16 @@ impl fmt::Display for QueryCounters {
         }
         if self.merged > 0 {
             write!(f, ", {} merged from a solid start", self.merged)?;
+        }
+        if self.certified + self.fall_throughs > 0 {
+            let share = self.certified as f64 / (self.certified + self.fall_throughs) as f64;
+            write!(
+                f,
+                "; free-space index: {} certified misses ({:.1}%), {} fell through to the walk",
+                self.certified,
+                100.0 * share + 0.0,
+                self.fall_throughs
+            )?;
         }
         if self.cache_skips + self.cache_points_answered + self.cache_rebuilds > 0 {
             let each = if self.cache_rebuilds == 0 {
@@ -699,21 +717,51 @@ pub type ContextFor<C> = TypedContext<<C as TypedCollider>::Scratch>;
 
 /// A backend that also answers through a [`TypedContext`] of its own scratch: the same answers
 /// as its [`Collider`] queries, without finding the scratch by its type in a [`QueryContext`].
+///
+/// The backend writes its queries once, over [`Parts`] of its scratch (`trace_parts`,
+/// `is_solid_parts`); its [`Collider::trace`] and [`Collider::is_solid`] call them with
+/// `key().parts(ctx)`, and `trace_in` / `is_solid_in` (provided) with `key().typed_parts(ctx)`.
 pub trait TypedCollider: Collider {
     /// The backend's scratch (opaque: only the backend reads it, through its [`ColliderKey`]).
     type Scratch: Default + Send + Sync + 'static;
 
+    /// The backend's key.
+    fn key(&self) -> &ColliderKey;
+
+    /// [`Collider::trace`] over the parts of a context (its scratch, counters and mover's cache).
+    fn trace_parts(
+        &self,
+        parts: Parts<'_, Self::Scratch>,
+        shape: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit;
+
+    /// [`Collider::is_solid`] over the parts of a context.
+    fn is_solid_parts(
+        &self,
+        parts: Parts<'_, Self::Scratch>,
+        shape: &Prepared,
+        position: DVec3,
+    ) -> bool;
+
     /// [`Collider::trace`] with the backend's own context.
+    #[inline]
     fn trace_in(
         &self,
         ctx: &mut ContextFor<Self>,
         shape: &Prepared,
         start: DVec3,
         end: DVec3,
-    ) -> Hit;
+    ) -> Hit {
+        self.trace_parts(self.key().typed_parts(ctx), shape, start, end)
+    }
 
     /// [`Collider::is_solid`] with the backend's own context.
-    fn is_solid_in(&self, ctx: &mut ContextFor<Self>, shape: &Prepared, position: DVec3) -> bool;
+    #[inline]
+    fn is_solid_in(&self, ctx: &mut ContextFor<Self>, shape: &Prepared, position: DVec3) -> bool {
+        self.is_solid_parts(self.key().typed_parts(ctx), shape, position)
+    }
 }
 
 /// A collision backend: answers swept-shape traces and point queries against a static world.

@@ -210,6 +210,13 @@ pub const APPROXIMATE_SURFACE: f64 = 1e-3;
 /// world scale), far below any feature.
 pub const BOX_GROWTH: f64 = 1e-6;
 
+/// How far inside the free space it was grown in a free box of the onion's free-space index is
+/// kept, in units: ten times [`BOX_GROWTH`], the margin by which the box must then clear every
+/// plane of its space's tree that it does not cross (so the box never touches the solid it was
+/// grown up to). Far below the skin (1/32), so a mover resting a skin away from a floor is still
+/// inside the box above that floor.
+pub const FREE_BOX_INSET: f64 = 1e-5;
+
 /// Relative growth of a bounding sphere that must hold every vertex after rounding (1e-9 of its
 /// radius, plus an absolute 1e-9 units).
 pub const SPHERE_GROWTH: f64 = 1e-9;

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::exact::{FirstEntry, Span, first_entry};
 use cspace_geom::{
-    BrushId, Collider, ColliderKey, ContextFor, DVec3, Hit, HitSurface, Parts, Plane, Prepared,
-    QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
+    BrushId, Collider, ColliderKey, DVec3, Hit, HitSurface, Parts, Plane, Prepared, QueryContext,
+    Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
 };
 
 use crate::bevel::BevelMode;
@@ -25,8 +25,8 @@ use cspace_geom::tolerance::APPROXIMATE_SURFACE;
 /// Named `melax` with the paper's bevels, `melax-exact` with the complete box bevels (box traces
 /// then agree with the exact backend) and `melax-plain` without bevels. Queries take `&self` and
 /// a [`QueryContext`] (the walk's stack and span list; the nodes visited, Figure 6's count, go to
-/// its counters), or the typed [`ContextFor<MelaxCollider>`] ([`TypedCollider`]): one tree serves
-/// every thread.
+/// its counters), or the typed [`ContextFor<MelaxCollider>`](cspace_geom::ContextFor)
+/// ([`TypedCollider`]): one tree serves every thread.
 #[derive(Debug, Clone)]
 pub struct MelaxCollider {
     world: Arc<World>,
@@ -254,27 +254,11 @@ impl Collider for MelaxCollider {
 impl TypedCollider for MelaxCollider {
     type Scratch = Scratch;
 
-    fn trace_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        start: DVec3,
-        end: DVec3,
-    ) -> Hit {
-        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    #[inline]
+    fn key(&self) -> &ColliderKey {
+        &self.key
     }
 
-    fn is_solid_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        position: DVec3,
-    ) -> bool {
-        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
-    }
-}
-
-impl MelaxCollider {
     fn trace_parts(
         &self,
         parts: Parts<'_, Scratch>,

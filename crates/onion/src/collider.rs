@@ -8,12 +8,13 @@ use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::shape::BoxShape;
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{
-    Aabb, BrushId, Collider, ColliderKey, ContextFor, ExactCollider, Hit, HitSurface, Parts, Plane,
-    Prepared, QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
+    Aabb, BrushId, Collider, ColliderKey, ExactCollider, Hit, HitSurface, Parts, Plane, Prepared,
+    QueryContext, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
 };
 use glam::DVec3;
 
 use crate::compile::Compiled;
+use crate::free_index::{FreeIndex, FreeIndexStats};
 use crate::start_grid::GridShape;
 use crate::trace::{SolidEntry, WalkScratch};
 use crate::tree::OnionTree;
@@ -134,20 +135,26 @@ fn near_brushes(tree: &OnionTree, world: &World, space: usize) -> NearBrushes {
 /// fallback. If neither finds a brush (the tree and the brushes disagreeing about an entry by
 /// more than [`SAME_HIT`], which no test has produced), the answer is the exact reference's for
 /// the move. Queries take `&self` and a [`QueryContext`] holding the walk's stack (or the typed
-/// [`ContextFor<OnionCollider>`], [`TypedCollider`]): one collider serves every thread.
+/// [`ContextFor<OnionCollider>`](cspace_geom::ContextFor), [`TypedCollider`]): one collider
+/// serves every thread.
 #[derive(Debug)]
 pub struct OnionCollider {
     world: Arc<World>,
     tree: Arc<OnionTree>,
     /// Per space, made with the collider (a build cost, not a first hit's).
     near: Vec<NearBrushes>,
+    /// Per space, the free-space index in front of the walk (none without a start grid, or
+    /// when left out: [`OnionCollider::without_free_index`]).
+    free: Vec<Option<FreeIndex>>,
+    /// What building the indexes found, summed over the spaces.
+    free_stats: FreeIndexStats,
     /// The answer for a hit whose brush is not found.
     exact: ExactCollider,
     key: ColliderKey,
 }
 
-/// The onion backend's scratch in a [`QueryContext`] or its [`ContextFor<OnionCollider>`].
-/// Opaque.
+/// The onion backend's scratch in a [`QueryContext`] or its typed context
+/// ([`ContextFor<OnionCollider>`](cspace_geom::ContextFor)). Opaque.
 #[derive(Debug, Default)]
 pub struct OnionScratch {
     walk: WalkScratch,
@@ -175,13 +182,55 @@ impl OnionCollider {
         let near = (0..tree.spaces())
             .map(|space| near_brushes(&tree, &world, space))
             .collect();
+        let mut free_stats = FreeIndexStats::default();
+        let free = (0..tree.spaces())
+            .map(|space| {
+                let pose = &tree.poses()[space];
+                let space_tree = tree.space_tree(space);
+                let (grid, _) = space_tree.starts.as_ref()?;
+                let (index, stats) =
+                    FreeIndex::build(&world, space_tree, grid, pose.mins, pose.maxs);
+                free_stats += stats;
+                Some(index)
+            })
+            .collect();
         Ok(OnionCollider {
             exact: ExactCollider::new(world.clone()),
             world,
             tree,
             near,
+            free,
+            free_stats,
             key: ColliderKey::new(),
         })
+    }
+
+    /// The same collider without its free-space index: every trace walks the tree. The answers
+    /// are the same, bit for bit (what the tests compare); only the time differs.
+    pub fn without_free_index(mut self) -> OnionCollider {
+        self.free = vec![None; self.free.len()];
+        self.free_stats = FreeIndexStats::default();
+        self
+    }
+
+    /// What building the free-space index found (cells, boxes; summed over the spaces).
+    pub fn free_index_stats(&self) -> FreeIndexStats {
+        self.free_stats
+    }
+
+    /// Bytes of the free-space index (all spaces).
+    pub fn free_index_bytes(&self) -> usize {
+        self.free
+            .iter()
+            .flatten()
+            .map(FreeIndex::memory_bytes)
+            .sum()
+    }
+
+    /// Space `space`'s free-space index, for the tests.
+    #[cfg(test)]
+    pub(crate) fn free_index(&self, space: usize) -> Option<&FreeIndex> {
+        self.free[space].as_ref()
     }
 
     /// The backend for a compiled tree (see [`OnionCollider::new`]).
@@ -322,27 +371,10 @@ impl TypedCollider for OnionCollider {
     type Scratch = OnionScratch;
 
     #[inline]
-    fn trace_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        start: DVec3,
-        end: DVec3,
-    ) -> Hit {
-        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    fn key(&self) -> &ColliderKey {
+        &self.key
     }
 
-    fn is_solid_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        position: DVec3,
-    ) -> bool {
-        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
-    }
-}
-
-impl OnionCollider {
     #[inline(always)]
     fn trace_parts(
         &self,
@@ -364,6 +396,13 @@ impl OnionCollider {
             } else {
                 Hit::miss(end)
             };
+        }
+        if let Some(free) = &self.free[space] {
+            if free.certifies(start, end) {
+                counters.certified += 1;
+                return Hit::miss(end);
+            }
+            counters.fall_throughs += 1;
         }
         let Shape::Box(shape) = prepared.shape() else {
             unreachable!("prepare accepts boxes only")

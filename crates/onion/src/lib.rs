@@ -51,6 +51,7 @@
 
 mod collider;
 mod compile;
+mod free_index;
 mod io;
 mod pose;
 mod start_grid;
@@ -63,6 +64,7 @@ mod verify;
 pub use collider::{OnionCollider, OnionScratch};
 pub use compile::{Cell, CompileError, CompileOptions, Compiled, compile};
 pub use cspace_geom::WorldMismatch;
+pub use free_index::{FREE_BOX_CAP, FreeIndexStats};
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::{Pose, PoseParseError};
 pub use stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};

@@ -91,6 +91,20 @@ impl GridShape {
         self.cell_of(point, point).map(|(cell, _)| cell)
     }
 
+    /// The cell holding `point` and that cell's lower corner, if any.
+    #[inline]
+    pub fn cell_and_corner(&self, point: DVec3) -> Option<(usize, DVec3)> {
+        let k = (point - self.origin) * self.inverse;
+        let axis = |k: f64, extent: f64| (k >= 0.0 && k < extent).then_some(k as usize);
+        let (x, y, z) = (
+            axis(k.x, self.extent.x)?,
+            axis(k.y, self.extent.y)?,
+            axis(k.z, self.extent.z)?,
+        );
+        let corner = self.origin + DVec3::new(x as f64, y as f64, z as f64) * self.cell;
+        Some((self.index([x, y, z]), corner))
+    }
+
     /// Cell `index`'s box (not loose), grown by `margin` on every side for the rounding of
     /// [`GridShape::cell_of_point`].
     pub fn cell_box(&self, index: usize, margin: f64) -> cspace_geom::Aabb {
@@ -209,6 +223,11 @@ impl StartGrid {
 
     pub fn memory_bytes(&self) -> usize {
         self.starts.capacity() * std::mem::size_of::<[u32; 2]>()
+    }
+
+    /// The tight start of cell `index` (its deepest node, region or [`crate::SOLID`]).
+    pub fn tight(&self, index: usize) -> u32 {
+        self.starts[index][1]
     }
 }
 

@@ -233,6 +233,13 @@ impl SpaceTree {
         }
     }
 
+    /// True when start-grid cell `cell` lies wholly in solid (false without a grid).
+    pub(crate) fn cell_is_solid(&self, cell: usize) -> bool {
+        self.starts
+            .as_ref()
+            .is_some_and(|(_, starts)| starts.tight(cell) == SOLID)
+    }
+
     /// True when `point` is solid: on a plane (within [`CONTACT`]) only where both sides are.
     pub fn is_solid(&self, point: DVec3) -> bool {
         self.solid_from(self.start(point, point), point)

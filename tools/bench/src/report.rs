@@ -396,11 +396,11 @@ fn trace_table(out: &mut String, world: &WorldTable) {
     let _ = writeln!(out, "\n");
     let _ = writeln!(
         out,
-        "| query | backend | ns/trace | spread | × parry | hits | differs from exact | differs from parry | nodes/trace | ns/node |"
+        "| query | backend | ns/trace | spread | × parry | hits | differs from exact | differs from parry | nodes/trace | ns/node | certified |"
     );
     let _ = writeln!(
         out,
-        "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |"
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |"
     );
     for row in &world.rows {
         let name = if row.is_peer {
@@ -415,7 +415,7 @@ fn trace_table(out: &mut String, world: &WorldTable) {
             Err(why) => {
                 let _ = writeln!(
                     out,
-                    "| {} | {name} | {why} | | | | | | | |",
+                    "| {} | {name} | {why} | | | | | | | | |",
                     row.query.name()
                 );
             }
@@ -426,8 +426,11 @@ fn trace_table(out: &mut String, world: &WorldTable) {
 
 fn cells(f: &TraceFigures) -> String {
     let (nodes, per_node) = node_cells(f);
+    let certified = f
+        .certified
+        .map_or("—".to_string(), |c| format!("{:.1} %", 100.0 * c + 0.0));
     format!(
-        "{} | ±{:.0} % | {} | {} | {} | {} | {nodes} | {per_node}",
+        "{} | ±{:.0} % | {} | {} | {} | {} | {nodes} | {per_node} | {certified}",
         ns(f.timing.median_ns),
         f.timing.spread_percent(),
         ratio(f.speedup()),

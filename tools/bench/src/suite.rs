@@ -149,6 +149,9 @@ pub struct TraceFigures {
     pub vs_parry: Option<Agreement>,
     /// Nodes visited per trace, when the backend counts them.
     pub nodes_per_trace: Option<f64>,
+    /// The share of the traces a free-space index certified as misses without a walk, in
+    /// `[0, 1]`, when the backend has one (the onion's; `QueryCounters::certified`).
+    pub certified: Option<f64>,
 }
 
 impl TraceFigures {
@@ -561,9 +564,15 @@ fn trace_world(
             }
         }
         let mut caster = parry.caster(&shape);
-        let nodes_before: Vec<Option<u64>> = tracers
+        // Counted from here (a fresh tracer has counted nothing yet: only the difference says
+        // whether the backend counts nodes).
+        let nodes_before: Vec<u64> = tracers
             .iter()
-            .map(|(_, t)| Some(t.counters().nodes_visited).filter(|n| *n > 0))
+            .map(|(_, t)| t.counters().nodes_visited)
+            .collect();
+        let index_before: Vec<(u64, u64)> = tracers
+            .iter()
+            .map(|(_, t)| (t.counters().certified, t.counters().fall_throughs))
             .collect();
         let (answers, timings) = {
             let mut participants: Vec<&mut dyn Tracer> = tracers
@@ -576,9 +585,9 @@ fn trace_world(
                 timing::interleaved(&mut participants, &segments, config.passes, config.batch);
             (answers, timings)
         };
-        let nodes_after: Vec<Option<u64>> = tracers
+        let nodes_after: Vec<u64> = tracers
             .iter()
-            .map(|(_, t)| Some(t.counters().nodes_visited).filter(|n| *n > 0))
+            .map(|(_, t)| t.counters().nodes_visited)
             .collect();
         let peer = tracers.len();
         let peer_ns = timings[peer].median_ns;
@@ -587,10 +596,13 @@ fn trace_world(
         for (i, (label, _)) in tracers.iter().enumerate() {
             // Counters accumulate over the recorded pass and every timed pass.
             let traces = (segments.len() * (1 + config.passes.max(1))) as f64;
-            let nodes_per_trace = match (nodes_before[i], nodes_after[i]) {
-                (Some(a), Some(b)) => Some((b - a) as f64 / traces),
-                _ => None,
-            };
+            let visited = nodes_after[i] - nodes_before[i];
+            let nodes_per_trace = (visited > 0).then(|| visited as f64 / traces);
+            let counters = tracers[i].1.counters();
+            let certified = counters.certified - index_before[i].0;
+            let fell = counters.fall_throughs - index_before[i].1;
+            let certified =
+                (certified + fell > 0).then(|| certified as f64 / (certified + fell) as f64);
             table.rows.push(TraceRow {
                 query,
                 backend: label.to_string(),
@@ -603,6 +615,7 @@ fn trace_world(
                         .then(|| Agreement::between(&answers[i], exact_answers, &segments)),
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
+                    certified,
                 }),
             });
         }
@@ -618,6 +631,7 @@ fn trace_world(
                 vs_exact: Some(Agreement::between(&answers[peer], exact_answers, &segments)),
                 vs_parry: None,
                 nodes_per_trace: None,
+                certified: None,
             }),
         });
         eprintln!(

@@ -23,8 +23,8 @@ use std::sync::Arc;
 use glam::DVec3;
 
 use crate::collider::{
-    Collider, ColliderKey, ContextFor, Hit, HitSurface, Parts, Prepared, QueryContext,
-    TypedCollider, UnsupportedShape,
+    Collider, ColliderKey, Hit, HitSurface, Parts, Prepared, QueryContext, TypedCollider,
+    UnsupportedShape,
 };
 use crate::plane::Plane;
 use crate::shape::Shape;
@@ -54,9 +54,9 @@ pub struct ExactCollider {
     key: ColliderKey,
 }
 
-/// The exact backend's scratch in a [`QueryContext`] or its [`ContextFor<ExactCollider>`]: the
-/// cylinder prisms of the brushes met so far (per half-height), and the brush and span lists of a
-/// trace, reused. Opaque.
+/// The exact backend's scratch in a [`QueryContext`] or its typed context
+/// ([`ContextFor<ExactCollider>`](crate::ContextFor)): the cylinder prisms of the brushes met so
+/// far (per half-height), and the brush and span lists of a trace, reused. Opaque.
 #[derive(Debug, Default)]
 pub struct ExactScratch {
     prisms: rounded::Cache,
@@ -153,27 +153,11 @@ impl Collider for ExactCollider {
 impl TypedCollider for ExactCollider {
     type Scratch = ExactScratch;
 
-    fn trace_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        start: DVec3,
-        end: DVec3,
-    ) -> Hit {
-        self.trace_parts(self.key.typed_parts(ctx), prepared, start, end)
+    #[inline]
+    fn key(&self) -> &ColliderKey {
+        &self.key
     }
 
-    fn is_solid_in(
-        &self,
-        ctx: &mut ContextFor<Self>,
-        prepared: &Prepared,
-        position: DVec3,
-    ) -> bool {
-        self.is_solid_parts(self.key.typed_parts(ctx), prepared, position)
-    }
-}
-
-impl ExactCollider {
     fn trace_parts(
         &self,
         parts: Parts<'_, ExactScratch>,
@@ -192,6 +176,20 @@ impl ExactCollider {
         hit
     }
 
+    fn is_solid_parts(
+        &self,
+        parts: Parts<'_, ExactScratch>,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
+        crate::domain::debug_check_trace(position, position);
+        self.key.check(prepared);
+        parts.counters.point_queries += 1;
+        self.solid_at(parts.scratch, prepared.shape(), position)
+    }
+}
+
+impl ExactCollider {
     /// The exact answer for `shape` with `skin` swept from `start` to `end`, without a
     /// [`Prepared`] (the answer does not depend on a slot): what another backend answers when its
     /// own structure cannot (the onion's, for a hit whose brush it cannot find). Counting is the
@@ -256,18 +254,6 @@ impl ExactCollider {
                 Hit::blocked(start, end, skin, surface, start_solid)
             }
         }
-    }
-
-    fn is_solid_parts(
-        &self,
-        parts: Parts<'_, ExactScratch>,
-        prepared: &Prepared,
-        position: DVec3,
-    ) -> bool {
-        crate::domain::debug_check_trace(position, position);
-        self.key.check(prepared);
-        parts.counters.point_queries += 1;
-        self.solid_at(parts.scratch, prepared.shape(), position)
     }
 }
 

@@ -70,6 +70,9 @@ pub struct Tally {
     /// Of those, moves sliding in a face across a pinch of the exact backend (see
     /// [`slides_through_a_pinch`]).
     pub pinches: usize,
+    /// Traces the onion's free-space index certified as misses (each compared, bit for bit,
+    /// with the answer of the same tree's walk).
+    pub certified: usize,
     pub failures: Vec<String>,
 }
 
@@ -102,6 +105,12 @@ pub fn compare_with(
         OnionCollider::from_compiled(world.clone(), compiled)
             .expect("the tree was compiled from this world"),
     );
+    // The same tree without its free-space index: every answer must be the same, bit for bit.
+    let mut walked = WithContext::new(
+        OnionCollider::new(world.clone(), onion.tree().clone())
+            .expect("the same world")
+            .without_free_index(),
+    );
     let mut exact = WithContext::new(ExactCollider::new(world.clone()));
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
@@ -109,6 +118,7 @@ pub fn compare_with(
     for pose in poses {
         let shape = shape(pose);
         let o = onion.prepare(&shape).expect("a compiled pose");
+        let w = walked.prepare(&shape).expect("a compiled pose");
         let e = exact.prepare(&shape).unwrap();
         let Shape::Box(b) = shape else { unreachable!() };
         // A facet expanded by the point pose has no volume, and no face to start on.
@@ -128,9 +138,20 @@ pub fn compare_with(
                 _ => Start::Anywhere,
             };
             let (start, end) = segment(&mut rng, &expanded, &shape, &region, kind, &mut exact);
+            let certified = onion.counters().certified;
             let a = onion.trace(&o, start, end);
+            let walk = walked.trace(&w, start, end);
             let b = exact.trace(&e, start, end);
             tally.traces += 1;
+            tally.certified += (onion.counters().certified - certified) as usize;
+            let bits = |h: &Hit| (h.fraction().to_bits(), h.end().to_array().map(f64::to_bits));
+            if a != walk || bits(&a) != bits(&walk) {
+                tally.failures.push(format!(
+                    "{} {kind:?} {start:?} -> {end:?}: the free-space index changed the answer\n  \
+                     indexed {a:?}\n  walked {walk:?}",
+                    pose.name
+                ));
+            }
             tally.hits += usize::from(b.is_hit());
             tally.start_solid += usize::from(b.start_solid());
             if let Some(why) = differ(&a, &b) {
@@ -310,8 +331,8 @@ pub fn slides_through_a_pinch(
 pub fn assert_agrees(name: &str, tally: &Tally) {
     eprintln!(
         "{name}: {} traces, {} hits, {} start in solid, {} excluded (contact scale; {} of them \
-         sliding through a pinch)",
-        tally.traces, tally.hits, tally.start_solid, tally.excluded, tally.pinches
+         sliding through a pinch), {} certified misses (the same answers as the walk's)",
+        tally.traces, tally.hits, tally.start_solid, tally.excluded, tally.pinches, tally.certified
     );
     assert!(
         tally.failures.is_empty(),

@@ -33,6 +33,28 @@ fn tiny_suite_writes_every_section() {
             assert!(row.figures.is_ok(), "{backend}: {:?}", row.figures);
         }
     }
+    // The tree backends count their nodes (the nodes/trace and ns/node columns, empty until the
+    // counts were taken from a tracer's own start rather than only when already non-zero), and
+    // the onion reports the share its free-space index certified.
+    let onion_box = world
+        .rows
+        .iter()
+        .find(|r| r.backend == "onion")
+        .and_then(|r| r.figures.as_ref().ok())
+        .expect("an onion row");
+    assert!(
+        onion_box.nodes_per_trace.is_some_and(|n| n > 0.0),
+        "{onion_box:?}"
+    );
+    assert!(onion_box.certified.is_some(), "{onion_box:?}");
+    assert!(world.rows.iter().all(|r| {
+        r.is_peer
+            || r.backend == "exact"
+            || r.figures.as_ref().is_err()
+            || r.figures
+                .as_ref()
+                .is_ok_and(|f| f.nodes_per_trace.is_some())
+    }));
     // The exact reference agrees with itself: its rows carry no vs-exact figure.
     assert!(world.rows.iter().any(|r| r.backend == "exact"
         && r.figures.as_ref().is_ok_and(|f| f.vs_exact.is_none())));

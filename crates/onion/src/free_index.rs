@@ -1,0 +1,370 @@
+//! The free-space index in front of the walk (issue 31, "certified misses"): per cell of a
+//! space's start grid, an axis-aligned box of free configuration space around the cell, so that
+//! a move whose two ends lie in the box of its start's cell is answered a miss with one look-up
+//! and two point-in-box tests, without walking the tree.
+//!
+//! Each box is a k-UDOP of the six axis directions (Kiglics, Valasek and Bálint, seed 004:
+//! Algorithm 1 with the cap `R` = [`FREE_BOX_CAP`], around the cell's centre, over the
+//! configuration-space bounds of the brushes, nearest first), built offline per cell instead of
+//! per mover at run time, and kept [`FREE_BOX_INSET`] inside what Algorithm 1 found. It is then
+//! *verified against the space's own query tree*: the box is kept only if every node plane it
+//! does not cross clears it by more than [`BOX_GROWTH`] and no subtree it reaches is solid
+//! (a box descent of the tree, as the start grid's). So what a box certifies is the tree's
+//! meaning, outside fill and zero-volume leaves included, not the brushes'.
+//!
+//! Why the answer is the walk's, bit for bit: every point of a segment with both ends in the box
+//! is in the box (convexity). At a node whose plane the box clears by more than `BOX_GROWTH`,
+//! every point of the segment (and of its stretches, interpolated within 1e-10 at world scale)
+//! is on the box's side by more than [`cspace_geom::tolerance::CONTACT`], so the walk goes that
+//! side only; where the box crosses a plane the descent took both sides. So every region the
+//! walk reaches is one the descent reached, and all of those are empty: the walk finds no
+//! solid stretch, its answer is `Free { start_solid: false }`, which the collider turns into
+//! `Hit::miss(end)`, the answer given here. The unit tests and the agreement tests compare the
+//! two answers on every trace.
+
+use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET};
+use cspace_geom::{Aabb, World};
+use glam::DVec3;
+
+use crate::start_grid::GridShape;
+use crate::tree::{REGION, SOLID, SpaceTree};
+
+/// The cap of a cell's free box: at most this far from the cell's centre along each axis, in
+/// units (Algorithm 1's radius; two Quake player widths). Measured on E1M1's benchmark segments
+/// (`trace_loop`, docs/onion.md): a cap of 32 certifies 51.9 % of them, 64 certifies 88.3 %, 128
+/// certifies 83.2 % (larger boxes reach solid through the brushes' bounds more often and are
+/// refused by the tree) and takes twice as long to build.
+pub const FREE_BOX_CAP: f64 = 64.0;
+
+/// The most nodes the verification of one box visits before the box is given up (a bound on
+/// the build time of a box crossing much of the tree; not a tolerance).
+const MAX_VERIFY_NODES: usize = 4096;
+
+/// The steps per unit in which a box's corners are kept, relative to its cell's lower corner
+/// (1/128 unit; with [`FREE_BOX_CAP`] they fit in an `i16`). Rounding is inward, so a mover a
+/// skin (1/32) above a floor stays inside the box above it. Not a tolerance: a storage unit.
+const STEPS: f64 = 128.0;
+
+/// No box: a lower corner above the upper one on x.
+const NONE: [i16; 6] = [1, 0, 0, 0, 0, 0];
+
+/// One space's free-space index: per start-grid cell, a verified free box or none.
+#[derive(Debug, Clone)]
+pub(crate) struct FreeIndex {
+    shape: GridShape,
+    /// Per cell, its box `[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]` in [`STEPS`] from the cell's
+    /// lower corner ([`NONE`] for none): 12 bytes, one fetch.
+    cells: Vec<[i16; 6]>,
+}
+
+/// What building an index found, for the report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FreeIndexStats {
+    /// Cells of the grid.
+    pub cells: usize,
+    /// Cells wholly in solid (no box looked for).
+    pub solid: usize,
+    /// Cells whose box was found and verified.
+    pub boxes: usize,
+    /// Cells whose box Algorithm 1 left empty (the cell's centre in or at a brush's bounds).
+    pub empty: usize,
+    /// Cells whose box the tree refused (it reaches solid, or too many nodes).
+    pub refused: usize,
+    /// Microseconds the build took (wall clock; reported, never used in an answer).
+    pub build_micros: u64,
+}
+
+impl std::ops::AddAssign for FreeIndexStats {
+    fn add_assign(&mut self, o: FreeIndexStats) {
+        self.cells += o.cells;
+        self.solid += o.solid;
+        self.boxes += o.boxes;
+        self.empty += o.empty;
+        self.refused += o.refused;
+        self.build_micros += o.build_micros;
+    }
+}
+
+impl FreeIndex {
+    /// The index of space `space` (the box pose `mins`, `maxs`) of `world` over the cells of
+    /// `shape`, the space's start grid.
+    pub fn build(
+        world: &World,
+        space: &SpaceTree,
+        shape: &GridShape,
+        mins: DVec3,
+        maxs: DVec3,
+    ) -> (FreeIndex, FreeIndexStats) {
+        let started = std::time::Instant::now();
+        // Each brush's bounds in the space: `B + [-maxs, -mins]`.
+        let expanded: Vec<Aabb> = world
+            .brushes()
+            .iter()
+            .map(|b| {
+                let bounds = b.brush.bounds();
+                Aabb::new(bounds.min - maxs, bounds.max - mins)
+            })
+            .collect();
+        let mut stats = FreeIndexStats {
+            cells: shape.count(),
+            ..FreeIndexStats::default()
+        };
+        let mut cells = Vec::with_capacity(shape.count());
+        let mut near: Vec<(f64, u32)> = Vec::new();
+        let mut stack = Vec::new();
+        let cap = DVec3::splat(FREE_BOX_CAP);
+        for cell in 0..shape.count() {
+            if space.cell_is_solid(cell) {
+                stats.solid += 1;
+                cells.push(NONE);
+                continue;
+            }
+            let cell_box = shape.cell_box(cell, 0.0);
+            let centre = cell_box.centre();
+            // The brushes whose expanded bounds meet the cap's cube, nearest first.
+            let query = Aabb::new(centre - cap + mins, centre + cap + maxs);
+            near.clear();
+            world.for_each_overlapping(&query, |id| {
+                let e = &expanded[id.0 as usize];
+                let gap = (e.min - centre).max(centre - e.max).max(DVec3::ZERO);
+                near.push((gap.length_squared(), id.0));
+            });
+            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let Some(found) = algorithm_1(&expanded, &near, centre) else {
+                stats.empty += 1;
+                cells.push(NONE);
+                continue;
+            };
+            // Kept in steps from the cell's corner, rounded inward; the box verified is the one
+            // kept.
+            let corner = cell_box.min;
+            let (lo, hi) = ((found[0] - corner) * STEPS, (found[1] - corner) * STEPS);
+            let quantized = [
+                lo.x.ceil(),
+                lo.y.ceil(),
+                lo.z.ceil(),
+                hi.x.floor(),
+                hi.y.floor(),
+                hi.z.floor(),
+            ];
+            let fits = quantized
+                .iter()
+                .all(|q| (f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(q));
+            let kept = quantized.map(|q| q as i16);
+            let free = [
+                corner + DVec3::new(quantized[0], quantized[1], quantized[2]) / STEPS,
+                corner + DVec3::new(quantized[3], quantized[4], quantized[5]) / STEPS,
+            ];
+            if fits && free[0].cmple(free[1]).all() && box_is_free(space, &free, &mut stack) {
+                stats.boxes += 1;
+                cells.push(kept);
+            } else {
+                stats.refused += 1;
+                cells.push(NONE);
+            }
+        }
+        let index = FreeIndex {
+            shape: shape.clone(),
+            cells,
+        };
+        stats.build_micros = started.elapsed().as_micros() as u64;
+        (index, stats)
+    }
+
+    /// True when the move `a -> b` lies in the free box of `a`'s cell: a certified miss.
+    #[inline]
+    pub fn certifies(&self, a: DVec3, b: DVec3) -> bool {
+        let Some((cell, corner)) = self.shape.cell_and_corner(a) else {
+            return false;
+        };
+        let q = &self.cells[cell];
+        let lo = DVec3::new(f64::from(q[0]), f64::from(q[1]), f64::from(q[2]));
+        let hi = DVec3::new(f64::from(q[3]), f64::from(q[4]), f64::from(q[5]));
+        let (a, b) = ((a - corner) * STEPS, (b - corner) * STEPS);
+        // False for NaN too, and for a cell without a box (lo.x > hi.x).
+        a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all()
+    }
+
+    /// Bytes of the cells' boxes.
+    pub fn memory_bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<[i16; 6]>()
+    }
+
+    /// The boxes, for the tests.
+    #[cfg(test)]
+    pub fn boxes(&self) -> Vec<[DVec3; 2]> {
+        (0..self.cells.len())
+            .filter(|&i| self.cells[i] != NONE)
+            .map(|i| {
+                let corner = self.shape.cell_box(i, 0.0).min;
+                let q = self.cells[i].map(f64::from);
+                [
+                    corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
+                    corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
+                ]
+            })
+            .collect()
+    }
+}
+
+/// Algorithm 1 (seed 004) over the six axis directions `+x, -x, +y, -y, +z, -z` around `centre`,
+/// capped at [`FREE_BOX_CAP`]: each brush's bounds not yet outside the box move the side along
+/// which they are farthest in to them. `None` when a brush's bounds hold the centre (within
+/// [`FREE_BOX_INSET`]). The box returned is inset by `FREE_BOX_INSET`.
+fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Option<[DVec3; 2]> {
+    let mut h = [FREE_BOX_CAP; 6];
+    for &(_, id) in near {
+        let e = &expanded[id as usize];
+        let d = [
+            e.min.x - centre.x,
+            centre.x - e.max.x,
+            e.min.y - centre.y,
+            centre.y - e.max.y,
+            e.min.z - centre.z,
+            centre.z - e.max.z,
+        ];
+        if (0..6).any(|k| d[k] >= h[k]) {
+            continue;
+        }
+        let mut m = 0;
+        for k in 1..6 {
+            if d[k] > d[m] {
+                m = k;
+            }
+        }
+        if d[m] <= FREE_BOX_INSET {
+            return None;
+        }
+        h[m] = d[m];
+    }
+    let inset = DVec3::splat(FREE_BOX_INSET);
+    let lo = centre - DVec3::new(h[1], h[3], h[5]) + inset;
+    let hi = centre + DVec3::new(h[0], h[2], h[4]) - inset;
+    Some([lo, hi])
+}
+
+/// True when every subtree of `space` the box `[lo, hi]` reaches is empty, going down a node's
+/// side only where the box clears its plane by more than [`BOX_GROWTH`] (both sides otherwise);
+/// false also past [`MAX_VERIFY_NODES`] nodes.
+fn box_is_free(space: &SpaceTree, [lo, hi]: &[DVec3; 2], stack: &mut Vec<u32>) -> bool {
+    let (centre, half) = ((*lo + *hi) * 0.5, (*hi - *lo) * 0.5);
+    stack.clear();
+    stack.push(space.root);
+    let mut visited = 0;
+    while let Some(at) = stack.pop() {
+        if at & REGION != 0 {
+            if at == SOLID {
+                return false;
+            }
+            continue;
+        }
+        visited += 1;
+        if visited > MAX_VERIFY_NODES {
+            return false;
+        }
+        let node = &space.nodes[at as usize];
+        let d = node.signed_distance(centre);
+        let reach = half.dot(node.plane.normal().abs());
+        if d - reach > BOX_GROWTH {
+            stack.push(node.children[0]);
+        } else if d + reach < -BOX_GROWTH {
+            stack.push(node.children[1]);
+        } else {
+            stack.extend(node.children);
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use cspace_geom::generate::{RandomBoxes, Rng};
+    use cspace_geom::{Collider, ExactCollider, QueryContext, Shape};
+
+    use crate::{CompileOptions, OnionCollider, Pose, compile};
+
+    /// Every box holds no solid point of its space (the exact point query at its corners, its
+    /// centre and random points), and every move inside a box is answered, by the collider with
+    /// its index, as the collider without it answers it: a miss, bit for bit. Moves anywhere
+    /// else agree too.
+    #[test]
+    fn boxes_are_free_and_certified_moves_are_the_walks_misses() {
+        let world = Arc::new(
+            RandomBoxes {
+                count: 300,
+                extent: 600.0,
+                ..RandomBoxes::BENCHMARK
+            }
+            .world(),
+        );
+        let poses = [
+            Pose::quake_standing(),
+            Pose::quake_crouching(),
+            Pose::point(),
+        ];
+        let tree = Arc::new(
+            compile(&world, &poses, &CompileOptions::default())
+                .unwrap()
+                .tree,
+        );
+        let indexed = OnionCollider::new(world.clone(), tree.clone()).unwrap();
+        let walked = OnionCollider::new(world.clone(), tree)
+            .unwrap()
+            .without_free_index();
+        let stats = indexed.free_index_stats();
+        assert!(stats.boxes > 100, "{stats:?}");
+        assert_eq!(walked.free_index_bytes(), 0);
+        let exact = ExactCollider::new(world.clone());
+        let mut rng = Rng::new(17);
+        let (mut a_ctx, mut b_ctx, mut e_ctx) = (
+            QueryContext::new(),
+            QueryContext::new(),
+            QueryContext::new(),
+        );
+        for (space, pose) in poses.iter().enumerate() {
+            let shape = Shape::from(pose);
+            let (a, b, e) = (
+                indexed.prepare(&shape).unwrap(),
+                walked.prepare(&shape).unwrap(),
+                exact.prepare(&shape).unwrap(),
+            );
+            let index = indexed.free_index(space).expect("a grid");
+            for [lo, hi] in index.boxes().iter().step_by(7) {
+                let inside = |rng: &mut Rng| {
+                    glam::DVec3::new(
+                        rng.range(lo.x, hi.x),
+                        rng.range(lo.y, hi.y),
+                        rng.range(lo.z, hi.z),
+                    )
+                };
+                for p in [*lo, *hi, (*lo + *hi) * 0.5, inside(&mut rng)] {
+                    assert!(
+                        !exact.is_solid(&mut e_ctx, &e, p),
+                        "{p} in box {lo} {hi} of space {space} is solid"
+                    );
+                }
+                for _ in 0..8 {
+                    let (from, to) = (inside(&mut rng), inside(&mut rng));
+                    let mine = indexed.trace(&mut a_ctx, &a, from, to);
+                    let theirs = walked.trace(&mut b_ctx, &b, from, to);
+                    assert_eq!(mine, theirs, "{from} -> {to} in space {space}");
+                    assert_eq!(mine.fraction().to_bits(), 1.0f64.to_bits());
+                }
+            }
+            let bounds = world.bounds().loosened(64.0);
+            for _ in 0..20_000 {
+                let from = rng.point_in(&bounds);
+                let to = from + rng.unit_vector() * rng.range(0.0, 80.0);
+                let mine = indexed.trace(&mut a_ctx, &a, from, to);
+                let theirs = walked.trace(&mut b_ctx, &b, from, to);
+                assert_eq!(mine, theirs, "{from} -> {to} in space {space}");
+            }
+        }
+        let (certified, walks) = (a_ctx.counters.certified, a_ctx.counters.fall_throughs);
+        assert!(certified > 1000 && walks > 1000, "{}", a_ctx.counters);
+        assert_eq!(b_ctx.counters.certified + b_ctx.counters.fall_throughs, 0);
+        assert_eq!(a_ctx.counters.traces, b_ctx.counters.traces);
+    }
+}
