@@ -17,6 +17,10 @@ use cspace_scenario::snapshot;
 use cspace_scenario::trace::{self, fixed};
 use cspace_sim::backend::BackendKind;
 
+/// How a snapshot comes to be, for the page: in the project, its snapshot test writes them; a
+/// snapshot is also just the trace of the backend, so any folder of traces serves.
+const SNAPSHOT_HINT: &str = "In the cspace repository <code>cargo test -p cspace-snapshots</code> writes the pending ones and <code>cargo insta review</code> accepts them; elsewhere a snapshot is the trace of one backend, <code>sim run SCENARIO --backend NAME --trace DIR/NAME@FILE.toml.snap</code>.";
+
 /// How a run's trace stands against its snapshot.
 #[derive(Debug, Clone)]
 pub enum SnapshotStatus {
@@ -33,9 +37,16 @@ pub enum SnapshotStatus {
         /// The regression plot (SVG) of the run against the snapshot.
         plot: String,
     },
-    /// There is no snapshot for this scenario and backend.
+    /// There is no snapshot for this scenario and backend in the folder the caller named
+    /// (`--snapshots DIR`): a failure.
     Missing {
         /// Where it would be.
+        path: PathBuf,
+    },
+    /// There is no snapshot beside the scenario and no folder was named: the trace is not
+    /// compared, which is not a failure (a scenario outside a project has no snapshots).
+    NotCompared {
+        /// Where it was looked for.
         path: PathBuf,
     },
 }
@@ -115,7 +126,9 @@ pub struct Report {
 /// Options of [`Report::build`].
 #[derive(Debug, Clone, Default)]
 pub struct ReportOptions {
-    /// Where the snapshots are (default: `snapshots/traces` beside each scenario's folder).
+    /// Where the snapshots are. Named, a missing snapshot is a failure; by default they are
+    /// looked for in `snapshots/traces` beside each scenario's folder, and a trace without one
+    /// there is not compared.
     pub snapshots: Option<PathBuf>,
     /// The backends to run (default: each scenario's own).
     pub backends: Vec<BackendKind>,
@@ -179,7 +192,7 @@ impl Report {
                     }
                 }
                 match &run.snapshot {
-                    SnapshotStatus::Matches => {}
+                    SnapshotStatus::Matches | SnapshotStatus::NotCompared { .. } => {}
                     SnapshotStatus::Missing { path } => out.push(Failure {
                         scenario: file.clone(),
                         anchor: at.clone(),
@@ -246,6 +259,30 @@ impl Report {
             .filter_map(|s| match &s.result {
                 ScenarioResult::Skipped(why) => Some((s.path.as_path(), why.as_str())),
                 _ => None,
+            })
+            .collect()
+    }
+
+    /// The scenarios whose traces were not compared for want of snapshots
+    /// ([`SnapshotStatus::NotCompared`]): the file, the backends, and the folder looked in.
+    pub fn not_compared(&self) -> Vec<(&Path, Vec<BackendKind>, &Path)> {
+        self.scenarios
+            .iter()
+            .filter_map(|s| {
+                let runs = s.result.runs()?;
+                let mut folder = None;
+                let backends: Vec<BackendKind> = runs
+                    .runs
+                    .iter()
+                    .filter_map(|run| match &run.snapshot {
+                        SnapshotStatus::NotCompared { path } => {
+                            folder = path.parent();
+                            Some(run.outcome.backend)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                Some((s.path.as_path(), backends, folder?))
             })
             .collect()
     }
@@ -410,12 +447,15 @@ fn run_status(run: &BackendRun) -> (&'static str, String) {
         problems.push(format!("{failed} expectation(s) failed"));
     }
     match &run.snapshot {
-        SnapshotStatus::Matches => {}
+        SnapshotStatus::Matches | SnapshotStatus::NotCompared { .. } => {}
         SnapshotStatus::Missing { .. } => problems.push("no snapshot".to_string()),
         SnapshotStatus::Differs { .. } => problems.push("trace changed".to_string()),
     }
     if problems.is_empty() {
-        ("ok", "ok".to_string())
+        match run.snapshot {
+            SnapshotStatus::NotCompared { .. } => ("ok", "ok, not compared".to_string()),
+            _ => ("ok", "ok".to_string()),
+        }
     } else {
         ("bad", problems.join(", "))
     }
@@ -465,7 +505,10 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
         let now = outcome.record.as_written();
         let snap = snapshot::path_in(&dir, kind, path);
         let status = match snapshot::compare(&snap, &text_now) {
-            snapshot::Comparison::Missing => SnapshotStatus::Missing { path: snap },
+            snapshot::Comparison::Missing if options.snapshots.is_some() => {
+                SnapshotStatus::Missing { path: snap }
+            }
+            snapshot::Comparison::Missing => SnapshotStatus::NotCompared { path: snap },
             snapshot::Comparison::Matches => SnapshotStatus::Matches,
             snapshot::Comparison::Differs(text) => {
                 let then = trace::parse(&text)
@@ -639,7 +682,15 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
             SnapshotStatus::Missing { path } => {
                 let _ = write!(
                     out,
-                    "<h3 class=\"bad\">{}: no snapshot yet</h3><p>Expected at <code>{}</code>: run <code>cargo test -p cspace-snapshots</code>, then <code>cargo insta review</code>.</p>",
+                    "<h3 class=\"bad\">{}: no snapshot yet</h3><p>Expected at <code>{}</code>. {SNAPSHOT_HINT}</p>",
+                    escape(b.name()),
+                    escape(&path.display().to_string())
+                );
+            }
+            SnapshotStatus::NotCompared { path } => {
+                let _ = write!(
+                    out,
+                    "<h3>{}: not compared</h3><p>No snapshot at <code>{}</code>; <code>--snapshots DIR</code> names a folder to compare with. {SNAPSHOT_HINT}</p>",
                     escape(b.name()),
                     escape(&path.display().to_string())
                 );

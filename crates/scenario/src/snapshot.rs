@@ -20,13 +20,18 @@ pub fn name(backend: BackendKind, scenario: &Path) -> String {
 }
 
 /// The snapshot folder of a scenario file: `snapshots/traces` beside the scenario's folder
-/// (`scenarios/tunnel.toml` has its snapshots in `scenarios/../snapshots/traces`).
+/// (`scenarios/tunnel.toml` has its snapshots in `snapshots/traces`, `tunnel.toml` in
+/// `../snapshots/traces`). The scenario's folder is left lexically, as messages name it (a
+/// symbolic link to the folder is not followed back).
 pub fn dir_for(scenario: &Path) -> PathBuf {
-    let folder = scenario
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    folder.join("..").join("snapshots").join("traces")
+    let mut folder = scenario.parent().unwrap_or(Path::new("")).to_path_buf();
+    match folder.components().next_back() {
+        Some(std::path::Component::Normal(_)) => {
+            folder.pop();
+        }
+        _ => folder.push(".."),
+    }
+    folder.join("snapshots").join("traces")
 }
 
 /// The snapshot file of `scenario` on `backend` in `dir`: `dir/exact@tunnel.toml.snap`.
@@ -81,13 +86,18 @@ mod tests {
             path_in(Path::new("snapshots/traces"), BackendKind::Onion, scenario),
             Path::new("snapshots/traces/onion@tunnel.toml.snap")
         );
-        assert_eq!(
-            dir_for(scenario),
-            Path::new("scenarios/../snapshots/traces")
-        );
+        assert_eq!(dir_for(scenario), Path::new("snapshots/traces"));
         assert_eq!(
             dir_for(Path::new("a.toml")),
-            Path::new("./../snapshots/traces")
+            Path::new("../snapshots/traces")
+        );
+        assert_eq!(
+            dir_for(Path::new("../a.toml")),
+            Path::new("../../snapshots/traces")
+        );
+        assert_eq!(
+            dir_for(Path::new("/work/x/scenarios/a.toml")),
+            Path::new("/work/x/snapshots/traces")
         );
     }
 

@@ -16,8 +16,9 @@ pub(crate) struct ReportArgs {
     /// The page to write.
     #[arg(short = 'o', long = "output", default_value = "report.html")]
     pub(crate) output: PathBuf,
-    /// The folder of the trace snapshots (default: `snapshots/traces` beside each scenario's
-    /// folder).
+    /// The folder of the trace snapshots; a trace without one there fails. By default they are
+    /// looked for in `snapshots/traces` beside each scenario's folder, and a trace without one
+    /// is not compared (not a failure).
     #[arg(long)]
     pub(crate) snapshots: Option<PathBuf>,
     /// Only these backends (default: each scenario's own).
@@ -39,6 +40,16 @@ pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let failures = report.failures();
     for f in &failures {
         outln!("FAILED {} {}", f.scenario, f.what);
+    }
+    let not_compared = report.not_compared();
+    for (path, backends, folder) in &not_compared {
+        let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
+        outln!(
+            "not compared: {} on {} (no snapshots in {}; --snapshots DIR names a folder to compare with)",
+            path.display(),
+            names.join(", "),
+            folder.display()
+        );
     }
     let skipped = report.skipped();
     for (path, why) in &skipped {
