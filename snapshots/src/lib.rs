@@ -56,15 +56,47 @@ pub struct ScenarioSet {
     pub snapshots: PathBuf,
 }
 
+/// Names a folder laid out as the project is (`scenarios/`, `snapshots/traces/`) whose
+/// scenarios and snapshots the tests take instead of the repository's. It is how the tests of
+/// the snapshot tests run this very test binary on a changed copy (`tests/traces.rs`); nobody
+/// else needs it.
+pub const PROJECT_VAR: &str = "CSPACE_SNAPSHOT_PROJECT";
+
+/// The folder under test: [`PROJECT_VAR`]'s, else the repository.
+fn project_root() -> PathBuf {
+    match std::env::var_os(PROJECT_VAR) {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+    }
+}
+
 /// The project's `scenarios/` folder.
 pub fn scenarios_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let dir = project_root().join("scenarios");
     dir.canonicalize().unwrap_or(dir)
 }
 
 /// The project's trace snapshots, `snapshots/traces`.
 pub fn snapshots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("traces")
+    project_root().join("snapshots").join("traces")
+}
+
+/// Writes every trace of `set` as its snapshot, as `cargo insta accept` would: how the tests of
+/// the snapshot tests make the baselines of their own scenario folders.
+pub fn accept_all(set: &ScenarioSet) {
+    std::fs::create_dir_all(&set.snapshots)
+        .unwrap_or_else(|e| panic!("{}: {e}", set.snapshots.display()));
+    for (runs, _, outcomes) in set.ran() {
+        for o in outcomes {
+            let file = snapshot::path_in(&set.snapshots, o.backend, &runs.path);
+            let text = format!(
+                "---\nsource: snapshots/tests/traces.rs\ninput_file: scenarios/{}\n---\n{}",
+                runs.file,
+                o.trace()
+            );
+            std::fs::write(&file, text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        }
+    }
 }
 
 /// Runs `scenario` on each of its backends.
@@ -91,7 +123,7 @@ fn load_and_run(path: &Path) -> Result<(Scenario, Vec<RunOutcome>), Skipped> {
 }
 
 impl ScenarioSet {
-    /// Runs every `*.toml` of `scenarios` (skipping, by name on standard error, those that need
+    /// Runs every `*.toml` of `scenarios` (skipping, by name in the test output, those that need
     /// the corpus when `CSPACE_MAPS` is unset); their snapshots are in `snapshots`.
     pub fn load(scenarios: &Path, snapshots: &Path) -> ScenarioSet {
         let mut files: Vec<PathBuf> = std::fs::read_dir(scenarios)
@@ -105,12 +137,14 @@ impl ScenarioSet {
             .map(|path| {
                 let outcome = load_and_run(&path);
                 if let Err(Skipped::NoCorpus) = outcome {
-                    // Straight to stderr: the harness would hide an `eprintln!` of a passing
-                    // test, and a skip must never pass silently.
+                    // Straight to standard output, in the test output beside `test ... ok`: the
+                    // harness would hide a `println!` of a passing test, and a skip must never
+                    // pass silently.
                     let _ = writeln!(
-                        std::io::stderr().lock(),
-                        "skipped: {} (CSPACE_MAPS unset)",
-                        path.display()
+                        std::io::stdout().lock(),
+                        "skipped: {} ({})",
+                        path.display(),
+                        Scenario::corpus_unset_reason()
                     );
                 }
                 ScenarioRuns {

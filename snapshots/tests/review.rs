@@ -1,4 +1,5 @@
-//! The review flow CONTRIBUTING.md documents works on this layout: in a copy of the project, a
+//! The review flow CONTRIBUTING.md documents works on this layout: in a project of the test's
+//! own laid out as cspace's is, a
 //! pending trace snapshot (`snapshots/traces/*.snap.new`, the trace of a changed scenario) is
 //! listed by `cargo insta pending-snapshots`, and `cargo insta accept` / `cargo insta reject`
 //! (what `cargo insta review` does interactively) replace or drop it.
@@ -20,22 +21,49 @@ fn cargo() -> Command {
     Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
-/// Copies the project (without `target/` and `.git/`) into `to`.
-fn copy_project(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == "target" || name == ".git" {
-            continue;
-        }
-        let (source, dest) = (entry.path(), to.join(&name));
-        if entry.file_type().unwrap().is_dir() {
-            copy_project(&source, &dest);
-        } else {
-            std::fs::copy(&source, &dest).unwrap();
-        }
-    }
+/// A scenario of the test's own: a box walks off a ledge.
+const LEDGE: &str = r#"name = "ledge"
+time_step = 0.015625
+steps = 96
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+[world]
+[[world.brush]]
+box = { min = [-512, -512, -16], max = [512, 512, 0] }
+[[world.brush]]
+box = { min = [-512, -512, 0], max = [64, 512, 48] }
+[[agent]]
+pose = "stand"
+start = [0, 0, 72.03125]
+script = [{ at = 0, move = [1, 0] }]
+"#;
+
+/// A project laid out as cspace's is, in `dir`: a workspace whose member `snapshots/` holds the
+/// trace snapshots in `snapshots/traces/`, and the scenario in `scenarios/ledge.toml`, with a
+/// snapshot of it on `backends`. Returns the scenario's path.
+fn fixture_project(dir: &Path, backends: &[BackendKind]) -> PathBuf {
+    let write = |path: &str, text: &str| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"snapshots\"]\nresolver = \"2\"\n",
+    );
+    write(
+        "snapshots/Cargo.toml",
+        "[package]\nname = \"review-fixture\"\nversion = \"0.0.0\"\nedition = \"2021\"\n",
+    );
+    write("snapshots/src/lib.rs", "");
+    write("scenarios/ledge.toml", LEDGE);
+    let set =
+        cspace_snapshots::ScenarioSet::load(&dir.join("scenarios"), &dir.join("snapshots/traces"));
+    cspace_snapshots::accept_all(&set);
+    let scenario = dir.join("scenarios/ledge.toml");
+    let written: Vec<BackendKind> = Scenario::load(&scenario).unwrap().backends;
+    assert!(backends.iter().all(|b| written.contains(b)));
+    scenario
 }
 
 fn insta(dir: &Path, args: &[&str]) -> Output {
@@ -80,14 +108,13 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
         );
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let copy: PathBuf =
         std::env::temp_dir().join(format!("cspace-review-flow-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&copy);
-    copy_project(&root, &copy);
+    let backends = [BackendKind::Exact, BackendKind::Onion];
+    let scenario_path = fixture_project(&copy, &backends);
 
-    // A changed scenario: the tunnel's agents walk at 200 units/s instead of 320.
-    let scenario_path = copy.join("scenarios/tunnel.toml");
+    // A changed scenario: the agent walks at 200 units/s instead of 320.
     let text = std::fs::read_to_string(&scenario_path)
         .unwrap()
         .replace("move = [1, 0] }", "move = [1, 0], speed = 200 }");
@@ -95,7 +122,7 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
     let scenario = Scenario::parse(&scenario_path, &text).unwrap();
     let snaps = copy.join("snapshots/traces");
     let mut changed = Vec::new();
-    for backend in [BackendKind::Exact, BackendKind::Onion] {
+    for backend in backends {
         let trace = run_scenario(&scenario, backend, RunOptions::default())
             .unwrap()
             .trace();
@@ -111,7 +138,7 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
 
     // The documented command lists both.
     let listed = String::from_utf8(insta(&copy, &["pending-snapshots"]).stdout).unwrap();
-    for name in ["exact@tunnel.toml.snap", "onion@tunnel.toml.snap"] {
+    for name in ["exact@ledge.toml.snap", "onion@ledge.toml.snap"] {
         assert!(
             listed.contains(&format!("snapshots/traces/{name}")),
             "{name} not listed:\n{listed}"
@@ -125,7 +152,7 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
         &[
             "accept",
             "--snapshot",
-            "snapshots/traces/exact@tunnel.toml.snap",
+            "snapshots/traces/exact@ledge.toml.snap",
         ],
     );
     assert!(!exact_new.exists());
@@ -134,8 +161,7 @@ fn cargo_insta_lists_accepts_and_rejects_pending_trace_snapshots() {
 
     // Reject the other: the snapshot stays as it was.
     let (onion_snap, onion_new, _) = &changed[1];
-    let before =
-        std::fs::read_to_string(root.join("snapshots/traces/onion@tunnel.toml.snap")).unwrap();
+    let before = std::fs::read_to_string(onion_snap).unwrap();
     insta(&copy, &["reject"]);
     assert!(!onion_new.exists());
     assert_eq!(std::fs::read_to_string(onion_snap).unwrap(), before);

@@ -3,8 +3,8 @@
 //! into the repository).
 //!
 //! The contract every corpus test keeps (CONTRIBUTING.md): with `CSPACE_MAPS` unset, the test
-//! prints `skipped: <test> (CSPACE_MAPS unset)` and passes; set but unreadable, or a map that
-//! does not load, fails it loudly.
+//! prints `skipped: <test> (CSPACE_MAPS unset; ... CSPACE_MAPS=../shared/maps)` in the test
+//! output and passes; set but unreadable, or a map that does not load, fails it loudly.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,12 +29,7 @@ pub struct CorpusMap {
 /// ([`cspace_mapfile::invocation_dir`]). Panics when it is set but not a readable directory.
 pub fn dir(test: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("CSPACE_MAPS") else {
-        // Written to the process's stderr directly: the test harness captures `eprintln!` of
-        // passing tests, and a skip must never pass silently.
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "skipped: {test} (CSPACE_MAPS unset)"
-        );
+        say_skipped(test);
         return None;
     };
     let written = PathBuf::from(dir);
@@ -47,6 +42,17 @@ pub fn dir(test: &str) -> Option<PathBuf> {
         );
     }
     Some(dir)
+}
+
+/// Says that `what` is skipped for want of the corpus, with the value to set, in the test output:
+/// written to the process's standard output directly, beside the harness's `test ... ok` lines
+/// (the harness captures `println!` of passing tests, and a skip must never pass silently).
+pub fn say_skipped(what: &str) {
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "skipped: {what} (CSPACE_MAPS unset; {})",
+        cspace_mapfile::CORPUS_HINT
+    );
 }
 
 /// The `.map` files of the corpus, sorted by name; `None` when `CSPACE_MAPS` is unset.

@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+/// What `CSPACE_MAPS` should be, for the messages of everything that needs the map corpus and
+/// finds the variable unset: the corpus lies beside the repository (`../shared/maps`).
+pub const CORPUS_HINT: &str = "from the repository root: CSPACE_MAPS=../shared/maps";
+
 /// The folder the user typed the command in: the shell's `PWD` when it names a folder, else the
 /// current directory.
 ///

@@ -468,9 +468,7 @@ fn outcome(path: &Path, options: &ReportOptions) -> ScenarioResult {
         Err(e) => return ScenarioResult::Failed(format!("{e:#}")),
     };
     if Scenario::needs_unset_corpus(&text) {
-        return ScenarioResult::Skipped(
-            "it reads the map corpus and CSPACE_MAPS is unset".to_string(),
-        );
+        return ScenarioResult::Skipped(Scenario::corpus_unset_reason());
     }
     match run_one(path, &text, options) {
         Ok(runs) => ScenarioResult::Ran(Box::new(runs)),

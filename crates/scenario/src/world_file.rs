@@ -110,8 +110,17 @@ pub fn expand_env(text: &str) -> Result<String, String> {
             .find('}')
             .ok_or_else(|| format!("unterminated `${{` in {text:?}"))?;
         let name = &after[..end];
-        let value = std::env::var(name)
-            .map_err(|_| format!("environment variable {name} (used in {text:?}) is not set"))?;
+        let value = std::env::var(name).map_err(|_| {
+            let hint = if name == "CSPACE_MAPS" {
+                format!(
+                    ": it names the folder of the map corpus ({})",
+                    cspace_mapfile::CORPUS_HINT
+                )
+            } else {
+                String::new()
+            };
+            format!("environment variable {name} (used in {text:?}) is not set{hint}")
+        })?;
         out.push_str(&value);
         rest = &after[end + 1..];
     }

@@ -150,6 +150,14 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<ExitCode> {
     for n in &sweep.notes {
         note!("{n}");
     }
+    // A skip is said on standard error, and on standard output too unless the JSON lines go
+    // there (a line that is not JSON would break every reader of them).
+    for s in &sweep.skipped {
+        note!("skipped: {s}");
+        if args.out.is_some() {
+            outln!("skipped: {s}");
+        }
+    }
     let shard = args.shard.unwrap_or(Shard::ALL);
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

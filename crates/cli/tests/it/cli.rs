@@ -545,7 +545,7 @@ fn bench_times_a_small_crowd_per_backend_with_the_grid_asked_for() {
 fn compile_fills_the_outside_of_golodetz_figure_1() {
     // Our rooms.map: two rooms and a corridor, sealed, with spawn points. Filled from them, each
     // pose keeps exactly the three empty leaves of Figure 1 (room, corridor, room).
-    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/rooms.map");
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rooms.map");
     let out = sim(&["compile", map, "--fill-outside", "--json"], "");
     assert!(
         out.status.success(),
@@ -759,7 +759,7 @@ fn sim_map_counts_match_the_corpus_table() {
 #[test]
 fn sim_map_reports_our_own_map_and_refuses_broken_ones() {
     let tmp = scratch_dir();
-    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/rooms.map");
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rooms.map");
     let out = sim(&["map", rooms, "--json"], "");
     assert!(out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -865,8 +865,32 @@ fn sim_map_reports_what_became_of_each_patch() {
     assert!(at.ends_with("patches.map:33:3"), "{at}");
 }
 
+/// A baseline of the fixture `scenario` on `backend`, written by `sim run --trace` into `dir`
+/// under the snapshot's name (`exact@drop.toml.snap`): a snapshot is the trace.
+pub fn baseline(dir: &std::path::Path, scenario: &str, backend: &str) -> PathBuf {
+    let path = dir.join(format!("{backend}@{scenario}.snap"));
+    let out = sim(
+        &[
+            "run",
+            &scenario_path(scenario),
+            "--backend",
+            backend,
+            "--trace",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+/// A scenario of the CLI tests' own fixtures (`crates/cli/tests/fixtures`, see its README).
 pub fn scenario_path(name: &str) -> String {
-    format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
@@ -1090,16 +1114,14 @@ fn a_relative_cspace_maps_is_relative_to_where_the_command_was_typed() {
 fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     let tmp = scratch_dir();
     let svg = tmp.path().join("drop.svg");
-    let snapshot = format!(
-        "{}/../../snapshots/traces/exact@drop.toml.snap",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let snapshot = baseline(tmp.path(), "drop.toml", "exact");
+    let snapshot = snapshot.to_str().unwrap();
     let out = sim(
         &[
             "plot",
             &scenario_path("drop.toml"),
             "--against",
-            &snapshot,
+            snapshot,
             "-o",
             svg.to_str().unwrap(),
         ],
@@ -1132,7 +1154,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
             "plot",
             changed.to_str().unwrap(),
             "--against",
-            &snapshot,
+            snapshot,
             "-o",
             svg.to_str().unwrap(),
         ],
@@ -1148,16 +1170,13 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     );
 
     // A baseline of another scenario is refused, naming both.
-    let stairs = format!(
-        "{}/../../snapshots/traces/exact@stairs.toml.snap",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let stairs = baseline(tmp.path(), "stairs.toml", "exact");
     let out = sim(
         &[
             "plot",
             &scenario_path("drop.toml"),
             "--against",
-            &stairs,
+            stairs.to_str().unwrap(),
             "-o",
             svg.to_str().unwrap(),
         ],
@@ -1167,7 +1186,7 @@ fn sim_plot_draws_against_a_snapshot_and_refuses_unknown_formats() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains(
-            "exact@stairs.toml.snap:6:10: this is a trace of scenario \"stairs\", not of \"drop\""
+            "exact@stairs.toml.snap:2:10: this is a trace of scenario \"stairs\", not of \"drop\""
         ),
         "{stderr}"
     );

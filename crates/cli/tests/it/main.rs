@@ -1,6 +1,7 @@
 //! Integration tests of the `sim` binary, as a user runs it.
 
 mod cli;
+mod corpus_unset;
 mod docs;
 mod hostile;
 mod nav;

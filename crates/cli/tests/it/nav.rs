@@ -8,7 +8,7 @@ use crate::cli::{scratch, scratch_dir, sim};
 
 fn course() -> String {
     format!(
-        "{}/../../scenarios/obstacle_course.map",
+        "{}/tests/fixtures/obstacle_course.map",
         env!("CARGO_MANIFEST_DIR")
     )
 }
@@ -326,7 +326,7 @@ spawn = 0
 script = [{{ at = 0, goto = {{ spawn = 1 }} }}{rest}]
 "#
     );
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     cspace_scenario::Scenario::parse(&dir.join("course.toml"), &text).unwrap()
 }
 
@@ -545,7 +545,7 @@ fn plots_draw_the_planned_paths_with_their_link_kinds() {
     // The command writes it as a PNG too.
     let png = tmp.path().join("goto.png");
     let course = format!(
-        "{}/../../scenarios/goto_obstacle_course.toml",
+        "{}/tests/fixtures/goto_obstacle_course.toml",
         env!("CARGO_MANIFEST_DIR")
     );
     let out = crate::cli::sim(

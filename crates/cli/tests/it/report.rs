@@ -9,14 +9,29 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::cli::{scratch_dir, sim};
+use super::cli::{baseline, scratch_dir, sim};
 
-/// A copy of `scenarios/` with the tunnel's third agent turning at 1.5 s instead of standing up.
+/// The scenarios of the report's page, from the CLI tests' fixtures.
+const SCENARIOS: [&str; 3] = ["tunnel.toml", "drop.toml", "stairs.toml"];
+
+/// The backends the fixtures run on.
+const BACKENDS: [&str; 5] = ["exact", "udop+exact", "onion", "melax", "melax-exact"];
+
+/// Baselines of the fixtures, as they are, in `dir`; then a copy of them in `dir/scenarios` with
+/// the tunnel's third agent turning at 1.5 s instead of standing up.
 fn changed_scenarios(dir: &Path) -> Vec<PathBuf> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    std::fs::create_dir_all(dir).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let snapshots = dir.join("snapshots/traces");
+    std::fs::create_dir_all(&snapshots).unwrap();
+    for name in SCENARIOS {
+        for backend in BACKENDS {
+            baseline(&snapshots, name, backend);
+        }
+    }
+    let dir = dir.join("scenarios");
+    std::fs::create_dir_all(&dir).unwrap();
     let mut paths = Vec::new();
-    for name in ["tunnel.toml", "drop.toml", "stairs.toml"] {
+    for name in SCENARIOS {
         let mut text = std::fs::read_to_string(source.join(name)).unwrap();
         if name == "tunnel.toml" {
             let changed = text.replace("{ at = 2, stand = true }", "{ at = 1.5, move = [1, 0.2] }");
@@ -46,17 +61,12 @@ fn browser() -> Option<PathBuf> {
 fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() {
     let scratch = scratch_dir();
     let dir = scratch.path();
-    let scenarios = changed_scenarios(&dir.join("scenarios"));
+    let scenarios = changed_scenarios(dir);
     let page = dir.join("report.html");
-    let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/traces");
+    // Beside `scenarios/`, as in the project: found without `--snapshots`.
     let mut args: Vec<String> = vec!["report".into()];
     args.extend(scenarios.iter().map(|p| p.display().to_string()));
-    args.extend([
-        "--snapshots".into(),
-        snapshots.display().to_string(),
-        "-o".into(),
-        page.display().to_string(),
-    ]);
+    args.extend(["-o".into(), page.display().to_string()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = sim(&args, "");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -67,10 +77,17 @@ fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() 
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("FAILED tunnel.toml on exact: the trace differs from")
-            && stdout.contains("first divergence at step 104"),
+        stdout.contains("FAILED tunnel.toml on exact: the trace differs from"),
         "{stdout}"
     );
+    // The riser turns at 1.5 s, step 96: the trajectories part there or later, never before.
+    let step: usize = stdout
+        .split("first divergence at step ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no first divergence named:\n{stdout}"));
+    assert!(step >= 96, "{stdout}");
     let html = std::fs::read_to_string(&page).unwrap();
     // Self-contained: nothing fetched from anywhere.
     for external in ["http://", "https://", "src=\"", "<link", "<script"] {
@@ -158,7 +175,7 @@ fn the_report_of_a_changed_scenario_says_what_failed_and_renders_in_a_browser() 
 /// without the map it does not run, and that is a failure.
 #[test]
 fn a_corpus_scenario_is_skipped_by_name_without_cspace_maps() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let scratch = scratch_dir();
     let tmp = scratch.path();
     let out = tmp.join("report.html");
@@ -185,7 +202,7 @@ fn a_corpus_scenario_is_skipped_by_name_without_cspace_maps() {
     assert_eq!(unset.status.code(), Some(0), "{stdout}");
     assert!(
         stdout.contains("skipped: ")
-            && stdout.contains("e1m1_walk.toml (it reads the map corpus and CSPACE_MAPS is unset)"),
+            && stdout.contains("e1m1_walk.toml (it reads the map corpus and CSPACE_MAPS is unset; from the repository root: CSPACE_MAPS=../shared/maps)"),
         "{stdout}"
     );
     assert!(
@@ -205,6 +222,65 @@ fn a_corpus_scenario_is_skipped_by_name_without_cspace_maps() {
     assert_eq!(missing.status.code(), Some(2), "{stdout}");
     assert!(
         stdout.contains("FAILED e1m1_walk.toml does not run"),
+        "{stdout}"
+    );
+}
+
+/// A scenario outside a project has no snapshots beside it: its traces are not compared, which
+/// is said and is not a failure. Naming a folder (`--snapshots DIR`) compares them: a missing
+/// snapshot there fails, and baselines made with `sim run --trace` match.
+#[test]
+fn a_scenario_without_snapshots_is_not_compared_unless_a_folder_is_named() {
+    let scratch = scratch_dir();
+    let dir = scratch.path();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/drop.toml");
+    let scenario = dir.join("drop.toml");
+    std::fs::copy(&fixture, &scenario).unwrap();
+    let page = dir.join("report.html");
+    let report = |extra: &[&str]| {
+        let mut args = vec![
+            "report",
+            scenario.to_str().unwrap(),
+            "--backends",
+            "exact,onion",
+            "-o",
+            page.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        sim(&args, "")
+    };
+
+    let out = report(&[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("not compared: ")
+            && stdout.contains("drop.toml on exact, onion (no snapshots in ")
+            && stdout.contains("1 scenarios, nothing failed"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("FAILED"), "{stdout}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("exact: not compared"), "the page says so");
+
+    let snapshots = dir.join("baselines");
+    std::fs::create_dir_all(&snapshots).unwrap();
+    let out = report(&["--snapshots", snapshots.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAILED drop.toml on exact: no snapshot yet"),
+        "{stdout}"
+    );
+
+    for backend in ["exact", "onion"] {
+        baseline(&snapshots, "drop.toml", backend);
+    }
+    let out = report(&["--snapshots", snapshots.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("nothing failed") && !stdout.contains("not compared"),
         "{stdout}"
     );
 }

@@ -285,7 +285,7 @@ fn a_failed_expectation_fails_its_run_and_the_sweep() {
 fn maps_replace_each_scenario_world_and_spawns_turn_with_the_seed() {
     let tmp = scratch_dir();
     let dir = tmp.path();
-    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let file = dir.join("sweep.toml");
     std::fs::write(
         &file,

@@ -209,6 +209,15 @@ impl Scenario {
         text.contains("${CSPACE_MAPS}") && std::env::var_os("CSPACE_MAPS").is_none()
     }
 
+    /// Why a scenario that [needs the unset corpus](Scenario::needs_unset_corpus) is skipped,
+    /// with the value to set.
+    pub fn corpus_unset_reason() -> String {
+        format!(
+            "it reads the map corpus and CSPACE_MAPS is unset; {}",
+            cspace_mapfile::CORPUS_HINT
+        )
+    }
+
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
         let text = crate::read::read_text(path, "read the scenario")?;

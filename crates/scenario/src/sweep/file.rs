@@ -10,6 +10,7 @@ use toml::Spanned;
 use super::{Entry, Jitter, Plan, Seeds};
 use crate::error::Error;
 use crate::location::LocatedError;
+use crate::scenario::Scenario;
 use crate::world_file::resolve_path;
 use cspace_sim::backend::BackendKind;
 
@@ -53,17 +54,31 @@ impl Reader<'_> {
         LocatedError::at(self.path, self.text, offset, message)
     }
 
-    /// The entries of a list of files, resolved against the sweep file's folder.
+    /// The entries of a list of files, resolved against the sweep file's folder; those in the
+    /// map corpus while `CSPACE_MAPS` is unset are left out and said in `skipped`.
     fn entries(
         &self,
         list: &Spanned<Vec<Spanned<String>>>,
         field: &str,
+        skipped: &mut Vec<String>,
     ) -> Result<Vec<Entry>, LocatedError> {
         if list.get_ref().is_empty() {
             return Err(self.at(list.span().start, format!("{field}: the list is empty")));
         }
         list.get_ref()
             .iter()
+            .filter(|s| {
+                let unset = Scenario::needs_unset_corpus(s.get_ref());
+                if unset {
+                    skipped.push(format!(
+                        "{} ({}; {})",
+                        s.get_ref(),
+                        "it is in the map corpus and CSPACE_MAPS is unset",
+                        cspace_mapfile::CORPUS_HINT
+                    ));
+                }
+                !unset
+            })
             .map(|s| {
                 let path = resolve_path(self.path, s.get_ref())
                     .map_err(|e| self.at(s.span().start, format!("{field}: {e}")))?;
@@ -149,14 +164,21 @@ impl Plan {
         let raw: RawSweep =
             toml::from_str(text).map_err(|e| LocatedError::from_toml(path, text, &e))?;
         let r = Reader { path, text };
+        let mut skipped = Vec::new();
+        let mut scenarios = r.entries(&raw.scenarios, "scenarios", &mut skipped)?;
+        let maps = raw
+            .maps
+            .as_ref()
+            .map(|m| r.entries(m, "maps", &mut skipped))
+            .transpose()?;
+        if maps.as_ref().is_some_and(Vec::is_empty) {
+            // Every map was skipped: no world is left to run the scenarios on (an empty list
+            // would mean their own worlds).
+            scenarios.clear();
+        }
         Ok(Plan {
-            scenarios: r.entries(&raw.scenarios, "scenarios")?,
-            maps: raw
-                .maps
-                .as_ref()
-                .map(|m| r.entries(m, "maps"))
-                .transpose()?
-                .unwrap_or_default(),
+            scenarios,
+            maps: maps.unwrap_or_default(),
             seeds: raw
                 .seeds
                 .as_ref()
@@ -166,6 +188,7 @@ impl Plan {
             backends: raw.backends.as_ref().map(|b| r.backends(b)).transpose()?,
             jitter: r.jitter(raw.jitter.as_ref())?,
             file: Some(PathBuf::from(path)),
+            skipped,
         })
     }
 }

@@ -127,6 +127,9 @@ pub struct Plan {
     pub jitter: Jitter,
     /// The sweep file, when there is one.
     pub file: Option<PathBuf>,
+    /// Files left out, each with why (`quake_e1m1.map (it is in the map corpus and CSPACE_MAPS
+    /// is unset; ...)`).
+    pub skipped: Vec<String>,
 }
 
 impl Plan {
@@ -139,6 +142,7 @@ impl Plan {
             backends: None,
             jitter: Jitter::default(),
             file: None,
+            skipped: Vec::new(),
         }
     }
 }
@@ -183,6 +187,9 @@ pub struct Sweep {
     pub jitter: Jitter,
     /// What the sweep leaves out, and why (a backend asked for that cannot run a scenario).
     pub notes: Vec<String>,
+    /// The files skipped for want of the map corpus, each with why: not a failure, as a test
+    /// that needs the corpus is skipped.
+    pub skipped: Vec<String>,
     /// The id of each group's first run.
     first: Vec<u64>,
     total: u64,
@@ -215,6 +222,7 @@ impl Sweep {
             .collect();
         let mut groups = Vec::new();
         let mut notes = Vec::new();
+        let mut skipped = plan.skipped.clone();
         for entry in &plan.scenarios {
             let text = match crate::read::read_text(&entry.path, "read the scenario") {
                 Ok(text) => text,
@@ -223,6 +231,15 @@ impl Sweep {
                     continue;
                 }
             };
+            // A scenario of its own corpus map, with no map given in its place.
+            if plan.maps.is_empty() && Scenario::needs_unset_corpus(&text) {
+                skipped.push(format!(
+                    "{} ({})",
+                    entry.label,
+                    Scenario::corpus_unset_reason()
+                ));
+                continue;
+            }
             let worlds: Vec<(Option<&Entry>, Option<&LoadedWorld>)> = if plan.maps.is_empty() {
                 vec![(None, None)]
             } else {
@@ -286,7 +303,7 @@ impl Sweep {
             first.push(total.min(u128::from(u64::MAX)) as u64);
             total += u128::from(plan.seeds.len()) * g.backends.len() as u128;
         }
-        if total == 0 || total > u128::from(MAX_RUNS) {
+        if (total == 0 && skipped.is_empty()) || total > u128::from(MAX_RUNS) {
             return Err(vec![SweepError::Size {
                 runs: total,
                 left_out: notes,
@@ -297,6 +314,7 @@ impl Sweep {
             seeds: plan.seeds.clone(),
             jitter: plan.jitter,
             notes,
+            skipped,
             first,
             total: total as u64,
         })
