@@ -33,7 +33,32 @@ pub mod report;
 pub mod suite;
 pub mod timing;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Where a run writes its report when `--out` does not say: the published `docs/PERFORMANCE.md`
+/// for the full suite, `target/bench-quick/PERFORMANCE.md` for a smoke run (`--quick`), which
+/// must never replace the published figures with seconds' worth of them.
+pub fn default_out(quick: bool) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if quick {
+        root.join("target/bench-quick/PERFORMANCE.md")
+    } else {
+        root.join("docs/PERFORMANCE.md")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_smoke_run_writes_under_target_and_the_full_run_into_docs() {
+        let quick = super::default_out(true);
+        assert!(
+            quick.ends_with("target/bench-quick/PERFORMANCE.md"),
+            "{quick:?}"
+        );
+        assert!(super::default_out(false).ends_with("docs/PERFORMANCE.md"));
+    }
+}
 
 /// Runs the suite and writes the report to `out` with its plots beside it; returns the report.
 pub fn write(config: &suite::Config, out: &Path) -> anyhow::Result<suite::Report> {

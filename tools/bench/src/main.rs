@@ -10,12 +10,15 @@ use clap::Parser;
 #[derive(Debug, Parser)]
 #[command(name = "cspace-bench", version)]
 struct Args {
-    /// A smoke test of every part: fewer segments, passes and agents, no 20,000-box world.
+    /// A smoke test of every part: fewer segments, passes and agents, no 20,000-box world. It
+    /// writes under `target/bench-quick/` unless `--out` says otherwise: a smoke run never
+    /// replaces the published figures.
     #[arg(long)]
     quick: bool,
-    /// Where to write the report (the plots go beside it).
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PERFORMANCE.md"))]
-    out: PathBuf,
+    /// Where to write the report (the plots go beside it); default `docs/PERFORMANCE.md`, or
+    /// `target/bench-quick/PERFORMANCE.md` with `--quick`.
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// The corpus directory; defaults to `CSPACE_MAPS`. Without it the corpus rows are skipped.
     #[arg(long)]
     maps: Option<PathBuf>,
@@ -26,6 +29,10 @@ fn main() -> ExitCode {
     if args.maps.is_none() {
         args.maps = std::env::var_os("CSPACE_MAPS").map(PathBuf::from);
     }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| cspace_bench::default_out(args.quick));
     let config = if args.quick {
         cspace_bench::suite::Config::quick(args.maps)
     } else {
@@ -34,11 +41,11 @@ fn main() -> ExitCode {
     if config.maps.is_none() {
         eprintln!("CSPACE_MAPS is not set: the corpus rows are skipped");
     }
-    match cspace_bench::write(&config, &args.out) {
+    match cspace_bench::write(&config, &out) {
         Ok(report) => {
             eprintln!(
                 "wrote {} in {:.0} s",
-                args.out.display(),
+                out.display(),
                 report.elapsed.as_secs_f64()
             );
             ExitCode::SUCCESS

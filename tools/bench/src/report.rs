@@ -40,7 +40,8 @@ pub fn markdown(report: &Report) -> String {
     let _ = writeln!(
         out,
         "It writes this file and its plots into `docs/`. `-- --quick` runs a smoke test of every \
-         part in seconds (`cargo test -p cspace-bench --features peers` runs an even smaller one); `-- --out \
+         part in seconds and writes it under `target/bench-quick/`, never here \
+         (`cargo test -p cspace-bench --features peers` runs an even smaller one); `-- --out \
          FILE.md` writes elsewhere. `sim bench` times our own backends only.\n"
     );
     let _ = writeln!(out, "## Machine\n");
