@@ -130,7 +130,7 @@ pub fn place(
                 velocity: DVec3::ZERO,
                 start_crouched: false,
             },
-            script: random_walk(&mut rng, seconds),
+            script: random_walk(&mut rng, seconds).into(),
         });
     }
     agents

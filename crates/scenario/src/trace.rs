@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 
+use cspace_geom::domain::{self, Quantity};
 use cspace_geom::{BrushId, DVec3};
 use cspace_sim::{
     AgentId, AgentState, ContactEvent, Event, EventKind, GotoFailure, Pose, Sample, Sim, Touched,
@@ -18,6 +19,12 @@ use cspace_sim::{
 
 /// The version written in the first line.
 pub const VERSION: u32 = 1;
+
+/// The largest magnitude of a number a trace holds that no quantity of the numeric domain bounds
+/// (distances travelled, path lengths, depths, counts): 2^53, the last integer a double holds
+/// exactly. A file that claims more is refused where it says so, before a plot or a report
+/// scales an axis to it (1e200 made them loop for ever).
+const MAX_TRACE_NUMBER: f64 = 9_007_199_254_740_992.0;
 
 /// Decimals of positions, velocities and distances.
 const POSITION_DECIMALS: usize = 3;
@@ -459,8 +466,29 @@ impl<'a> Words<'a> {
             .map_or_else(|_| self.err(format!("{} is not a number", quoted(w))), Ok)
     }
 
-    fn vector(&mut self) -> Result<DVec3, TraceError> {
-        Ok(DVec3::new(self.number()?, self.number()?, self.number()?))
+    /// A number within `quantity`'s domain (`cspace_geom::domain`).
+    fn within(&mut self, quantity: Quantity) -> Result<f64, TraceError> {
+        let value: f64 = self.number()?;
+        domain::check(quantity, value).map_or_else(|e| self.err(e.to_string()), Ok)
+    }
+
+    /// A point or velocity, each coordinate within `quantity`'s domain.
+    fn point(&mut self, quantity: Quantity) -> Result<DVec3, TraceError> {
+        Ok(DVec3::new(
+            self.within(quantity)?,
+            self.within(quantity)?,
+            self.within(quantity)?,
+        ))
+    }
+
+    /// A number in `lo..=hi` (a NaN never is).
+    fn in_range(&mut self, lo: f64, hi: f64) -> Result<f64, TraceError> {
+        let value: f64 = self.number()?;
+        if (lo..=hi).contains(&value) {
+            Ok(value)
+        } else {
+            self.err(format!("{value} is outside {lo}..={hi}"))
+        }
     }
 
     /// The next word, not taken.
@@ -486,9 +514,9 @@ impl<'a> Words<'a> {
 
 fn state(w: &mut Words, id: AgentId) -> Result<AgentState, TraceError> {
     w.expect("position")?;
-    let position = w.vector()?;
+    let position = w.point(Quantity::TraceCoordinate)?;
     w.expect("velocity")?;
-    let velocity = w.vector()?;
+    let velocity = w.point(Quantity::Speed)?;
     let name = w.next()?;
     let Some(pose) = Pose::from_name(name) else {
         return w.err(format!("unknown pose {}", quoted(name)));
@@ -529,14 +557,18 @@ fn event(w: &mut Words) -> Result<EventKind, TraceError> {
                 }
             };
             w.expect("point")?;
-            let point = w.vector()?;
+            let point = w.point(Quantity::TraceCoordinate)?;
             w.expect("normal")?;
-            let normal = w.vector()?;
+            let normal = DVec3::new(
+                w.in_range(-1.0, 1.0)?,
+                w.in_range(-1.0, 1.0)?,
+                w.in_range(-1.0, 1.0)?,
+            );
             w.expect("toi")?;
-            let time_of_impact = w.number()?;
+            let time_of_impact = w.in_range(0.0, 1.0)?;
             let depth = if w.peek() == Some("depth") {
                 w.next()?;
-                w.number()?
+                w.in_range(0.0, MAX_TRACE_NUMBER)?
             } else {
                 0.0
             };
@@ -550,9 +582,9 @@ fn event(w: &mut Words) -> Result<EventKind, TraceError> {
         }
         "unstuck" => {
             w.expect("from")?;
-            let from = w.vector()?;
+            let from = w.point(Quantity::TraceCoordinate)?;
             w.expect("to")?;
-            let to = w.vector()?;
+            let to = w.point(Quantity::TraceCoordinate)?;
             let nudged = match w.next()? {
                 "nudged" => true,
                 "searched" => false,
@@ -567,13 +599,17 @@ fn event(w: &mut Words) -> Result<EventKind, TraceError> {
         }
         "stuck" => {
             w.expect("at")?;
-            EventKind::Stuck { at: w.vector()? }
+            EventKind::Stuck {
+                at: w.point(Quantity::TraceCoordinate)?,
+            }
         }
         "left" => {
             for word in ["the", "world", "at"] {
                 w.expect(word)?;
             }
-            EventKind::LeftWorld { at: w.vector()? }
+            EventKind::LeftWorld {
+                at: w.point(Quantity::TraceCoordinate)?,
+            }
         }
         "stand" => {
             w.expect("refused")?;
@@ -583,11 +619,11 @@ fn event(w: &mut Words) -> Result<EventKind, TraceError> {
             for word in ["a", "path", "to"] {
                 w.expect(word)?;
             }
-            let to = w.vector()?;
+            let to = w.point(Quantity::TraceCoordinate)?;
             w.expect(":")?;
             let waypoints = w.number()?;
             w.expect("waypoints")?;
-            let length = w.number()?;
+            let length = w.in_range(0.0, MAX_TRACE_NUMBER)?;
             w.expect("units")?;
             EventKind::Planned {
                 to,
@@ -598,13 +634,15 @@ fn event(w: &mut Words) -> Result<EventKind, TraceError> {
         }
         "arrived" => {
             w.expect("at")?;
-            EventKind::Arrived { at: w.vector()? }
+            EventKind::Arrived {
+                at: w.point(Quantity::TraceCoordinate)?,
+            }
         }
         "cannot" => {
             for word in ["go", "to"] {
                 w.expect(word)?;
             }
-            let to = w.vector()?;
+            let to = w.point(Quantity::TraceCoordinate)?;
             w.expect(":")?;
             let said = w.rest();
             w.at = w.words.len();
@@ -672,6 +710,25 @@ pub fn parse_all(text: &str) -> Result<Vec<Trace>, TraceError> {
     Ok(traces)
 }
 
+/// What a header line holds after its key, as written.
+fn after_key(line: &str, key: &str) -> String {
+    line.split_once(key)
+        .map_or("", |(_, rest)| rest)
+        .trim()
+        .to_string()
+}
+
+/// An agent id below the header's count of `agents` (a file that says 2 agents and then writes
+/// of agent 4 billion is refused where it does).
+fn agent_id(w: &mut Words, agents: usize) -> Result<AgentId, TraceError> {
+    let id: u32 = w.number()?;
+    if (id as usize) < agents {
+        Ok(AgentId(id))
+    } else {
+        w.err(format!("agent {id}, but the header says {agents} agent(s)"))
+    }
+}
+
 /// Parses one trace whose first line is line `offset + 1` of the file.
 fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
     let mut header = Header {
@@ -683,6 +740,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
         sample_every: 1,
     };
     let mut scenario_line = 0;
+    let mut agents_line = 0;
     let mut section = "";
     let mut events = Vec::new();
     let mut samples: Vec<Sample> = Vec::new();
@@ -704,15 +762,37 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                         ));
                     }
                 }
+                // The name as written after the key (the words of a line drop its commas
+                // and brackets, which a name may hold).
                 "scenario" => {
-                    header.scenario = w.rest();
+                    header.scenario = after_key(line, key);
                     scenario_line = w.line;
                 }
-                "backend" => header.backend = w.rest(),
+                "backend" => header.backend = after_key(line, key),
                 "steps" => header.steps = w.number()?,
-                "time_step" => header.time_step = w.number()?,
-                "agents" => header.agents = w.number()?,
-                "sample_every" => header.sample_every = w.number()?,
+                "time_step" => {
+                    header.time_step = w.within(Quantity::TimeStep)?;
+                    if header.time_step <= 0.0 {
+                        return w.err("the time step must be positive");
+                    }
+                }
+                "agents" => {
+                    header.agents = w.number()?;
+                    if header.agents > crate::scenario::MAX_AGENTS {
+                        return w.err(format!(
+                            "{} agents; a run holds at most {}",
+                            header.agents,
+                            crate::scenario::MAX_AGENTS
+                        ));
+                    }
+                    agents_line = w.line;
+                }
+                "sample_every" => {
+                    header.sample_every = w.number()?;
+                    if header.sample_every == 0 {
+                        return w.err("sample_every must be positive");
+                    }
+                }
                 "events" | "trajectory" | "final" => section = key,
                 other => return w.err(format!("unknown line {}", quoted(other))),
             }
@@ -723,7 +803,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                 w.expect("step")?;
                 let step = w.number()?;
                 w.expect("agent")?;
-                let agent = AgentId(w.number()?);
+                let agent = agent_id(&mut w, header.agents)?;
                 let kind = event(&mut w)?;
                 w.end()?;
                 events.push(Event { step, agent, kind });
@@ -732,7 +812,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                 w.expect("step")?;
                 let step = w.number()?;
                 w.expect("agent")?;
-                let agent = AgentId(w.number()?);
+                let agent = agent_id(&mut w, header.agents)?;
                 let state = state(&mut w, agent)?;
                 w.end()?;
                 match samples.last_mut() {
@@ -745,14 +825,14 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
             }
             "final" => {
                 w.expect("agent")?;
-                let agent = AgentId(w.number()?);
+                let agent = agent_id(&mut w, header.agents)?;
                 let state = state(&mut w, agent)?;
                 w.expect("distance")?;
-                let distance = w.number()?;
+                let distance = w.in_range(0.0, MAX_TRACE_NUMBER)?;
                 w.expect("contacts")?;
                 let contacts = w.number()?;
                 w.expect("ground_time")?;
-                let ground_time = w.number()?;
+                let ground_time = w.in_range(0.0, MAX_TRACE_NUMBER)?;
                 w.end()?;
                 finals.push(FinalState {
                     state,
@@ -772,6 +852,17 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
             line: offset + 1,
             column: 1,
             message: "not a cspace trace: no scenario or backend header".to_string(),
+        });
+    }
+    if finals.len() > header.agents {
+        return Err(TraceError {
+            line: agents_line.max(offset + 1),
+            column: 1,
+            message: format!(
+                "the header says {} agent(s) and the final section holds {}",
+                header.agents,
+                finals.len()
+            ),
         });
     }
     Ok(Trace {

@@ -142,7 +142,7 @@ pub fn scripts(starts: &[DVec3], steps: u64) -> Vec<ScriptedAgent> {
                     crouching: Some(crouching.clone()),
                     ..AgentSpec::new(standing.clone(), start)
                 },
-                script,
+                script: script.into(),
             }
         })
         .collect()

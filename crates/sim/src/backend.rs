@@ -31,10 +31,13 @@ pub enum BackendKind {
 pub enum Shapes {
     /// Boxes, spheres, vertical cylinders and hulls.
     Every,
-    /// Boxes only, each compiled into the structure (`why` says so).
+    /// Boxes only, each compiled into the structure (`why` says so), at most `at_most` distinct
+    /// ones.
     BoxesOnly {
         /// Why, for messages.
         why: &'static str,
+        /// The most distinct boxes one structure holds.
+        at_most: usize,
     },
 }
 
@@ -96,6 +99,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
                 compiled for the boxes of the run. Boxes only.",
         shapes: Shapes::BoxesOnly {
             why: "the onion backend answers boxes only (a configuration space per box pose)",
+            at_most: cspace_onion::MAX_SPACES,
         },
         build: |world, shapes| {
             let compiled =
@@ -158,13 +162,34 @@ impl BackendKind {
     pub fn refusal(self, shape: &Shape) -> Option<&'static str> {
         match self.info().shapes {
             Shapes::Every => None,
-            Shapes::BoxesOnly { why } => (!matches!(shape, Shape::Box(_))).then_some(why),
+            Shapes::BoxesOnly { why, .. } => (!matches!(shape, Shape::Box(_))).then_some(why),
         }
     }
 
     /// Whether this backend can answer for every shape (without building it for a world).
     pub fn supports_all(self, shapes: &[Shape]) -> bool {
         shapes.iter().all(|s| self.refusal(s).is_none())
+    }
+
+    /// Why this backend cannot be built for `shapes` together (every shape it must answer for),
+    /// beyond what it refuses of each ([`BackendKind::refusal`]): a limit of its structure that
+    /// building would hit (the onion holds at most [`cspace_onion::MAX_SPACES`] box poses, one
+    /// solidity bit each per leaf). Checked without building, so that `sim check` refuses what
+    /// `sim run` would.
+    pub fn limit_refusal(self, shapes: &[Shape]) -> Option<String> {
+        match self.info().shapes {
+            Shapes::Every => None,
+            Shapes::BoxesOnly { at_most, .. } => {
+                let boxes = box_poses(shapes).len();
+                (boxes > at_most).then(|| {
+                    format!(
+                        "{boxes} distinct boxes (standing, crouching and grown poses); one {} \
+                         structure holds at most {at_most}",
+                        self.name()
+                    )
+                })
+            }
+        }
     }
 
     /// The backend of this kind for `world`, ready for `shapes` (a tree-based backend compiles

@@ -5,6 +5,7 @@
 
 use cspace_geom::domain::{self, OutOfDomain, Quantity};
 use cspace_geom::tolerance::TIME_SLACK;
+use std::sync::Arc;
 
 use crate::agent::AgentId;
 use crate::intent::Action;
@@ -24,8 +25,9 @@ pub struct ScriptEvent {
 pub struct ScriptedAgent {
     /// The agent.
     pub spec: crate::AgentSpec,
-    /// Its script.
-    pub script: Vec<ScriptEvent>,
+    /// Its script, shared: the agents of a crowd hold one script between them, so that memory
+    /// grows with agents plus events, not with their product.
+    pub script: Arc<[ScriptEvent]>,
 }
 
 impl ScriptedAgent {
@@ -64,7 +66,7 @@ pub fn check_domain(script: &[ScriptEvent]) -> Result<(), (&'static str, OutOfDo
 #[derive(Debug, Clone, PartialEq)]
 struct Playing {
     agent: AgentId,
-    events: Vec<ScriptEvent>,
+    events: Arc<[ScriptEvent]>,
     next: usize,
 }
 
@@ -80,16 +82,27 @@ impl Scripts {
         Scripts::default()
     }
 
-    /// Adds `agent`'s script (its events sorted by time, stably).
-    pub fn add(&mut self, agent: AgentId, mut events: Vec<ScriptEvent>) {
-        events.sort_by(|a, b| a.at.total_cmp(&b.at));
+    /// Adds `agent`'s script (its events sorted by time, stably). A script already in order is
+    /// shared, not copied: the agents of a crowd play one script.
+    pub fn add(&mut self, agent: AgentId, events: impl Into<Arc<[ScriptEvent]>>) {
+        let mut events: Arc<[ScriptEvent]> = events.into();
+        if !events.is_sorted_by(|a, b| a.at.total_cmp(&b.at).is_le()) {
+            let mut sorted = events.to_vec();
+            sorted.sort_by(|a, b| a.at.total_cmp(&b.at));
+            events = sorted.into();
+        }
         self.playing.push(Playing {
             agent,
             events,
             next: 0,
         });
-        // Agents are driven in id order, as the step moves them.
-        self.playing.sort_by_key(|p| p.agent);
+        // Agents are driven in id order, as the step moves them. Scripts come in id order from
+        // `Scripted::new`: sort only when one does not (a sort per add would make adding a crowd
+        // quadratic).
+        let n = self.playing.len();
+        if n > 1 && self.playing[n - 2].agent > self.playing[n - 1].agent {
+            self.playing.sort_by_key(|p| p.agent);
+        }
     }
 
     /// Sets, before `sim`'s next step, the intent of every agent whose script has events due by

@@ -9,13 +9,24 @@ use cspace_sim::BackendKind;
 use crate::backend_arg;
 use crate::progress::progress_bar;
 
+/// `--agents`: a count within 1..=[`cspace_scenario::scenario::MAX_AGENTS`], refused before
+/// anything is allocated for it.
+fn agents_arg(text: &str) -> Result<usize, String> {
+    let max = cspace_scenario::scenario::MAX_AGENTS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} agents; a crowd holds 1 to {max}")),
+        Err(e) => Err(format!("{text:?} is not a count of agents: {e}")),
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub(crate) struct BenchArgs {
     /// A .map world to spread the crowd around its spawn points (besides the open world).
     #[arg(long)]
     pub(crate) map: Option<PathBuf>,
-    /// Agents in each crowd.
-    #[arg(long, default_value_t = 1000)]
+    /// Agents in each crowd (at most a million, as in a scenario).
+    #[arg(long, default_value_t = 1000, value_parser = agents_arg)]
     pub(crate) agents: usize,
     /// Steps of 1/60 s to time.
     #[arg(long, default_value_t = 120)]

@@ -56,8 +56,16 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 }) {
                     Scenario::parse(file, &text)
                         .map(|s| {
+                            // What `sim run` leaves out and why (a shape it cannot trace, a
+                            // limit of its structure), not the backends the file's list omits.
+                            let refused: String = s
+                                .left_out
+                                .iter()
+                                .filter_map(|(b, _)| s.refusal(*b).map(|why| (b, why)))
+                                .map(|(b, why)| format!("; not {}: {why}", b.name()))
+                                .collect();
                             format!(
-                                "scenario {:?}: {}, backends {}",
+                                "scenario {:?}: {}, backends {}{refused}",
                                 s.name,
                                 summary::count(s.agents.len(), "agent"),
                                 s.backends

@@ -19,7 +19,8 @@ pub(crate) struct PlotArgs {
     /// A recorded trace or an insta snapshot to overlay as the baseline.
     #[arg(long)]
     pub(crate) against: Option<PathBuf>,
-    /// The output file: .svg (default) or .png.
+    /// The output file: .svg or .png (default: the scenario file's name with .svg, in the
+    /// working folder).
     #[arg(short = 'o', long = "output")]
     pub(crate) output: Option<PathBuf>,
 }
@@ -105,9 +106,15 @@ pub(crate) fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
             record: outcome.record.as_written(),
         });
     }
-    let output = args
-        .output
-        .unwrap_or_else(|| PathBuf::from(format!("{}.svg", scenario.name)));
+    // The default is named after the scenario's file, in the working folder: never after the
+    // name the file gives itself, which must not choose where output goes.
+    let output = args.output.unwrap_or_else(|| {
+        let stem = args
+            .scenario
+            .file_stem()
+            .map_or_else(|| "plot".into(), |s| s.to_string_lossy().into_owned());
+        PathBuf::from(format!("{stem}.svg"))
+    });
     let plot = cspace_report::plot::Plot {
         world: &scenario.world.world,
         agent_names: &scenario.agent_names,

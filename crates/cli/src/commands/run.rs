@@ -31,16 +31,41 @@ pub(crate) struct RunArgs {
     pub(crate) verify: bool,
 }
 
+/// True when `e` says a backend's structure could not be built for the scenario's world.
+fn is_build_error(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<cspace_scenario::Error>(),
+        Some(cspace_scenario::Error::Build { .. })
+    )
+}
+
 pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     let scenario = Scenario::load(&args.scenario)?;
     let kinds = backends(&scenario, args.backend.as_slice())?;
     let mut outcomes = Vec::with_capacity(kinds.len());
+    // A backend whose structure cannot be built for this world is skipped by name; the others
+    // run, and the command then exits 2.
+    let mut not_built = Vec::new();
     for &kind in &kinds {
-        let outcome = run_with_progress(&scenario, kind, args.verify)?;
+        let outcome = match run_with_progress(&scenario, kind, args.verify) {
+            Ok(outcome) => outcome,
+            Err(e) if is_build_error(&e) => {
+                note!("not run on {}: {e:#}", kind.name());
+                not_built.push(kind);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if !args.json {
             outln!("{}", summary::run_text(&scenario, &outcome));
         }
         outcomes.push(outcome);
+    }
+    if outcomes.is_empty() {
+        anyhow::bail!(
+            "{}: no backend could be built for it",
+            args.scenario.display()
+        );
     }
     if let Some(path) = &args.trace {
         // One file: the trace of each backend, one after another (`trace::parse_all`).
@@ -76,6 +101,11 @@ pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&json)?);
     } else if let Some(verdict) = &verdict {
         outln!("{verdict}");
+    }
+    if !not_built.is_empty() {
+        let names: Vec<&str> = not_built.iter().map(|k| k.name()).collect();
+        note!("could not build: {} (see above)", names.join(", "));
+        return Ok(ExitCode::from(2));
     }
     Ok(if passed {
         ExitCode::SUCCESS

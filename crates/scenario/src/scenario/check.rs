@@ -16,8 +16,8 @@ use super::raw::{
     RawPose, RawRegion, RawScenario, RawScriptEvent,
 };
 use super::{
-    AgentStart, Check, ContactFilter, DEFAULT_TOLERANCE, Expectation, ExpectedDifference, Scenario,
-    refusal,
+    AgentStart, Check, ContactFilter, DEFAULT_TOLERANCE, Expectation, ExpectedDifference,
+    MAX_NAME_BYTES, Scenario, refusal,
 };
 use crate::error::Error;
 use crate::location::LocatedError;
@@ -153,7 +153,7 @@ impl Checker<'_> {
                 .at(0, "no agents: add [[agent]] or [[crowd]] tables")
                 .into());
         }
-        let backends = self.backends(raw.backends.as_deref(), &agents)?;
+        let backends = self.backends(raw.backends.as_deref(), &agents, &header.params)?;
         let expected_differences = raw
             .expected_difference
             .iter()
@@ -213,11 +213,37 @@ impl Checker<'_> {
         }
     }
 
+    /// A name as the file writes it (`what`: "name", "agent name", "pose name"): at most
+    /// [`MAX_NAME_BYTES`] bytes and no control character, so that it can never forge a line of a
+    /// trace or a summary. Names are never used as paths.
+    fn name(&self, name: &str, at: usize, what: &str) -> Located<()> {
+        if name.len() > MAX_NAME_BYTES {
+            return self.err(
+                at,
+                format!(
+                    "{what} is {} bytes long; a name holds at most {MAX_NAME_BYTES}",
+                    name.len()
+                ),
+            );
+        }
+        if let Some(c) = name.chars().find(|c| c.is_control()) {
+            return self.err(
+                at,
+                format!(
+                    "{what} {name:?} holds the control character {:?}; names are one line of printable text",
+                    c
+                ),
+            );
+        }
+        Ok(())
+    }
+
     fn header(&self, raw: &RawScenario) -> Located<Header> {
         let name = raw.name.get_ref().trim().to_string();
         if name.is_empty() {
             return self.err(raw.name.span().start, "name must not be empty");
         }
+        self.name(&name, raw.name.span().start, "name")?;
         let dt = self.within(&raw.time_step, "time_step", Quantity::TimeStep)?;
         if dt <= 0.0 {
             return self.err(
@@ -304,6 +330,7 @@ impl Checker<'_> {
     fn pose(&self, name: &str, pose: &Spanned<RawPose>) -> Located<Shape> {
         let p = pose.get_ref();
         let at = pose.span().start;
+        self.name(name, at, "pose name")?;
         let shape = match (&p.aabb, p.sphere, &p.cylinder) {
             (Some(b), None, None) => {
                 Shape::new_box(DVec3::from_array(b.mins), DVec3::from_array(b.maxs))
@@ -420,10 +447,18 @@ impl Checker<'_> {
         if !a.allow_start_in_solid {
             self.check_start(world, id, &spec, raw.span().start)?;
         }
-        let spec = ScriptedAgent { spec, script };
-        agents
-            .names
-            .push(a.name.clone().unwrap_or_else(|| id.0.to_string()));
+        let spec = ScriptedAgent {
+            spec,
+            script: script.into(),
+        };
+        let name = match &a.name {
+            Some(n) => {
+                self.name(n.get_ref(), n.span().start, "agent name")?;
+                n.get_ref().clone()
+            }
+            None => id.0.to_string(),
+        };
+        agents.names.push(name);
         agents.specs.push(spec);
         agents.starts.push(AgentStart {
             spawn: a.spawn.as_ref().map(|i| *i.get_ref() as usize),
@@ -484,7 +519,10 @@ impl Checker<'_> {
                 ),
             );
         }
-        let script = self.script(&c.script, params, world, (&standing, crouching.as_ref()))?;
+        // One script for the whole crowd, shared by its agents.
+        let script: std::sync::Arc<[ScriptEvent]> = self
+            .script(&c.script, params, world, (&standing, crouching.as_ref()))?
+            .into();
         for r in 0..rows {
             for k in 0..columns {
                 let id = AgentId(agents.specs.len() as u32);
@@ -711,8 +749,13 @@ impl Checker<'_> {
         Ok(())
     }
 
-    fn backends(&self, names: Option<&[Spanned<String>]>, agents: &Agents) -> Located<Backends> {
-        let refusal = |kind: BackendKind| refusal(&agents.specs, &agents.names, kind);
+    fn backends(
+        &self,
+        names: Option<&[Spanned<String>]>,
+        agents: &Agents,
+        params: &MoveParams,
+    ) -> Located<Backends> {
+        let refusal = |kind: BackendKind| refusal(&agents.specs, &agents.names, params, kind);
         let mut left_out = Vec::new();
         let Some(names) = names else {
             let mut run = Vec::new();

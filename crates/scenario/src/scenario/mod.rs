@@ -7,6 +7,8 @@
 //! The format is documented, with an example, in `docs/scenario-format.md`.
 
 mod check;
+
+pub use check::MAX_AGENTS;
 mod raw;
 
 use std::path::{Path, PathBuf};
@@ -198,6 +200,10 @@ pub struct Scenario {
     pub expectations: Vec<Expectation>,
 }
 
+/// The longest name a scenario, an agent or a pose may have, bytes. Names hold no control
+/// character (a newline in a name would forge a line of the trace format or of a summary).
+pub const MAX_NAME_BYTES: usize = 256;
+
 /// Default comparison tolerance between backends, units.
 pub const DEFAULT_TOLERANCE: f64 = cspace_geom::tolerance::DEFAULT_AGREEMENT;
 
@@ -263,21 +269,14 @@ impl Scenario {
     /// The shapes every agent uses (standing and crouching, and grown by the movement
     /// profile's trace epsilon when it has one: `AgentSpec::shapes`), for preparing backends.
     pub fn shapes(&self) -> Vec<Shape> {
-        let mut shapes: Vec<Shape> = Vec::new();
-        for a in &self.agents {
-            for s in a.spec.shapes(&self.params) {
-                if !shapes.contains(&s) {
-                    shapes.push(s);
-                }
-            }
-        }
-        shapes
+        shapes_of(&self.agents, &self.params)
     }
 
     /// Why `backend` cannot run this scenario: the first agent whose shape it cannot trace, by
-    /// name and shape, and the backend's reason; `None` when it can run it.
+    /// name and shape, and the backend's reason, or a limit its structure would hit for all the
+    /// shapes together; `None` when it can run it.
     pub fn refusal(&self, backend: BackendKind) -> Option<String> {
-        refusal(&self.agents, &self.agent_names, backend)
+        refusal(&self.agents, &self.agent_names, &self.params, backend)
     }
 
     /// The tolerance between two backends: a declared expected difference, or the scenario's.
@@ -297,16 +296,40 @@ impl Scenario {
     }
 }
 
-/// Why `backend` cannot trace one of `agents` (the first, by name and shape), or `None`.
-fn refusal(agents: &[ScriptedAgent], names: &[String], backend: BackendKind) -> Option<String> {
-    agents.iter().enumerate().find_map(|(id, a)| {
-        let a = &a.spec;
-        std::iter::once(&a.standing)
-            .chain(a.crouching.as_ref())
-            .find_map(|shape| {
-                backend
-                    .refusal(shape)
-                    .map(|why| format!("agent {:?} is {}: {why}", names[id], shape.describe()))
-            })
-    })
+/// Every distinct shape `agents` need with `params` (standing, crouching, grown), in order.
+fn shapes_of(agents: &[ScriptedAgent], params: &MoveParams) -> Vec<Shape> {
+    let mut shapes: Vec<Shape> = Vec::new();
+    for a in agents {
+        for s in a.spec.shapes(params) {
+            if !shapes.contains(&s) {
+                shapes.push(s);
+            }
+        }
+    }
+    shapes
+}
+
+/// Why `backend` cannot run `agents` with `params`: the first agent whose shape it cannot trace
+/// (by name and shape), or a limit of its structure for all their shapes together; `None` when
+/// it can.
+fn refusal(
+    agents: &[ScriptedAgent],
+    names: &[String],
+    params: &MoveParams,
+    backend: BackendKind,
+) -> Option<String> {
+    agents
+        .iter()
+        .enumerate()
+        .find_map(|(id, a)| {
+            let a = &a.spec;
+            std::iter::once(&a.standing)
+                .chain(a.crouching.as_ref())
+                .find_map(|shape| {
+                    backend
+                        .refusal(shape)
+                        .map(|why| format!("agent {:?} is {}: {why}", names[id], shape.describe()))
+                })
+        })
+        .or_else(|| backend.limit_refusal(&shapes_of(agents, params)))
 }

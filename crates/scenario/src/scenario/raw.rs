@@ -83,7 +83,7 @@ pub(super) struct RawCylinder {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawAgent {
     #[serde(default)]
-    pub(super) name: Option<String>,
+    pub(super) name: Option<Spanned<String>>,
     pub(super) pose: Spanned<String>,
     #[serde(default)]
     pub(super) crouch_pose: Option<Spanned<String>>,

@@ -136,13 +136,16 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
         }
         if turn > 0.0 {
             let mut rng = generator(seed, id, 1);
-            for event in &mut scripted.script {
+            // Each agent's turned script is its own (a crowd's agents shared one).
+            let mut events = scripted.script.to_vec();
+            for event in &mut events {
                 if let Action::Move { direction, .. } = &mut event.action {
                     let (s, c) = sin_cos(rng.range(-turn, turn));
                     let d = *direction;
                     *direction = DVec3::new(c * d.x - s * d.y, s * d.x + c * d.y, 0.0);
                 }
             }
+            scripted.script = events.into();
         }
     }
     varied

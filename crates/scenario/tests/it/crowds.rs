@@ -229,3 +229,28 @@ fn an_e1m1_crowd_ends_on_the_same_bits_on_any_thread_count() {
         );
     }
 }
+
+/// A crowd's agents share one script (issue 35): a crowd of 100 x 1,000 agents with a 2,000-event
+/// script used to copy it into every agent (about 47 bytes per agent per event, an abort at
+/// 6 GB); its memory now grows with agents plus events.
+#[test]
+fn a_crowds_agents_share_one_script() {
+    use cspace_scenario::Scenario;
+    let events: Vec<String> = (0..2000)
+        .map(|i| format!("{{ at = {}, move = [1, 0] }}", f64::from(i) * 0.01))
+        .collect();
+    let text = format!(
+        "name = \"big crowd\"\ntime_step = 0.015625\nsteps = 4\n[poses]\nstand = {{ box = {{ mins = [-16, -16, -24], maxs = [16, 16, 32] }} }}\n[world]\n[[world.brush]]\nbox = {{ min = [-100000, -100000, -16], max = [100000, 100000, 0] }}\n[[crowd]]\npose = \"stand\"\norigin = [-50000, -50000, 24.03125]\nrows = 100\ncolumns = 1000\nspacing = [40, 40]\nscript = [{}]\n",
+        events.join(", ")
+    );
+    let scenario = Scenario::parse(std::path::Path::new("crowd.toml"), &text).unwrap();
+    assert_eq!(scenario.agents.len(), 100_000);
+    let first = &scenario.agents[0].script;
+    assert_eq!(first.len(), 2000);
+    assert!(
+        scenario
+            .agents
+            .iter()
+            .all(|a| std::sync::Arc::ptr_eq(&a.script, first))
+    );
+}

@@ -115,7 +115,7 @@ fn driven(scenario: &Scenario, parallel_from: usize) -> u64 {
         .agents
         .iter()
         .map(|a| {
-            let mut events = a.script.clone();
+            let mut events = a.script.to_vec();
             events.sort_by(|x, y| x.at.total_cmp(&y.at));
             events.reverse();
             events

@@ -56,7 +56,8 @@ fn walker(start: DVec3, direction: [f64; 2]) -> ScriptedAgent {
                 direction: DVec3::new(direction[0], direction[1], 0.0),
                 speed: 320.0,
             },
-        }],
+        }]
+        .into(),
     }
 }
 
