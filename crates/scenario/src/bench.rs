@@ -57,7 +57,9 @@ impl Crowd {
     }
 }
 
-fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
+/// The bench's walk for `seconds`: a random heading and speed, turned at random intervals (the
+/// crowds of `sim bench` and the soak tests).
+pub fn random_walk(rng: &mut Rng, seconds: f64) -> Vec<ScriptEvent> {
     let mut script = Vec::new();
     let mut at = 0.0;
     while at < seconds {

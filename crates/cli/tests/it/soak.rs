@@ -196,3 +196,90 @@ fn every_backend_keeps_mixed_crowds_out_of_solid_on_ten_corpus_maps() {
         "only {checked} agent positions verified"
     );
 }
+
+/// Issue 35's soak: every shape kind of the soak on every spawn point of every corpus map (at the
+/// spawn's origin, or with its lowest point where a player's feet are, 24 units below the origin
+/// plus 1/32 unit as Quake lifts a spawned player, if it would reach lower), walking, jumping and
+/// crouching at random through `sim run --verify` on every backend that takes it: not one
+/// position in solid.
+#[test]
+fn every_shape_kind_stays_out_of_solid_from_every_corpus_spawn_point() {
+    let test = "every_shape_kind_stays_out_of_solid_from_every_corpus_spawn_point";
+    let Some(dir) = cspace_corpus::dir(test) else {
+        return;
+    };
+    const FEET_BELOW_ORIGIN: f64 = 24.0;
+    const SPAWN_LIFT: f64 = 1.0 / 32.0;
+    let shape = |name: &str| poses().into_iter().find(|(n, ..)| *n == name).unwrap().1;
+    let kinds = [
+        (shape("stand"), Some(shape("crouch"))),
+        (shape("small"), None),
+        (shape("ball"), None),
+        (shape("can"), None),
+    ];
+    let seconds = STEPS as f64 * TIME_STEP;
+    let scratch = scratch_dir();
+    let (mut checked, mut spawns, mut runs) = (0u64, 0usize, 0usize);
+    let mut failures = Vec::new();
+    for path in cspace_corpus::map_paths_in(&dir) {
+        let map = cspace_corpus::load(&path);
+        spawns += map.spawns.len();
+        for (k, (standing, crouching)) in kinds.iter().enumerate() {
+            if map.spawns.is_empty() {
+                continue;
+            }
+            let mut rng = cspace_geom::generate::Rng::new(k as u64);
+            let agents: Vec<ScriptedAgent> = map
+                .spawns
+                .iter()
+                .map(|spawn| {
+                    // At the spawn's origin, as `spawn = N` places an agent (a shape shorter
+                    // than the player drops to the floor), lifted only when it would reach below
+                    // the player's feet.
+                    let feet = spawn.z - FEET_BELOW_ORIGIN + SPAWN_LIFT;
+                    let z = spawn.z.max(feet - standing.bounds().min.z);
+                    let start = DVec3::new(spawn.x, spawn.y, z);
+                    let mut spec = cspace_sim::AgentSpec::new(standing.clone(), start);
+                    spec.crouching = crouching.clone();
+                    ScriptedAgent {
+                        spec,
+                        script: cspace_scenario::bench::random_walk(&mut rng, seconds).into(),
+                    }
+                })
+                .collect();
+            let file = path.file_name().unwrap().to_string_lossy().into_owned();
+            let scenario = scratch
+                .path()
+                .join(format!("{file}.{}.toml", name_of(standing)));
+            std::fs::write(&scenario, scenario_text(&path, &agents)).unwrap();
+            let out = sim(
+                &["run", scenario.to_str().unwrap(), "--verify", "--json"],
+                "",
+            );
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{file} {}: {e}: {stderr}", name_of(standing)));
+            for run in json["runs"].as_array().expect("runs") {
+                runs += 1;
+                let guard = &run["verification"];
+                checked += guard["checked"].as_u64().expect("verified");
+                if guard["in_solid"] != 0 {
+                    failures.push(format!(
+                        "{file} {} on {}: {guard}",
+                        name_of(standing),
+                        run["backend"]
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "spawn soak: {spawns} spawn points, {checked} agent positions verified in {runs} runs, {} runs with agents in solid",
+        failures.len()
+    );
+    if !failures.is_empty() {
+        let kept = scratch.keep();
+        panic!("{} (scenarios in {})", failures.join("\n"), kept.display());
+    }
+    assert!(spawns > 0 && runs > 0, "no spawn point in the corpus");
+}
