@@ -121,6 +121,7 @@ pub mod snapshot;
 pub mod sweep;
 pub mod trace;
 pub mod world_file;
+pub mod write;
 
 pub use error::Error;
 pub use location::LocatedError;

@@ -95,9 +95,10 @@ pub fn write(config: &suite::Config, out: &Path) -> anyhow::Result<suite::Report
     ];
     for (name, svg) in plots {
         let path = dir.join(name);
-        std::fs::write(&path, svg).with_context(|| format!("{}: cannot write", path.display()))?;
+        cspace_scenario::write::write_whole(&path, svg.as_bytes())
+            .with_context(|| format!("{}: cannot write", path.display()))?;
     }
-    std::fs::write(out, report::markdown(&report))
+    cspace_scenario::write::write_whole(out, report::markdown(&report).as_bytes())
         .with_context(|| format!("{}: cannot write", out.display()))?;
     Ok(report)
 }

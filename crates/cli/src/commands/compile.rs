@@ -64,7 +64,7 @@ pub(crate) fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
     let compiled = compiled?;
     if let Some(path) = &args.output {
         let bytes = compiled.tree.to_bytes();
-        std::fs::write(path, &bytes)
+        cspace_scenario::write::write_whole(path, &bytes)
             .with_context(|| format!("writing the tree to {}", path.display()))?;
         note!("wrote {} ({} bytes)", path.display(), bytes.len());
     }

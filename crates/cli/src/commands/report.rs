@@ -35,7 +35,7 @@ pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let report = Report::build(&args.scenarios, &options, |path| {
         note!("running {}", path.display());
     });
-    std::fs::write(&args.output, report.html())
+    cspace_scenario::write::write_whole(&args.output, report.html().as_bytes())
         .with_context(|| format!("writing the report to {}", args.output.display()))?;
     let failures = report.failures();
     for f in &failures {

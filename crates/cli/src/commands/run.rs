@@ -70,7 +70,7 @@ pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.trace {
         // One file: the trace of each backend, one after another (`trace::parse_all`).
         let text: Vec<String> = outcomes.iter().map(|o| o.trace()).collect();
-        std::fs::write(path, text.join("\n"))
+        cspace_scenario::write::write_whole(path, text.join("\n").as_bytes())
             .with_context(|| format!("writing the trace to {}", path.display()))?;
         note!(
             "wrote {} ({} trace{})",

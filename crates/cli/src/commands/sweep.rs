@@ -1,7 +1,6 @@
 //! `sim sweep`: the cross product of scenarios, maps, seeds and backends, in parallel, one JSON
 //! line per run; `--merge` puts shards together.
 
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -84,7 +83,8 @@ pub(crate) fn sweep_plan(args: &SweepArgs) -> anyhow::Result<cspace_scenario::sw
 /// a file.
 pub(crate) enum LineSink {
     Stdout,
-    File(PathBuf, BufWriter<std::fs::File>),
+    /// Written whole: the lines go to a temporary file renamed over the target at the end.
+    File(PathBuf, cspace_scenario::write::WholeFile),
 }
 
 impl LineSink {
@@ -93,10 +93,8 @@ impl LineSink {
             None => LineSink::Stdout,
             Some(path) => LineSink::File(
                 path.to_path_buf(),
-                BufWriter::new(
-                    std::fs::File::create(path)
-                        .with_context(|| format!("{}: cannot create the output", path.display()))?,
-                ),
+                cspace_scenario::write::WholeFile::create(path)
+                    .with_context(|| format!("{}: cannot create the output", path.display()))?,
             ),
         })
     }
@@ -112,9 +110,8 @@ impl LineSink {
     }
 
     fn finish(self) -> anyhow::Result<()> {
-        use std::io::Write as _;
-        if let LineSink::File(path, mut file) = self {
-            file.flush()
+        if let LineSink::File(path, file) = self {
+            file.finish()
                 .with_context(|| format!("{}: cannot write the output", path.display()))?;
         }
         Ok(())

@@ -9,3 +9,4 @@ mod nav;
 mod report;
 mod soak;
 mod sweep;
+mod whole_outputs;

@@ -213,39 +213,59 @@ impl Layout {
 }
 
 impl Plot<'_> {
-    /// Writes the plot to `path`: SVG for `.svg`, PNG for `.png`.
+    /// Writes the plot to `path`: SVG for `.svg`, PNG for `.png`. The picture is drawn in
+    /// memory and written whole or not at all (`cspace_scenario::write`): an error leaves the
+    /// previous file as it was.
     pub fn write(&self, path: &Path) -> Result<(), PlotError> {
-        cspace_font::register();
-        let size = self.size();
-        let failed = |e: String| PlotError::Draw {
-            path: path.display().to_string(),
-            message: e,
+        let bytes = match path.extension().and_then(|e| e.to_str()) {
+            Some("svg") => self
+                .svg()
+                .map_err(|e| match e {
+                    PlotError::Draw { message, .. } => PlotError::Draw {
+                        path: path.display().to_string(),
+                        message,
+                    },
+                    other => other,
+                })?
+                .into_bytes(),
+            Some("png") => self.png(path)?,
+            _ => {
+                return Err(PlotError::Format {
+                    path: path.display().to_string(),
+                });
+            }
         };
-        let format = path.extension().and_then(|e| e.to_str());
-        if !matches!(format, Some("svg" | "png")) {
-            return Err(PlotError::Format {
-                path: path.display().to_string(),
-            });
-        }
-        // Open the file first, so that a missing folder is said in words (plotters reports it
-        // as nested debug text only when it writes the picture at the end).
-        std::fs::File::create(path).map_err(|error| PlotError::Write {
+        cspace_scenario::write::write_whole(path, &bytes).map_err(|error| PlotError::Write {
             path: path.display().to_string(),
             error,
-        })?;
-        match format {
-            Some("svg") => {
-                let root = SVGBackend::new(path, size).into_drawing_area();
-                self.draw(&root).map_err(|e| failed(e.to_string()))
-            }
-            Some("png") => {
-                let root = BitMapBackend::new(path, size).into_drawing_area();
-                self.draw(&root).map_err(|e| failed(e.to_string()))
-            }
-            _ => Err(PlotError::Format {
-                path: path.display().to_string(),
-            }),
+        })
+    }
+
+    /// The plot as a PNG file's bytes, drawn into an RGB buffer (`path` names it in errors).
+    fn png(&self, path: &Path) -> Result<Vec<u8>, PlotError> {
+        cspace_font::register();
+        let failed = |message: String| PlotError::Draw {
+            path: path.display().to_string(),
+            message,
+        };
+        let (width, height) = self.size();
+        let mut rgb = vec![0u8; width as usize * height as usize * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+            self.draw(&root).map_err(|e| failed(e.to_string()))?;
         }
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, width, height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        // As plotters' own PNG encoder (the image crate's): a filter chosen per row.
+        encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+        let mut writer = encoder.write_header().map_err(|e| failed(e.to_string()))?;
+        writer
+            .write_image_data(&rgb)
+            .map_err(|e| failed(e.to_string()))?;
+        writer.finish().map_err(|e| failed(e.to_string()))?;
+        Ok(bytes)
     }
 
     /// The plot as an SVG document.
