@@ -47,19 +47,6 @@ pub fn default_out(quick: bool) -> PathBuf {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_smoke_run_writes_under_target_and_the_full_run_into_docs() {
-        let quick = super::default_out(true);
-        assert!(
-            quick.ends_with("target/bench-quick/PERFORMANCE.md"),
-            "{quick:?}"
-        );
-        assert!(super::default_out(false).ends_with("docs/PERFORMANCE.md"));
-    }
-}
-
 /// Runs the suite and writes the report to `out` with its plots beside it; returns the report.
 pub fn write(config: &suite::Config, out: &Path) -> anyhow::Result<suite::Report> {
     use anyhow::Context;
@@ -101,4 +88,17 @@ pub fn write(config: &suite::Config, out: &Path) -> anyhow::Result<suite::Report
     cspace_scenario::write::write_whole(out, report::markdown(&report).as_bytes())
         .with_context(|| format!("{}: cannot write", out.display()))?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_smoke_run_writes_under_target_and_the_full_run_into_docs() {
+        let quick = super::default_out(true);
+        assert!(
+            quick.ends_with("target/bench-quick/PERFORMANCE.md"),
+            "{quick:?}"
+        );
+        assert!(super::default_out(false).ends_with("docs/PERFORMANCE.md"));
+    }
 }
