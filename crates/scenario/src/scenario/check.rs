@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::location::LocatedError;
 use crate::world_file::{LoadedWorld, load_spec};
 use cspace_sim::backend::BackendKind;
+use cspace_sim::movement::{SETTLE_LATTICE_RINGS, UnstickPlaces};
 use cspace_sim::params::{MoveParams, Profile};
 use cspace_sim::{Action, AgentSpec, ScriptEvent, ScriptedAgent};
 
@@ -142,11 +143,13 @@ impl Checker<'_> {
         };
         let poses = self.poses(&raw.poses)?;
         let mut agents = Agents::default();
+        // The exact reference over the world, built once for every agent's start.
+        let exact = ExactCollider::new(world.world.clone());
         for a in &raw.agents {
-            self.agent(a, &poses, &world, &header.params, &mut agents)?;
+            self.agent(a, &poses, (&world, &exact), &header.params, &mut agents)?;
         }
         for c in &raw.crowds {
-            self.crowd(c, &poses, &world, &header.params, &mut agents)?;
+            self.crowd(c, &poses, (&world, &exact), &header.params, &mut agents)?;
         }
         if agents.specs.is_empty() {
             return Err(self
@@ -386,7 +389,7 @@ impl Checker<'_> {
         &self,
         raw: &Spanned<RawAgent>,
         poses: &BTreeMap<String, Shape>,
-        world: &LoadedWorld,
+        (world, exact): (&LoadedWorld, &ExactCollider),
         params: &MoveParams,
         agents: &mut Agents,
     ) -> Located<()> {
@@ -445,7 +448,7 @@ impl Checker<'_> {
             start_crouched: a.crouched,
         };
         if !a.allow_start_in_solid {
-            self.check_start(world, id, &spec, raw.span().start)?;
+            self.check_start(exact, id, &spec, raw.span().start)?;
         }
         let spec = ScriptedAgent {
             spec,
@@ -471,7 +474,7 @@ impl Checker<'_> {
         &self,
         raw: &Spanned<RawCrowd>,
         poses: &BTreeMap<String, Shape>,
-        world: &LoadedWorld,
+        (world, exact): (&LoadedWorld, &ExactCollider),
         params: &MoveParams,
         agents: &mut Agents,
     ) -> Located<()> {
@@ -519,6 +522,7 @@ impl Checker<'_> {
                 ),
             );
         }
+        self.crowd_fits(c, &standing, exact, params)?;
         // One script for the whole crowd, shared by its agents.
         let script: std::sync::Arc<[ScriptEvent]> = self
             .script(&c.script, params, world, (&standing, crouching.as_ref()))?
@@ -533,7 +537,7 @@ impl Checker<'_> {
                     velocity: DVec3::ZERO,
                     start_crouched: false,
                 };
-                self.check_start(world, id, &spec, raw.span().start)?;
+                self.check_start(exact, id, &spec, raw.span().start)?;
                 let spec = ScriptedAgent {
                     spec,
                     script: script.clone(),
@@ -541,6 +545,79 @@ impl Checker<'_> {
                 agents.names.push(id.0.to_string());
                 agents.specs.push(spec);
                 agents.starts.push(AgentStart::default());
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a crowd whose agents overlap without standing on one point, or whose stacks
+    /// (agents on one point, a spacing of 0) hold more agents than the world leaves room for
+    /// around them: the places the settling step tries ([`UnstickPlaces`]) free of the world,
+    /// an upper bound of the agents it can spread. Either would leave the run to spread them in
+    /// time growing like the square of the crowd, or to keep them in each other (issue 36).
+    fn crowd_fits(
+        &self,
+        c: &RawCrowd,
+        standing: &Shape,
+        exact: &ExactCollider,
+        params: &MoveParams,
+    ) -> Located<()> {
+        let spacing = *c.spacing.get_ref();
+        let (rows, columns) = (*c.rows.get_ref() as usize, *c.columns.get_ref() as usize);
+        let extent = standing.bounds().size();
+        let axes = [
+            (0, columns, "x, between columns"),
+            (1, rows, "y, between rows"),
+        ];
+        for (axis, count, between) in axes {
+            let s = spacing[axis].abs();
+            if count > 1 && s > 0.0 && s < extent[axis] {
+                return self.err(
+                    c.spacing.span().start,
+                    format!(
+                        "spacing: {} ({between}) puts each agent inside the next: the pose is {} \
+                         across; use 0 to stack them on one point (they are spread when they \
+                         start) or at least {}",
+                        spacing[axis], extent[axis], extent[axis]
+                    ),
+                );
+            }
+        }
+        let stacked_along =
+            |axis: usize, count: usize| if spacing[axis] == 0.0 { count } else { 1 };
+        let stack = stacked_along(0, columns) * stacked_along(1, rows);
+        if stack < 2 {
+            return Ok(());
+        }
+        let prepared = exact
+            .prepare(standing)
+            .expect("the exact backend takes every shape")
+            .with_skin(params.skin);
+        let size = extent + 2.0 * params.skin;
+        let origin = DVec3::from_array(*c.origin.get_ref());
+        let mut ctx = QueryContext::new();
+        let points_along = |axis: usize, count: usize| count / stacked_along(axis, count);
+        for r in 0..points_along(1, rows) {
+            for k in 0..points_along(0, columns) {
+                let at = origin + DVec3::new(k as f64 * spacing[0], r as f64 * spacing[1], 0.0);
+                let places = UnstickPlaces::new(at, size, SETTLE_LATTICE_RINGS);
+                let room = 1
+                    + (0..places.len())
+                        .filter(|&n| !exact.is_solid(&mut ctx, &prepared, places.get(n).0))
+                        .take(stack - 1)
+                        .count();
+                if room < stack {
+                    return self.err(
+                        c.spacing.span().start,
+                        format!(
+                            "spacing: {stack} agents start on one point {}, and the world leaves \
+                             room for at most {room} around it ({} places tried, one pose and skin \
+                             apart); spread the crowd or make it smaller",
+                            crate::trace::compact_vector(at, 3),
+                            places.len()
+                        ),
+                    );
+                }
             }
         }
         Ok(())
@@ -728,12 +805,11 @@ impl Checker<'_> {
 
     fn check_start(
         &self,
-        world: &LoadedWorld,
+        exact: &ExactCollider,
         id: AgentId,
         spec: &AgentSpec,
         at: usize,
     ) -> Located<()> {
-        let exact = ExactCollider::new(world.world.clone());
         let prepared = exact
             .prepare(spec.start_shape())
             .expect("the exact backend takes every shape");

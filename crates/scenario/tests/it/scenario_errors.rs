@@ -361,3 +361,52 @@ fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Issue 36, item 2: a crowd whose agents overlap without standing on one point, or which stacks
+/// more agents on one point than the world leaves room for around it, is refused where its
+/// spacing is written, with the numbers; neither is left to run for hours.
+#[test]
+fn crowds_that_cannot_be_spread_are_refused_where_their_spacing_is_written() {
+    let crowd = |rows: u32, spacing: &str| {
+        format!(
+            "{}\n[[crowd]]\npose = \"stand\"\norigin = [0, 0, 24.03125]\nrows = {rows}\ncolumns = 10\nspacing = {spacing}\n",
+            BASE
+        )
+    };
+    // A room 256 units square inside and 128 high, walled as far as the settling step looks:
+    // 7 x 7 agents fit on its floor, and the checker's bound (every place the settling step
+    // tries that the world leaves free) is under 300.
+    let room = crowd(30, "[0, 0]").replace(
+        "[[world.brush]]\nbox = { min = [-512, -512, -16], max = [512, 512, 0] }\n",
+        "[[world.brush]]\nbox = { min = [-4096, -4096, -16], max = [4096, 4096, 0] }\n\
+         [[world.brush]]\nbox = { min = [-4096, -4096, 128], max = [4096, 4096, 144] }\n\
+         [[world.brush]]\nbox = { min = [-4096, -4096, 0], max = [-128, 4096, 128] }\n\
+         [[world.brush]]\nbox = { min = [128, -4096, 0], max = [4096, 4096, 128] }\n\
+         [[world.brush]]\nbox = { min = [-128, -4096, 0], max = [128, -128, 128] }\n\
+         [[world.brush]]\nbox = { min = [-128, 128, 0], max = [128, 4096, 128] }\n",
+    );
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        (
+            "agents inside each other",
+            crowd(2, "[0.000000001, -1]"),
+            ":22:11:",
+            "spacing: 0.000000001 (x, between columns) puts each agent inside the next: the pose is 32 across; use 0 to stack them on one point",
+        ),
+        (
+            "agents inside each other along y",
+            crowd(2, "[64, 8]"),
+            ":22:11:",
+            "spacing: 8 (y, between rows) puts each agent inside the next: the pose is 32 across",
+        ),
+        (
+            "more agents on a point than fit the room",
+            room,
+            ":32:11:",
+            "spacing: 300 agents start on one point (0, 0, 24.031), and the world leaves room for at most ",
+        ),
+    ];
+    check_cases(cases);
+    // One row stacked on one point per column, in the open: accepted and spread when it starts.
+    let stacked = Scenario::parse(&dir().join("stacked.toml"), &crowd(10, "[64, 0]")).unwrap();
+    assert_eq!(stacked.agents.len(), 1 + 100);
+}

@@ -64,11 +64,18 @@ pub(super) enum Phase {
 }
 
 impl Phase {
-    /// The systems of the phase, on one agent.
-    fn apply(self, st: &mut MoverState, tr: &mut Tracer, p: &MoveParams, log: &mut MoveLog) {
+    /// The systems of the phase, on one agent (`stacks`: the settling pass's stacks).
+    fn apply(
+        self,
+        st: &mut MoverState,
+        tr: &mut Tracer,
+        p: &MoveParams,
+        log: &mut MoveLog,
+        stacks: &mut movement::Stacks,
+    ) {
         match self {
             Phase::Settle => {
-                movement::settle(st, tr, p, log);
+                movement::settle(st, tr, p, log, stacks);
             }
             Phase::Move(dt) => {
                 movement::frame(st, tr, p, dt, log);
@@ -85,6 +92,7 @@ pub(super) struct Worker {
     candidates: Vec<Slot>,
     log: MoveLog,
     touches: Vec<TouchKey>,
+    stacks: movement::Stacks,
 }
 
 impl Worker {
@@ -96,6 +104,7 @@ impl Worker {
             candidates: Vec::new(),
             log: MoveLog::default(),
             touches: Vec::new(),
+            stacks: movement::Stacks::default(),
         }
     }
 }
@@ -141,7 +150,14 @@ pub(super) fn run_group(
         candidates,
         log,
         touches,
+        stacks,
     } = worker;
+    stacks.clear();
+    if let Phase::Settle = phase {
+        for mover in group.iter().filter(|m| m.pending.settle.is_some()) {
+            stacks.wait(mover.position.0, mover.poses.get(*mover.pose).shape());
+        }
+    }
     let mut out = GroupOutcome::default();
     ids.clear();
     ids.extend(group.iter().map(|m| *m.id));
@@ -189,7 +205,7 @@ pub(super) fn run_group(
             group,
             index,
             &mut out,
-            |st, tr, p, log| phase.apply(st, tr, p, log),
+            |st, tr, p, log| phase.apply(st, tr, p, log, stacks),
         );
     }
     out.queries = std::mem::take(&mut scratch.queries.counters);
