@@ -532,6 +532,7 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
                     baseline: Some(&baseline),
                     tolerance: scenario.tolerance,
                     paths: &outcome.plans,
+                    crowds: &scenario.crowds,
                 }
                 .svg()
                 .map_err(|e| e.to_string())?;
@@ -561,6 +562,7 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
         baseline: None,
         tolerance: scenario.tolerance,
         paths: outcomes.first().map_or(&[], |o| o.plans.as_slice()),
+        crowds: &scenario.crowds,
     }
     .svg()
     .map_err(|e| e.to_string())?;

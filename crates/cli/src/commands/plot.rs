@@ -122,6 +122,7 @@ pub(crate) fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         baseline: baseline.as_ref(),
         tolerance: scenario.tolerance,
         paths: &paths,
+        crowds: &scenario.crowds,
     };
     plot.write(&output)?;
     if let Some(base) = &baseline {
