@@ -201,7 +201,7 @@ impl Report {
                         what: format!(
                             "on {}: no snapshot yet ({})",
                             backend.name(),
-                            cspace_mapfile::normalised(&path).display()
+                            cspace_mapfile::normalised(path).display()
                         ),
                     }),
                     SnapshotStatus::Differs { path, first, .. } => out.push(Failure {
@@ -210,7 +210,7 @@ impl Report {
                         what: format!(
                             "on {}: the trace differs from {}{}",
                             backend.name(),
-                            cspace_mapfile::normalised(&path).display(),
+                            cspace_mapfile::normalised(path).display(),
                             match first {
                                 Some(d) => format!(
                                     "; first divergence at step {} ({:.3} s), agent {}, {} units",
@@ -502,7 +502,7 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
         let outcome = run_scenario(&scenario, kind, RunOptions::default()).map_err(|e| {
             format!(
                 "{} on {}: {e:#}",
-                cspace_mapfile::normalised(&path).display(),
+                cspace_mapfile::normalised(path).display(),
                 kind.name()
             )
         })?;
@@ -745,7 +745,7 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
                     escape(&names),
                     paths(&|g| match &g.snapshot {
                         SnapshotStatus::Differs { path, .. } =>
-                            Some(cspace_mapfile::normalised(&path).display().to_string()),
+                            Some(cspace_mapfile::normalised(path).display().to_string()),
                         _ => None,
                     }),
                     svg_inline(plot),
@@ -781,7 +781,7 @@ fn anchor(file: &str, backend: Option<BackendKind>) -> String {
 
 fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(
-        || cspace_mapfile::normalised(&path).display().to_string(),
+        || cspace_mapfile::normalised(path).display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
 }

@@ -41,12 +41,12 @@ pub(crate) fn read_baseline(
 ) -> anyhow::Result<cspace_report::plot::Series> {
     let text = cspace_scenario::read::read_text(path, "read the baseline")?;
     let mut traces = cspace_scenario::trace::parse_all(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{e}", cspace_mapfile::normalised(&path).display()))?;
+        .map_err(|e| anyhow::anyhow!("{}:{e}", cspace_mapfile::normalised(path).display()))?;
     for t in &traces {
         if t.record.header.scenario != scenario.name {
             anyhow::bail!(
                 "{}:{}:10: this is a trace of scenario {:?}, not of {:?} ({}); compare a scenario with its own traces",
-                cspace_mapfile::normalised(&path).display(),
+                cspace_mapfile::normalised(path).display(),
                 t.scenario_line,
                 t.record.header.scenario,
                 scenario.name,

@@ -33,7 +33,7 @@ pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         backends: args.backends,
     };
     let report = Report::build(&args.scenarios, &options, |path| {
-        note!("running {}", cspace_mapfile::normalised(&path).display());
+        note!("running {}", cspace_mapfile::normalised(path).display());
     });
     write_output(&args.output, report.html().as_bytes(), "the report")?;
     let aside = is_stdout(&args.output);
@@ -56,7 +56,7 @@ pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         sayln!(
             aside,
             "skipped: {} ({why})",
-            cspace_mapfile::normalised(&path).display()
+            cspace_mapfile::normalised(path).display()
         );
     }
     sayln!(

@@ -58,7 +58,7 @@ pub(crate) fn sweep_plan(args: &SweepArgs) -> anyhow::Result<cspace_scenario::sw
             if let Some(file) = files.iter().find(|f| is_sweep(f)) {
                 anyhow::bail!(
                     "{} is a sweep file: give it alone (its `scenarios` list names the scenarios)",
-                    cspace_mapfile::normalised(&file).display()
+                    cspace_mapfile::normalised(file).display()
                 );
             }
             Plan::from_scenarios(files)
@@ -111,7 +111,7 @@ impl LineSink {
             LineSink::File(path, file) => writeln!(file, "{line}").with_context(|| {
                 format!(
                     "{}: cannot write the output",
-                    cspace_mapfile::normalised(&path).display()
+                    cspace_mapfile::normalised(path).display()
                 )
             })?,
         }

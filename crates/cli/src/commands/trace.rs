@@ -73,19 +73,19 @@ pub(crate) fn trace_backend(
         let bytes = std::fs::read(path).with_context(|| {
             format!(
                 "{}: cannot read",
-                cspace_mapfile::normalised(&path).display()
+                cspace_mapfile::normalised(path).display()
             )
         })?;
         let tree = cspace_onion::OnionTree::from_bytes(&bytes).with_context(|| {
             format!(
                 "{}: not a usable onion tree",
-                cspace_mapfile::normalised(&path).display()
+                cspace_mapfile::normalised(path).display()
             )
         })?;
         let onion = cspace_onion::OnionCollider::new(world.clone(), tree).with_context(|| {
             format!(
                 "{} and {}",
-                cspace_mapfile::normalised(&path).display(),
+                cspace_mapfile::normalised(path).display(),
                 cspace_mapfile::normalised(&args.world).display()
             )
         })?;
@@ -95,7 +95,7 @@ pub(crate) fn trace_backend(
                 .verify(world, &cspace_onion::VerifyOptions::default())
                 .with_context(|| {
                     let (tree, world) = (
-                        cspace_mapfile::normalised(&path).display().to_string(),
+                        cspace_mapfile::normalised(path).display().to_string(),
                         cspace_mapfile::normalised(&args.world)
                             .display()
                             .to_string(),
@@ -104,7 +104,7 @@ pub(crate) fn trace_backend(
                 })?;
             note!(
                 "{}: verified: {} leaves, {} points, {:.2} s",
-                cspace_mapfile::normalised(&path).display(),
+                cspace_mapfile::normalised(path).display(),
                 report.leaves,
                 report.points,
                 report.seconds

@@ -10,7 +10,7 @@
 //! tall box crossed out where standing was refused; the runs' contacts as crosses and the
 //! baseline's as rings; the baseline as a pale band under each run's line, so a run that keeps
 //! to it draws its line inside the band; stretches where agents' lines lie on one another (agents
-//! at one height in a side view) in alternating dashes of their colours ([`share`]); the first
+//! at one height in a side view) in alternating dashes of their colours (`share.rs`); the first
 //! divergence (step, time, agent, distance) marked with the legend's diamond and written out;
 //! backends whose trajectories are identical drawn once, named together; the paths goto agents
 //! planned, through their waypoints at their heights, over the floors the plan crosses (a leg up

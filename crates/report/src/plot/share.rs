@@ -20,6 +20,9 @@ const NEAR: f64 = 2.5;
 /// The length of a dash on a shared stretch, pixels.
 pub(super) const DASH: f64 = 9.0;
 
+/// An agent and the middle of one of its pieces, pixels.
+type Middle = (usize, (f64, f64));
+
 /// A piece of a path: its ends and middle, pixels.
 #[derive(Debug, Clone, Copy)]
 struct Piece {
@@ -35,7 +38,7 @@ pub(super) fn own_stretches(paths: &[Vec<(f64, f64)>]) -> Vec<Vec<Vec<(f64, f64)
     // Every piece's middle by grid cell (cells of NEAR pixels: a neighbour within NEAR lies in
     // the 3 x 3 cells around).
     let cell = |p: (f64, f64)| ((p.0 / NEAR).floor() as i64, (p.1 / NEAR).floor() as i64);
-    let mut grid: BTreeMap<(i64, i64), Vec<(usize, (f64, f64))>> = BTreeMap::new();
+    let mut grid: BTreeMap<(i64, i64), Vec<Middle>> = BTreeMap::new();
     for (agent, list) in pieces.iter().enumerate() {
         for p in list {
             grid.entry(cell(p.middle))
