@@ -3,10 +3,8 @@
 //! traces and diffs are the same are shown once, named together; the plots are shown at their own
 //! size, so that no text in them is under 11 pixels on the page; diff lines wrap.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 use super::cli::scratch_dir;
+use super::words::sim_in;
 
 /// A standing agent stopped by a low ceiling, a crouching one under it, and one that stands up
 /// at 2 s (the change turns it instead).
@@ -41,14 +39,6 @@ crouch_pose = "crouch"
 start = [-100, 0, 24.03125]
 script = [{ at = 0, crouch = true }, { at = 0, move = [1, 0] }, { at = 2, stand = true }]
 "#;
-
-fn sim_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("sim runs")
-}
 
 /// The number after `name="` in `element`.
 fn attribute(element: &str, name: &str) -> Option<f64> {

@@ -47,7 +47,7 @@ script = [{ at = 0, move = [1, 0] }]
 "#;
 
 /// Runs `sim` in `dir` (so that relative paths are relative to it).
-fn sim_in(dir: &Path, args: &[&str]) -> Output {
+pub fn sim_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(args)
         .current_dir(dir)
