@@ -44,11 +44,12 @@ pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let not_compared = report.not_compared();
     for (path, backends, folder) in &not_compared {
         let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
-        outln!(
+        sayln!(
+            aside,
             "not compared: {} on {} (no snapshots in {}; --snapshots DIR names a folder to compare with)",
-            path.display(),
+            cspace_mapfile::normalised(path).display(),
             names.join(", "),
-            folder.display()
+            cspace_mapfile::normalised(folder).display()
         );
     }
     let skipped = report.skipped();
