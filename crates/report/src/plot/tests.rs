@@ -285,3 +285,58 @@ fn a_plot_is_the_same_bytes_every_time() {
     p.write(&b).unwrap();
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }
+
+/// A goto over a step: the planned path is drawn over its floors, the step where the floor
+/// rises (a short amber piece, named `step`), not one amber line from the start to the goal.
+#[test]
+fn a_planned_path_follows_its_floors_and_names_its_step() {
+    let text = r#"
+name = "goto step"
+description = "plot test"
+time_step = 0.015625
+steps = 256
+sample_every = 8
+[poses]
+stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
+[world]
+[[world.brush]]
+box = { min = [-512, -256, -16], max = [512, 256, 0] }
+[[world.brush]]
+box = { min = [0, -256, 0], max = [512, 256, 16] }
+[[agent]]
+name = "goer"
+pose = "stand"
+start = [-300, 0, 24.03125]
+script = [{ at = 0, goto = [300, 0, 40.03125] }]
+"#;
+    let s = scenario(text);
+    let outcome = run_scenario(&s, BackendKind::Onion, RunOptions::default()).unwrap();
+    assert!(!outcome.plans.is_empty(), "the goer plans a path");
+    let runs = [Series {
+        label: "onion".to_string(),
+        record: outcome.record.as_written(),
+    }];
+    let p = Plot {
+        paths: &outcome.plans,
+        ..plot(&s, &runs, None)
+    };
+    let svg = p.svg().unwrap();
+    let amber = elements(&svg, "polyline", "stroke=\"#C8A000\"");
+    let legend = 1;
+    assert!(amber.len() > legend, "no step piece drawn: {amber:?}");
+    for piece in &amber[legend..] {
+        let start = piece.find("points=\"").unwrap() + 8;
+        let xs: Vec<i32> = piece[start..start + piece[start..].find('"').unwrap()]
+            .split_whitespace()
+            .map(|p| p.split_once(',').unwrap().0.parse().unwrap())
+            .collect();
+        let span = xs.iter().max().unwrap() - xs.iter().min().unwrap();
+        assert!(span < 20, "a step piece {span} px long: {piece}");
+    }
+    let named = svg
+        .split("<text ")
+        .skip(1)
+        .filter(|t| t.contains("fill=\"#C8A000\"") && t.contains(">\nstep\n</text>"))
+        .count();
+    assert!(named >= 1, "the step is named");
+}
