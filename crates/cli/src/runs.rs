@@ -17,7 +17,7 @@ pub(crate) fn backends(
         for (kind, why) in &scenario.left_out {
             note!(
                 "{}: not run on {}: {why}",
-                scenario.path.display(),
+                cspace_mapfile::normalised(&scenario.path).display(),
                 kind.name()
             );
         }
@@ -27,7 +27,7 @@ pub(crate) fn backends(
         if let Some(why) = scenario.refusal(*b) {
             anyhow::bail!(
                 "{}: the {} backend cannot run it: {why}",
-                scenario.path.display(),
+                cspace_mapfile::normalised(&scenario.path).display(),
                 b.name()
             );
         }

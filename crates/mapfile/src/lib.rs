@@ -94,4 +94,4 @@ pub use map::{
     Entity, FaceFormat, FormatCounts, MapBrush, MapFace, MapFile, Patch, PatchPoint, SurfaceFlags,
     TextureProjection,
 };
-pub use paths::{CORPUS_HINT, invocation_dir};
+pub use paths::{CORPUS_HINT, invocation_dir, normalised};

@@ -19,3 +19,52 @@ pub fn invocation_dir() -> PathBuf {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_default()
 }
+
+/// `path` with `.` components dropped and each `name/..` pair removed, lexically (the
+/// filesystem is not asked, so a symbolic link is not followed): how messages show a path,
+/// `scenarios/../snapshots/traces` as `snapshots/traces`. A relative path stays relative (its
+/// leading `..` kept), an absolute one absolute (`..` above the root dropped); an empty result
+/// is `.`.
+pub fn normalised(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::normalised;
+
+    #[test]
+    fn paths_are_normalised_lexically() {
+        let n = |p: &str| normalised(Path::new(p)).display().to_string();
+        assert_eq!(n("scenarios/../snapshots/traces"), "snapshots/traces");
+        assert_eq!(n("./scenarios/./tunnel.toml"), "scenarios/tunnel.toml");
+        assert_eq!(
+            n("../shared/maps/../maps/e1m1.map"),
+            "../shared/maps/e1m1.map"
+        );
+        assert_eq!(n("a/b/../../.."), "..");
+        assert_eq!(n("a/.."), ".");
+        assert_eq!(n("/x/../../y"), "/y");
+        assert_eq!(n("-"), "-");
+    }
+}

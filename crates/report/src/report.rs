@@ -14,8 +14,10 @@ use crate::summary::{self, PairReport};
 use cspace_scenario::run::{RunOptions, RunOutcome, run_scenario};
 use cspace_scenario::scenario::Scenario;
 use cspace_scenario::snapshot;
+use cspace_scenario::trace::FinalState;
 use cspace_scenario::trace::{self, fixed};
 use cspace_sim::backend::BackendKind;
+use cspace_sim::{Event, Sample};
 
 /// How a snapshot comes to be, for the page: in the project, its snapshot test writes them; a
 /// snapshot is also just the trace of the backend, so any folder of traces serves.
@@ -199,7 +201,7 @@ impl Report {
                         what: format!(
                             "on {}: no snapshot yet ({})",
                             backend.name(),
-                            path.display()
+                            cspace_mapfile::normalised(path).display()
                         ),
                     }),
                     SnapshotStatus::Differs { path, first, .. } => out.push(Failure {
@@ -208,7 +210,7 @@ impl Report {
                         what: format!(
                             "on {}: the trace differs from {}{}",
                             backend.name(),
-                            path.display(),
+                            cspace_mapfile::normalised(path).display(),
                             match first {
                                 Some(d) => format!(
                                     "; first divergence at step {} ({:.3} s), agent {}, {} units",
@@ -497,8 +499,13 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
     let mut outcomes = Vec::with_capacity(kinds.len());
     let mut series = Vec::with_capacity(kinds.len());
     for &kind in &kinds {
-        let outcome = run_scenario(&scenario, kind, RunOptions::default())
-            .map_err(|e| format!("{} on {}: {e:#}", path.display(), kind.name()))?;
+        let outcome = run_scenario(&scenario, kind, RunOptions::default()).map_err(|e| {
+            format!(
+                "{} on {}: {e:#}",
+                cspace_mapfile::normalised(path).display(),
+                kind.name()
+            )
+        })?;
         let text_now = outcome.trace();
         let now = outcome.record.as_written();
         let snap = snapshot::path_in(&dir, kind, path);
@@ -510,12 +517,15 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
             snapshot::Comparison::Matches => SnapshotStatus::Matches,
             snapshot::Comparison::Differs(text) => {
                 let then = trace::parse(&text)
-                    .map_err(|e| format!("{}:{e}", snap.display()))?
+                    .map_err(|e| format!("{}:{e}", cspace_mapfile::normalised(&snap).display()))?
                     .record;
                 let diff = similar::TextDiff::from_lines(snapshot::body(&text), &text_now)
                     .unified_diff()
                     .context_radius(3)
-                    .header(&snap.display().to_string(), "this run")
+                    .header(
+                        &cspace_mapfile::normalised(&snap).display().to_string(),
+                        "this run",
+                    )
                     .to_string();
                 let run_series = [Series {
                     label: kind.name().to_string(),
@@ -532,6 +542,7 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
                     baseline: Some(&baseline),
                     tolerance: scenario.tolerance,
                     paths: &outcome.plans,
+                    crowds: &scenario.crowds,
                 }
                 .svg()
                 .map_err(|e| e.to_string())?;
@@ -561,6 +572,7 @@ fn run_one(path: &Path, text: &str, options: &ReportOptions) -> Result<Runs, Str
         baseline: None,
         tolerance: scenario.tolerance,
         paths: outcomes.first().map_or(&[], |o| o.plans.as_slice()),
+        crowds: &scenario.crowds,
     }
     .svg()
     .map_err(|e| e.to_string())?;
@@ -600,7 +612,7 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
         out,
         "<p>{} <span class=\"meta\">({}: {} agents, {} steps of {} s, tolerance {} units)</span></p>",
         escape(&sc.description),
-        escape(&s.path.display().to_string()),
+        escape(&cspace_mapfile::normalised(&s.path).display().to_string()),
         sc.agents.len(),
         sc.steps,
         sc.dt,
@@ -640,7 +652,7 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
     if !r.pairs.is_empty() {
         *out += "<h3>Backends compared</h3><table><tr><th>backends</th><th>largest divergence (units)</th><th>agent</th><th>at step</th><th>contacts</th><th>tolerance</th><th>verdict</th></tr>\n";
         for p in &r.pairs {
-            let (d, agent, step) = p.divergence.largest();
+            let (d, agent, step) = summary::largest_cells(sc, p);
             let contacts = match &p.divergence.contacts {
                 None => "same".to_string(),
                 Some((i, x, y)) => format!("differ at #{i}: {x} / {y}"),
@@ -652,11 +664,10 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
             };
             let _ = writeln!(
                 out,
-                "<tr><td>{} vs {}</td><td>{}</td><td>{}</td><td>{step}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>",
+                "<tr><td>{} vs {}</td><td>{d}</td><td>{}</td><td>{step}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>",
                 escape(&p.a),
                 escape(&p.b),
-                fixed(d, 6),
-                escape(&sc.agent_names[agent.0 as usize]),
+                escape(&agent),
                 escape(&contacts),
                 p.tolerance,
                 if p.agrees() { "ok" } else { "bad" },
@@ -665,42 +676,78 @@ fn scenario_section(out: &mut String, s: &ScenarioReport) {
         }
         *out += "</table>\n";
     }
-    // Per backend: its snapshot.
-    for run in &r.runs {
-        let b = run.outcome.backend;
-        let _ = write!(out, "<div class=\"run\" id=\"{}\">", anchor(&file, Some(b)));
+    // Per backend: its snapshot; backends whose traces and snapshot comparisons are the same
+    // are shown once, named together.
+    for group in same_traces(&r.runs) {
+        let run = group[0];
+        let names = group
+            .iter()
+            .map(|g| g.outcome.backend.name())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = write!(
+            out,
+            "<div class=\"run\" id=\"{}\">",
+            anchor(&file, Some(run.outcome.backend))
+        );
+        // The other backends' anchors, so that links to any of them land here.
+        for other in &group[1..] {
+            let _ = write!(
+                out,
+                "<span id=\"{}\"></span>",
+                anchor(&file, Some(other.outcome.backend))
+            );
+        }
+        let paths = |path: &dyn Fn(&BackendRun) -> Option<String>| {
+            group
+                .iter()
+                .filter_map(|g| path(g))
+                .map(|p| format!("<code>{}</code>", escape(&p)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match &run.snapshot {
             SnapshotStatus::Matches => {
                 let _ = write!(
                     out,
                     "<h3>{}: the trace matches its snapshot</h3>",
-                    escape(b.name())
+                    escape(&names)
                 );
             }
-            SnapshotStatus::Missing { path } => {
+            SnapshotStatus::Missing { .. } => {
                 let _ = write!(
                     out,
-                    "<h3 class=\"bad\">{}: no snapshot yet</h3><p>Expected at <code>{}</code>. {SNAPSHOT_HINT}</p>",
-                    escape(b.name()),
-                    escape(&path.display().to_string())
+                    "<h3 class=\"bad\">{}: no snapshot yet</h3><p>Expected at {}. {SNAPSHOT_HINT}</p>",
+                    escape(&names),
+                    paths(&|g| match &g.snapshot {
+                        SnapshotStatus::Missing { path } =>
+                            Some(cspace_mapfile::normalised(path).display().to_string()),
+                        _ => None,
+                    })
                 );
             }
-            SnapshotStatus::NotCompared { path } => {
+            SnapshotStatus::NotCompared { .. } => {
                 let _ = write!(
                     out,
-                    "<h3>{}: not compared</h3><p>No snapshot at <code>{}</code>; <code>--snapshots DIR</code> names a folder to compare with. {SNAPSHOT_HINT}</p>",
-                    escape(b.name()),
-                    escape(&path.display().to_string())
+                    "<h3>{}: not compared</h3><p>No snapshot at {}; <code>--snapshots DIR</code> names a folder to compare with. {SNAPSHOT_HINT}</p>",
+                    escape(&names),
+                    paths(&|g| match &g.snapshot {
+                        SnapshotStatus::NotCompared { path } =>
+                            Some(cspace_mapfile::normalised(path).display().to_string()),
+                        _ => None,
+                    })
                 );
             }
-            SnapshotStatus::Differs {
-                path, diff, plot, ..
-            } => {
+            SnapshotStatus::Differs { diff, plot, .. } => {
                 let _ = write!(
                     out,
-                    "<h3 class=\"bad\">{}: the trace differs from <code>{}</code></h3><div class=\"pair\"><div class=\"plot\">{}</div><pre class=\"diff\">{}</pre></div>",
-                    escape(b.name()),
-                    escape(&path.display().to_string()),
+                    "<h3 class=\"bad\">{}: the trace differs from {}</h3><div class=\"pair\"><div class=\"plot\">{}</div><pre class=\"diff\">{}</pre></div>",
+                    escape(&names),
+                    paths(&|g| match &g.snapshot {
+                        SnapshotStatus::Differs { path, .. } =>
+                            Some(cspace_mapfile::normalised(path).display().to_string()),
+                        _ => None,
+                    }),
                     svg_inline(plot),
                     diff_html(diff)
                 );
@@ -734,7 +781,7 @@ fn anchor(file: &str, backend: Option<BackendKind>) -> String {
 
 fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(
-        || path.display().to_string(),
+        || cspace_mapfile::normalised(path).display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
 }
@@ -755,10 +802,57 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// An SVG document as an element of the page: the XML prolog dropped, scaled to the column.
+/// The runs in groups that show the same thing: the same trajectories, events and final
+/// states (the backend's name aside), and the same standing against their snapshots (both
+/// matching, both missing, or both differing by the same diff, the snapshots' names aside).
+/// Groups keep the order of their first run.
+fn same_traces(runs: &[BackendRun]) -> Vec<Vec<&BackendRun>> {
+    fn key(run: &BackendRun) -> (String, &[Sample], &[Event], &[FinalState]) {
+        let status = match &run.snapshot {
+            SnapshotStatus::Matches => "matches".to_string(),
+            SnapshotStatus::Missing { .. } => "missing".to_string(),
+            SnapshotStatus::NotCompared { .. } => "not compared".to_string(),
+            SnapshotStatus::Differs { diff, .. } => {
+                // The diff without its header (the snapshot's path) and with the trace's
+                // backend line neutral.
+                let backend = format!("backend {}", run.outcome.backend.name());
+                diff.lines()
+                    .skip(2)
+                    .map(|l| l.replace(&backend, "backend"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        };
+        let r = &run.outcome.record;
+        (status, &r.samples, &r.events, &r.finals)
+    }
+    let mut groups: Vec<Vec<&BackendRun>> = Vec::new();
+    for run in runs {
+        match groups.iter_mut().find(|g| key(g[0]) == key(run)) {
+            Some(g) => g.push(run),
+            None => groups.push(vec![run]),
+        }
+    }
+    groups
+}
+
+/// An SVG document as an element of the page: the XML prolog dropped, shown at its own size
+/// (its `width` in CSS pixels, the height following), so that its text is as large on the page
+/// as in the plot (at least 11 pixels, [`crate::plot::TEXT`]); a column narrower than the plot
+/// scrolls it sideways rather than shrinking it.
 fn svg_inline(svg: &str) -> String {
     let start = svg.find("<svg").unwrap_or(0);
-    svg[start..].replacen("<svg ", "<svg class=\"figure\" ", 1)
+    let svg = &svg[start..];
+    let width = svg
+        .find("width=\"")
+        .map(|i| &svg[i + 7..])
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("100%");
+    svg.replacen(
+        "<svg ",
+        &format!("<svg class=\"figure\" style=\"width: {width}px; height: auto\" "),
+        1,
+    )
 }
 
 /// A unified diff with its added, removed and hunk lines marked.
@@ -796,11 +890,10 @@ td.bad, h3.bad { color: #b00000; }
 td.bad { background: #fde8e8; }
 td.na { color: #999; }
 section.scenario { border-top: 3px solid #888; padding-top: 0.5em; }
-.pair { display: flex; gap: 1em; align-items: flex-start; }
-.pair .plot { flex: 3; min-width: 0; }
-.pair .diff { flex: 2; }
-svg.figure { width: 100%; height: auto; }
+.plot { overflow-x: auto; }
+svg.figure { display: block; max-width: none; }
 pre { font-size: 0.8em; overflow: auto; max-height: 60em; background: #f7f7f7; padding: 0.5em; }
+pre.diff { white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.error { color: #b00000; }
 .diff .add { color: #006b00; background: #e8f8e8; display: block; }
 .diff .del { color: #a00000; background: #fbeaea; display: block; }

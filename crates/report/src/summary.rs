@@ -68,7 +68,7 @@ pub fn run_text(scenario: &Scenario, outcome: &RunOutcome) -> String {
             fixed(s.position.x, 2),
             fixed(s.position.y, 2),
             fixed(s.position.z, 2),
-            s.pose.name(),
+            scenario.agent_poses[i].name(s.pose),
             if s.asleep { ", asleep" } else { "" }
         )
         .unwrap();
@@ -152,7 +152,8 @@ pub fn run_json(scenario: &Scenario, outcome: &RunOutcome) -> Value {
             "time_on_ground": f.ground_time,
             "position": v(s.position),
             "velocity": v(s.velocity),
-            "pose": s.pose.name(),
+            "pose": scenario.agent_poses[i].name(s.pose),
+            "crouched": s.pose == cspace_sim::Pose::Crouching,
             "on_ground": s.on_ground,
             "asleep": s.asleep,
             "left_world_at_step": left_at(i),
@@ -231,7 +232,7 @@ pub fn compare_text(scenario: &Scenario, reports: &[PairReport]) -> String {
     .unwrap();
     writeln!(out, "| --- | ---: | --- | ---: | --- | --- |").unwrap();
     for r in reports {
-        let (d, agent, step) = r.divergence.largest();
+        let (d, agent, step) = largest_cells(scenario, r);
         let contacts = match &r.divergence.contacts {
             None => "same".to_string(),
             Some((i, x, y)) => format!("differ at #{i}: {x} / {y}"),
@@ -246,18 +247,27 @@ pub fn compare_text(scenario: &Scenario, reports: &[PairReport]) -> String {
         };
         writeln!(
             out,
-            "| {} vs {} | {} | {} | {} | {} | {} |",
-            r.a,
-            r.b,
-            fixed(d, 6),
-            scenario.agent_names[agent.0 as usize],
-            step,
-            contacts,
-            verdict
+            "| {} vs {} | {d} | {agent} | {step} | {} | {} |",
+            r.a, r.b, contacts, verdict
         )
         .unwrap();
     }
     out
+}
+
+/// The largest divergence of a pair as the tables write it: the distance, the agent and the
+/// step where it is largest; for a divergence of zero `0 (none)` and no agent or step (`-`),
+/// since every agent at every step is where the other backend has it.
+pub fn largest_cells(scenario: &Scenario, r: &PairReport) -> (String, String, String) {
+    let (d, agent, step) = r.divergence.largest();
+    if d == 0.0 {
+        return ("0 (none)".to_string(), "-".to_string(), "-".to_string());
+    }
+    (
+        fixed(d, 6),
+        scenario.agent_names[agent.0 as usize].clone(),
+        step.to_string(),
+    )
 }
 
 /// Every pair of runs compared: the first backend against each other one, in order.
@@ -284,10 +294,16 @@ pub fn compare_json(scenario: &Scenario, reports: &[PairReport]) -> Value {
         "scenario": scenario.name,
         "pairs": reports.iter().map(|r| {
             let (d, agent, step) = r.divergence.largest();
+            // No agent or step for a divergence of zero (every agent is where the other has it).
+            let (agent, step) = if d == 0.0 {
+                (None, None)
+            } else {
+                (Some(&scenario.agent_names[agent.0 as usize]), Some(step))
+            };
             json!({
                 "backends": [r.a, r.b],
                 "largest_divergence": d,
-                "agent": scenario.agent_names[agent.0 as usize],
+                "agent": agent,
                 "step": step,
                 "per_agent": r.divergence.per_agent.iter().map(|(d, s)| json!({"divergence": d, "step": s})).collect::<Vec<_>>(),
                 "contacts_differ": r.divergence.contacts.as_ref().map(|(i, x, y)| json!({"index": i, "a": x, "b": y})),

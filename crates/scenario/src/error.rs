@@ -27,7 +27,7 @@ use crate::location::LocatedError;
 #[non_exhaustive]
 pub enum Error {
     /// A file cannot be read or written.
-    #[error("{}: cannot {action}: {error}", path.display())]
+    #[error("{}: cannot {action}: {error}", cspace_mapfile::normalised(path).display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -45,7 +45,7 @@ pub enum Error {
     /// A backend's structure cannot be built for a world (the onion or Melax compiler refused it).
     #[error(
         "{}{backend}: cannot build it for this world: {message}",
-        scenario.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default()
+        scenario.as_ref().map(|p| format!("{}: ", cspace_mapfile::normalised(p).display())).unwrap_or_default()
     )]
     Build {
         /// The scenario whose world it is, when there is one.
@@ -56,7 +56,7 @@ pub enum Error {
         message: String,
     },
     /// A backend cannot run a scenario: it cannot trace an agent's shape.
-    #[error("{}: the {backend} backend cannot run it: {reason}", scenario.display())]
+    #[error("{}: the {backend} backend cannot run it: {reason}", cspace_mapfile::normalised(scenario).display())]
     Unsupported {
         /// The scenario file.
         scenario: PathBuf,
@@ -72,7 +72,7 @@ pub enum Error {
         world: String,
     },
     /// A compiled tree does not belong to the world it was given with.
-    #[error("{}: {error}", tree.display())]
+    #[error("{}: {error}", cspace_mapfile::normalised(tree).display())]
     WorldMismatch {
         /// The tree file.
         tree: PathBuf,

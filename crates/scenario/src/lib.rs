@@ -126,6 +126,6 @@ pub mod write;
 pub use error::Error;
 pub use location::LocatedError;
 pub use run::{RunOptions, RunOutcome, build_collider, run_scenario, run_scenario_with};
-pub use scenario::{AgentStart, Scenario};
+pub use scenario::{AgentPoses, AgentStart, Crowd, Scenario};
 pub use trace::Trace;
 pub use world_file::{LoadedWorld, load_world};

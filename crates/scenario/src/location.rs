@@ -72,7 +72,7 @@ impl fmt::Display for LocatedError {
         write!(
             f,
             "{}:{}:{}: {}",
-            self.file.display(),
+            cspace_mapfile::normalised(&self.file).display(),
             self.line,
             self.column,
             self.message

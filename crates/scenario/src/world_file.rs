@@ -135,7 +135,7 @@ pub fn inline_brushes(
     file: &Path,
     text: &str,
 ) -> Result<Vec<WorldBrush>, LocatedError> {
-    let file_name: Arc<str> = Arc::from(file.display().to_string());
+    let file_name: Arc<str> = Arc::from(cspace_mapfile::normalised(file).display().to_string());
     let mut brushes = Vec::with_capacity(spec.brushes.len());
     for (index, spanned) in spec.brushes.iter().enumerate() {
         let at = |offset: usize, message: String| LocatedError::at(file, text, offset, message);
@@ -270,7 +270,10 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorl
                 file,
                 text,
                 map.span().start,
-                format!("map: cannot read {}: {e}", path.display()),
+                format!(
+                    "map: cannot read {}: {e}",
+                    cspace_mapfile::normalised(&path).display()
+                ),
             )
         })?;
         let loaded = load_map_bytes(&path, &map_bytes)?;
@@ -305,7 +308,7 @@ fn load_map_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedWorld, Error> {
 
 /// Parses and builds a `.map` file's bytes, keeping the full import report.
 pub fn load_map(path: &Path, bytes: &[u8]) -> Result<cspace_mapfile::MapWorld, Error> {
-    let name = path.display().to_string();
+    let name = cspace_mapfile::normalised(path).display().to_string();
     Ok(cspace_mapfile::load_world(
         bytes,
         &name,

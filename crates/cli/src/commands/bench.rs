@@ -61,7 +61,7 @@ pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.map {
         let loaded = world_file::load_world(path)?;
         crowds.push(bench::map_world(
-            &path.display().to_string(),
+            &cspace_mapfile::normalised(path).display().to_string(),
             loaded.world,
             &loaded.spawns,
             args.agents,

@@ -84,11 +84,11 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             }
             _ => Err(anyhow::anyhow!(
                 "{}: expected a .toml scenario or world, or a .map file",
-                file.display()
+                cspace_mapfile::normalised(file).display()
             )),
         };
         match result {
-            Ok(what) => outln!("ok {}: {what}", file.display()),
+            Ok(what) => outln!("ok {}: {what}", cspace_mapfile::normalised(file).display()),
             Err(e) => {
                 bad += 1;
                 note!("error: {e:#}");

@@ -28,7 +28,7 @@ pub(crate) fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     if kinds.len() < 2 {
         anyhow::bail!(
             "{}: only {} applicable backend ({}); nothing to compare",
-            scenario.path.display(),
+            cspace_mapfile::normalised(&scenario.path).display(),
             kinds.len(),
             kinds
                 .iter()

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use cspace_scenario::world_file;
 
+use crate::output::{is_stdout, shown, write_output};
 use crate::progress::spinner;
 use crate::shape_arg;
 
@@ -17,7 +18,8 @@ pub(crate) struct CompileArgs {
     /// standing and crouching player boxes).
     #[arg(long = "pose", value_parser = shape_arg::parse_pose)]
     pub(crate) poses: Vec<cspace_onion::Pose>,
-    /// Save the compiled tree here (load it with `sim trace --backend onion --tree FILE`).
+    /// Save the compiled tree here (load it with `sim trace --backend onion --tree FILE`; `-`:
+    /// standard output, the statistics then on standard error).
     #[arg(short = 'o', long = "output")]
     pub(crate) output: Option<PathBuf>,
     /// Fill the outside of a sealed map: flood from its spawn points and make every empty leaf
@@ -42,7 +44,7 @@ pub(crate) fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
     if args.fill_outside && loaded.spawns.is_empty() {
         anyhow::bail!(
             "--fill-outside needs spawn points, and {} has none",
-            args.world.display()
+            cspace_mapfile::normalised(&args.world).display()
         );
     }
     let options = cspace_onion::CompileOptions {
@@ -52,7 +54,7 @@ pub(crate) fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
     };
     let spin = spinner(format!(
         "compiling the onion tree of {} ({} brushes, {} poses)",
-        args.world.display(),
+        cspace_mapfile::normalised(&args.world).display(),
         loaded.world.len(),
         poses.len()
     ));
@@ -62,18 +64,19 @@ pub(crate) fn compile(args: CompileArgs) -> anyhow::Result<ExitCode> {
         s.finish_and_clear();
     }
     let compiled = compiled?;
+    let aside = args.output.as_deref().is_some_and(is_stdout);
     if let Some(path) = &args.output {
         let bytes = compiled.tree.to_bytes();
-        cspace_scenario::write::write_whole(path, &bytes)
-            .with_context(|| format!("writing the tree to {}", path.display()))?;
-        note!("wrote {} ({} bytes)", path.display(), bytes.len());
+        write_output(path, &bytes, "the tree")?;
+        note!("wrote {} ({} bytes)", shown(path), bytes.len());
     }
     let stats = &compiled.stats;
     if args.json {
         let json = cspace_report::tree_report::json(stats, &poses);
-        outln!("{}", serde_json::to_string_pretty(&json)?);
+        sayln!(aside, "{}", serde_json::to_string_pretty(&json)?);
     } else {
-        out!("{}", cspace_report::tree_report::text(stats, &poses));
+        let text = cspace_report::tree_report::text(stats, &poses);
+        sayln!(aside, "{}", text.trim_end_matches('\n'));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,8 +14,12 @@ pub(crate) struct LosArgs {
 
 pub(crate) fn los(args: LosArgs) -> anyhow::Result<ExitCode> {
     let loaded = world_file::load_world(&args.world)?;
-    let los =
-        cspace_sim::navigation::line_of_sight(&loaded.world, &args.world.display().to_string())?;
+    let los = cspace_sim::navigation::line_of_sight(
+        &loaded.world,
+        &cspace_mapfile::normalised(&args.world)
+            .display()
+            .to_string(),
+    )?;
     let mut ctx = cspace_nav::NavContext::new();
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

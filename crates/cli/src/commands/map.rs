@@ -15,9 +15,13 @@ pub(crate) struct MapArgs {
 }
 
 pub(crate) fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read(&args.file)
-        .with_context(|| format!("{}: cannot read", args.file.display()))?;
-    let name = args.file.display().to_string();
+    let text = std::fs::read(&args.file).with_context(|| {
+        format!(
+            "{}: cannot read",
+            cspace_mapfile::normalised(&args.file).display()
+        )
+    })?;
+    let name = cspace_mapfile::normalised(&args.file).display().to_string();
     let map = cspace_mapfile::load_world(&text, &name, &cspace_mapfile::BuildOptions::default())?;
     if args.json {
         outln!(

@@ -62,7 +62,7 @@ pub(crate) fn navigation(
     if fill_outside && loaded.spawns.is_empty() {
         anyhow::bail!(
             "--fill-outside needs spawn points, and {} has none",
-            world.display()
+            cspace_mapfile::normalised(world).display()
         );
     }
     let options = NavOptions {
@@ -72,12 +72,12 @@ pub(crate) fn navigation(
     let plan_poses: Vec<_> = poses.iter().map(|p| p.plan_pose()).collect();
     let spin = spinner(format!(
         "building the navigation of {} ({} brushes)",
-        world.display(),
+        cspace_mapfile::normalised(world).display(),
         loaded.world.len()
     ));
     let built = navigation::build(
         &loaded.world,
-        &world.display().to_string(),
+        &cspace_mapfile::normalised(world).display().to_string(),
         &plan_poses,
         &options,
     );

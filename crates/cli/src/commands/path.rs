@@ -56,7 +56,7 @@ pub(crate) fn path(args: PathArgs) -> anyhow::Result<ExitCode> {
             cspace_scenario::Error::Nav {
                 context: format!(
                     "{}: {flag} {},{},{}",
-                    args.world.display(),
+                    cspace_mapfile::normalised(&args.world).display(),
                     point.x,
                     point.y,
                     point.z

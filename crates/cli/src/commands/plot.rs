@@ -7,6 +7,7 @@ use cspace_scenario::Scenario;
 use cspace_sim::BackendKind;
 
 use crate::backend_arg;
+use crate::output::{is_stdout, shown, write_output};
 use crate::runs::{backends, run_with_progress};
 
 #[derive(Debug, clap::Args)]
@@ -19,60 +20,67 @@ pub(crate) struct PlotArgs {
     /// A recorded trace or an insta snapshot to overlay as the baseline.
     #[arg(long)]
     pub(crate) against: Option<PathBuf>,
+    /// Which backend's trace of the `--against` file to overlay, when it holds one per backend
+    /// (`sim run --trace` of several backends); default: the backend drawn, when one is.
+    #[arg(long, value_parser = backend_arg::parser(), requires = "against")]
+    pub(crate) against_backend: Option<BackendKind>,
     /// The output file: .svg or .png (default: the scenario file's name with .svg, in the
-    /// working folder).
+    /// working folder); `-` writes the SVG to standard output.
     #[arg(short = 'o', long = "output")]
     pub(crate) output: Option<PathBuf>,
 }
 
 /// The baseline `sim plot --against` reads: a trace file or a snapshot of the same scenario. A
-/// file with one trace per backend gives the trace of the backend drawn.
+/// file with one trace per backend gives the trace of `chosen` (`--against-backend`), else of
+/// the backend drawn when one is.
 pub(crate) fn read_baseline(
     path: &Path,
     scenario: &Scenario,
     kinds: &[BackendKind],
+    chosen: Option<BackendKind>,
 ) -> anyhow::Result<cspace_report::plot::Series> {
     let text = cspace_scenario::read::read_text(path, "read the baseline")?;
     let mut traces = cspace_scenario::trace::parse_all(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("{}:{e}", cspace_mapfile::normalised(path).display()))?;
     for t in &traces {
         if t.record.header.scenario != scenario.name {
             anyhow::bail!(
                 "{}:{}:10: this is a trace of scenario {:?}, not of {:?} ({}); compare a scenario with its own traces",
-                path.display(),
+                cspace_mapfile::normalised(path).display(),
                 t.scenario_line,
                 t.record.header.scenario,
                 scenario.name,
-                scenario.path.display()
+                cspace_mapfile::normalised(&scenario.path).display()
             );
         }
     }
-    let trace = if traces.len() == 1 {
-        traces.remove(0)
-    } else {
-        let names: Vec<String> = traces
+    let names: Vec<String> = traces
+        .iter()
+        .map(|t| t.record.header.backend.clone())
+        .collect();
+    let file = cspace_mapfile::normalised(path).display().to_string();
+    let wanted = chosen.or(match kinds {
+        [kind] if traces.len() > 1 => Some(*kind),
+        _ => None,
+    });
+    let trace = match wanted {
+        Some(kind) => match traces
             .iter()
-            .map(|t| t.record.header.backend.clone())
-            .collect();
-        match kinds {
-            [kind] => match traces
-                .iter()
-                .position(|t| t.record.header.backend == kind.name())
-            {
-                Some(i) => traces.swap_remove(i),
-                None => anyhow::bail!(
-                    "{}: holds traces of {} but not of {}",
-                    path.display(),
-                    names.join(", "),
-                    kind.name()
-                ),
-            },
-            _ => anyhow::bail!(
-                "{}: holds one trace per backend ({}); choose the backend to draw with --backend",
-                path.display(),
-                names.join(", ")
+            .position(|t| t.record.header.backend == kind.name())
+        {
+            Some(i) => traces.swap_remove(i),
+            None => anyhow::bail!(
+                "{file}: holds the trace{} of {} but not of {}; name one it holds with --against-backend",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                kind.name()
             ),
-        }
+        },
+        None if traces.len() == 1 => traces.remove(0),
+        None => anyhow::bail!(
+            "{file}: holds one trace per backend ({}); choose the one to overlay with --against-backend NAME",
+            names.join(", ")
+        ),
     };
     Ok(cspace_report::plot::Series {
         label: format!(
@@ -92,7 +100,7 @@ pub(crate) fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     let baseline = args
         .against
         .as_deref()
-        .map(|path| read_baseline(path, &scenario, &kinds))
+        .map(|path| read_baseline(path, &scenario, &kinds, args.against_backend))
         .transpose()?;
     let mut series = Vec::new();
     let mut paths = Vec::new();
@@ -122,8 +130,13 @@ pub(crate) fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
         baseline: baseline.as_ref(),
         tolerance: scenario.tolerance,
         paths: &paths,
+        crowds: &scenario.crowds,
     };
-    plot.write(&output)?;
+    if is_stdout(&output) {
+        write_output(&output, plot.svg()?.as_bytes(), "the plot")?;
+    } else {
+        plot.write(&output)?;
+    }
     if let Some(base) = &baseline {
         for (s, first) in series.iter().zip(plot.first_divergences()) {
             let off =
@@ -146,6 +159,6 @@ pub(crate) fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    note!("wrote {}", output.display());
+    note!("wrote {}", shown(&output));
     Ok(ExitCode::SUCCESS)
 }

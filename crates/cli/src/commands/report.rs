@@ -3,17 +3,17 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use cspace_sim::BackendKind;
 
 use crate::backend_arg;
+use crate::output::{is_stdout, shown, write_output};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ReportArgs {
     /// The scenarios (.toml).
     #[arg(required = true)]
     pub(crate) scenarios: Vec<PathBuf>,
-    /// The page to write.
+    /// The page to write (`-`: standard output, the summary then on standard error).
     #[arg(short = 'o', long = "output", default_value = "report.html")]
     pub(crate) output: PathBuf,
     /// The folder of the trace snapshots; a trace without one there fails. By default they are
@@ -33,31 +33,37 @@ pub(crate) fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         backends: args.backends,
     };
     let report = Report::build(&args.scenarios, &options, |path| {
-        note!("running {}", path.display());
+        note!("running {}", cspace_mapfile::normalised(path).display());
     });
-    cspace_scenario::write::write_whole(&args.output, report.html().as_bytes())
-        .with_context(|| format!("writing the report to {}", args.output.display()))?;
+    write_output(&args.output, report.html().as_bytes(), "the report")?;
+    let aside = is_stdout(&args.output);
     let failures = report.failures();
     for f in &failures {
-        outln!("FAILED {} {}", f.scenario, f.what);
+        sayln!(aside, "FAILED {} {}", f.scenario, f.what);
     }
     let not_compared = report.not_compared();
     for (path, backends, folder) in &not_compared {
         let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
-        outln!(
+        sayln!(
+            aside,
             "not compared: {} on {} (no snapshots in {}; --snapshots DIR names a folder to compare with)",
-            path.display(),
+            cspace_mapfile::normalised(path).display(),
             names.join(", "),
-            folder.display()
+            cspace_mapfile::normalised(folder).display()
         );
     }
     let skipped = report.skipped();
     for (path, why) in &skipped {
-        outln!("skipped: {} ({why})", path.display());
+        sayln!(
+            aside,
+            "skipped: {} ({why})",
+            cspace_mapfile::normalised(path).display()
+        );
     }
-    outln!(
+    sayln!(
+        aside,
         "{}: {} scenarios, {}{}",
-        args.output.display(),
+        shown(&args.output),
         report.scenarios.len(),
         if failures.is_empty() {
             "nothing failed".to_string()

@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use cspace_report::summary;
 use cspace_scenario::Scenario;
 use cspace_sim::BackendKind;
 
 use crate::backend_arg;
+use crate::output::{is_stdout, shown, write_output};
 use crate::runs::{backends, run_with_progress};
 
 #[derive(Debug, clap::Args)]
@@ -19,7 +19,8 @@ pub(crate) struct RunArgs {
     /// Run only this backend (default: every backend the scenario names or supports).
     #[arg(long, value_parser = backend_arg::parser())]
     pub(crate) backend: Option<BackendKind>,
-    /// Write the trace here (with several backends, `NAME.BACKEND.EXT`).
+    /// Write the traces here, one after another (`-`: standard output, the summaries then on
+    /// standard error).
     #[arg(long)]
     pub(crate) trace: Option<PathBuf>,
     /// Print the summary as JSON.
@@ -42,6 +43,8 @@ fn is_build_error(e: &anyhow::Error) -> bool {
 pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     let scenario = Scenario::load(&args.scenario)?;
     let kinds = backends(&scenario, args.backend.as_slice())?;
+    // With the traces on standard output, everything else goes to standard error.
+    let aside = args.trace.as_deref().is_some_and(is_stdout);
     let mut outcomes = Vec::with_capacity(kinds.len());
     // A backend whose structure cannot be built for this world is skipped by name; the others
     // run, and the command then exits 2.
@@ -57,7 +60,7 @@ pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return Err(e),
         };
         if !args.json {
-            outln!("{}", summary::run_text(&scenario, &outcome));
+            sayln!(aside, "{}", summary::run_text(&scenario, &outcome));
         }
         outcomes.push(outcome);
     }
@@ -70,11 +73,10 @@ pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.trace {
         // One file: the trace of each backend, one after another (`trace::parse_all`).
         let text: Vec<String> = outcomes.iter().map(|o| o.trace()).collect();
-        cspace_scenario::write::write_whole(path, text.join("\n").as_bytes())
-            .with_context(|| format!("writing the trace to {}", path.display()))?;
+        write_output(path, text.join("\n").as_bytes(), "the trace")?;
         note!(
             "wrote {} ({} trace{})",
-            path.display(),
+            shown(path),
             outcomes.len(),
             if outcomes.len() == 1 {
                 ""
@@ -98,9 +100,9 @@ pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
             "verdict": verdict,
             "passed": passed,
         });
-        outln!("{}", serde_json::to_string_pretty(&json)?);
+        sayln!(aside, "{}", serde_json::to_string_pretty(&json)?);
     } else if let Some(verdict) = &verdict {
-        outln!("{verdict}");
+        sayln!(aside, "{verdict}");
     }
     if !not_built.is_empty() {
         let names: Vec<&str> = not_built.iter().map(|k| k.name()).collect();

@@ -58,7 +58,7 @@ pub(crate) fn sweep_plan(args: &SweepArgs) -> anyhow::Result<cspace_scenario::sw
             if let Some(file) = files.iter().find(|f| is_sweep(f)) {
                 anyhow::bail!(
                     "{} is a sweep file: give it alone (its `scenarios` list names the scenarios)",
-                    file.display()
+                    cspace_mapfile::normalised(file).display()
                 );
             }
             Plan::from_scenarios(files)
@@ -91,10 +91,15 @@ impl LineSink {
     fn open(out: Option<&Path>) -> anyhow::Result<LineSink> {
         Ok(match out {
             None => LineSink::Stdout,
+            Some(path) if crate::output::is_stdout(path) => LineSink::Stdout,
             Some(path) => LineSink::File(
                 path.to_path_buf(),
-                cspace_scenario::write::WholeFile::create(path)
-                    .with_context(|| format!("{}: cannot create the output", path.display()))?,
+                cspace_scenario::write::WholeFile::create(path).with_context(|| {
+                    format!(
+                        "{}: cannot create the output",
+                        cspace_mapfile::normalised(path).display()
+                    )
+                })?,
             ),
         })
     }
@@ -103,16 +108,24 @@ impl LineSink {
         use std::io::Write as _;
         match self {
             LineSink::Stdout => outln!("{line}"),
-            LineSink::File(path, file) => writeln!(file, "{line}")
-                .with_context(|| format!("{}: cannot write the output", path.display()))?,
+            LineSink::File(path, file) => writeln!(file, "{line}").with_context(|| {
+                format!(
+                    "{}: cannot write the output",
+                    cspace_mapfile::normalised(path).display()
+                )
+            })?,
         }
         Ok(())
     }
 
     fn finish(self) -> anyhow::Result<()> {
         if let LineSink::File(path, file) = self {
-            file.finish()
-                .with_context(|| format!("{}: cannot write the output", path.display()))?;
+            file.finish().with_context(|| {
+                format!(
+                    "{}: cannot write the output",
+                    cspace_mapfile::normalised(&path).display()
+                )
+            })?;
         }
         Ok(())
     }

@@ -70,23 +70,41 @@ pub(crate) fn trace_backend(
         );
     }
     if let Some(path) = &args.tree {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
-        let tree = cspace_onion::OnionTree::from_bytes(&bytes)
-            .with_context(|| format!("{}: not a usable onion tree", path.display()))?;
-        let onion = cspace_onion::OnionCollider::new(world.clone(), tree)
-            .with_context(|| format!("{} and {}", path.display(), args.world.display()))?;
+        let bytes = std::fs::read(path).with_context(|| {
+            format!(
+                "{}: cannot read",
+                cspace_mapfile::normalised(path).display()
+            )
+        })?;
+        let tree = cspace_onion::OnionTree::from_bytes(&bytes).with_context(|| {
+            format!(
+                "{}: not a usable onion tree",
+                cspace_mapfile::normalised(path).display()
+            )
+        })?;
+        let onion = cspace_onion::OnionCollider::new(world.clone(), tree).with_context(|| {
+            format!(
+                "{} and {}",
+                cspace_mapfile::normalised(path).display(),
+                cspace_mapfile::normalised(&args.world).display()
+            )
+        })?;
         if args.verify {
             let report = onion
                 .tree()
                 .verify(world, &cspace_onion::VerifyOptions::default())
                 .with_context(|| {
-                    let (tree, world) = (path.display(), args.world.display());
+                    let (tree, world) = (
+                        cspace_mapfile::normalised(path).display().to_string(),
+                        cspace_mapfile::normalised(&args.world)
+                            .display()
+                            .to_string(),
+                    );
                     format!("{tree} does not verify against {world}")
                 })?;
             note!(
                 "{}: verified: {} leaves, {} points, {:.2} s",
-                path.display(),
+                cspace_mapfile::normalised(path).display(),
                 report.leaves,
                 report.points,
                 report.seconds

@@ -531,6 +531,7 @@ fn plots_draw_the_planned_paths_with_their_link_kinds() {
         baseline: None,
         tolerance: scenario.tolerance,
         paths,
+        crowds: &[],
     };
     let (step, drop, jump) = ("#C8A000", "#8C3CB4", "#14963C");
     let with = plot(&outcome.plans).svg().unwrap();

@@ -261,7 +261,10 @@ fn a_scenario_without_snapshots_is_not_compared_unless_a_folder_is_named() {
     );
     assert!(!stdout.contains("FAILED"), "{stdout}");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains("exact: not compared"), "the page says so");
+    assert!(
+        html.contains("exact, onion: not compared"),
+        "the page says so"
+    );
 
     let snapshots = dir.join("baselines");
     std::fs::create_dir_all(&snapshots).unwrap();

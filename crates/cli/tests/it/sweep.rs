@@ -607,7 +607,8 @@ fn mangled_sweep_files_and_lines_are_errors_never_panics() {
     use cspace_scenario::sweep::{Plan, Sweep, merge};
     let path = PathBuf::from(scenario_path("sweeps/crowd_drop.toml"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let name = path.display().to_string();
+    // As messages show it (normalised).
+    let name = cspace_mapfile::normalised(&path).display().to_string();
     let mut variants: Vec<String> = (0..=text.len())
         .filter(|&i| text.is_char_boundary(i))
         .map(|i| text[..i].to_string())

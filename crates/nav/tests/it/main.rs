@@ -5,6 +5,7 @@
 mod common;
 mod corpus;
 mod errors;
+mod floors;
 mod links;
 mod los;
 mod paths;

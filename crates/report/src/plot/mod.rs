@@ -2,21 +2,32 @@
 //! view (x or y, z) of every run over the world's brushes, and, against a baseline, the distance
 //! of each agent from the baseline over time on a log scale.
 //!
-//! What a reviewer sees: each agent in its own colour, labelled by name at its start (a dot),
-//! with an arrowhead every second along its path and a square at its end; the runs' contacts as
-//! crosses and the baseline's as rings; the baseline as a pale band under each run's line, so a
-//! run that keeps to it draws its line inside the band; the first divergence (step, time, agent,
-//! distance) marked and written out; backends whose trajectories are identical drawn once, named
-//! together; the paths goto agents planned, through their waypoints, each leg coloured by the
-//! link that reaches its end (walk, step, drop, jump; pose changes marked). Both views keep one scale on both axes and are sized to the data, sharing the x axis
-//! when the side view looks along y.
+//! What a reviewer sees: each agent in its own colour ([`palette`]: agents named one by one in
+//! distinct colours, each crowd in shades of a hue of its own, with its agent range in the
+//! legend), labelled by name at its start (a dot), with an arrowhead every second along its path
+//! and a square at its end; its pose as the trace records it, sample by sample: ticks across the
+//! line where it is crouched, a squat box where it crouches, a tall box where it stands up, the
+//! tall box crossed out where standing was refused; the runs' contacts as crosses and the
+//! baseline's as rings; the baseline as a pale band under each run's line, so a run that keeps
+//! to it draws its line inside the band; stretches where agents' lines lie on one another (agents
+//! at one height in a side view) in alternating dashes of their colours (`share.rs`); the first
+//! divergence (step, time, agent, distance) marked with the legend's diamond and written out;
+//! backends whose trajectories are identical drawn once, named together; the paths goto agents
+//! planned, through their waypoints at their heights, over the floors the plan crosses (a leg up
+//! a ramp follows the ramp), each piece coloured by how it is reached (walk, step, drop, jump;
+//! pose changes marked) and the pieces that are not walks named. Both views keep one scale on
+//! both axes and are sized to the data, sharing the x axis when the side view looks along y.
+//! Every text is at least [`TEXT`] in plotters' size (11.3 pixels in the SVG).
 //!
 //! One drawing function, generic over plotters' `DrawingBackend`, serves SVG files, PNG files,
 //! the HTML report (SVG strings) and tests. Text uses the DejaVu Sans Mono font bundled in
 //! `cspace-font`, never a system font.
 
 mod compare;
+mod marks;
 mod outline;
+pub mod palette;
+mod share;
 
 use std::path::Path;
 
@@ -28,10 +39,13 @@ use plotters::prelude::*;
 
 pub use compare::{FirstDivergence, distances, first_divergence, positions_off};
 use cspace_nav::LinkKind;
+use cspace_scenario::Crowd;
 use cspace_scenario::trace::RunRecord;
 use cspace_sim::navigation::PlannedPath;
-use cspace_sim::{AgentId, EventKind};
+use cspace_sim::{AgentId, EventKind, Pose};
+use marks::{DIVERGED, Marker, SWATCH, Swatch, TICK};
 pub use outline::{Rect, brush_outline, clip, hull};
+pub use palette::{AGENT_COLOURS, Palette};
 
 /// One trajectory set to draw: a run or a recorded trace.
 #[derive(Debug, Clone)]
@@ -87,24 +101,13 @@ pub struct Plot<'a> {
     pub tolerance: f64,
     /// The paths the goto agents planned (of the first run; empty when none).
     pub paths: &'a [PlannedPath],
+    /// The scenario's crowds (empty when none): each is drawn in shades of a hue of its own and
+    /// named in the legend with its agents' ids.
+    pub crowds: &'a [Crowd],
 }
 
-/// Colours of agents, in id order (cycled), and of series in other charts: Tableau 10.
-pub const AGENT_COLOURS: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-    RGBColor(214, 39, 40),
-];
-const DIVERGED: RGBColor = RGBColor(214, 0, 0);
-/// Planned paths: the colour of a leg by the link that reaches its end (walks in the agent's
-/// colour), and of the pose-change marks.
+/// Planned paths: the colour of a piece by how it is reached (walks in the agent's colour), and
+/// of the pose-change marks.
 const STEP: RGBColor = RGBColor(200, 160, 0);
 const DROP: RGBColor = RGBColor(140, 60, 180);
 const JUMP: RGBColor = RGBColor(20, 150, 60);
@@ -113,28 +116,42 @@ const STAND: RGBColor = RGBColor(0, 170, 190);
 const BRUSH: RGBColor = RGBColor(150, 150, 150);
 const INK: RGBColor = RGBColor(40, 40, 40);
 
-/// Canvas width, pixels.
-const WIDTH: u32 = 1400;
+/// The smallest text, plotters' size: the SVG writes it as `font-size` 14 / 1.24 = 11.3 pixels
+/// ([`cspace_font::SIZE_PER_EM`]), which the HTML report shows at its own size (at least 11
+/// pixels, the floor of readable text on a screen). Axis labels, names and legends use it.
+pub const TEXT: u32 = 14;
+/// Panel titles and the divergence line, plotters' size.
+const HEADING: u32 = 15;
+/// The plot's title, plotters' size.
+const TITLE: u32 = 17;
+
+/// Canvas width, pixels: the HTML report shows plots at this size, no smaller.
+pub const WIDTH: u32 = 1280;
 /// Space around each chart, pixels.
 const MARGIN: u32 = 8;
 /// Height of the x axis labels and title under a chart, pixels.
-const X_LABELS: u32 = 42;
+const X_LABELS: u32 = 44;
 /// Width of the y axis labels and title left of a chart, pixels.
-const Y_LABELS: u32 = 72;
+const Y_LABELS: u32 = 76;
 /// A panel's title line, pixels.
 const PANEL_TITLE: u32 = 22;
+/// A line of the header, pixels.
+const LINE: u32 = 22;
 /// The plotting width of every chart, pixels.
 const PLOT_WIDTH: u32 = WIDTH - 2 * MARGIN - Y_LABELS;
 /// The tallest and shortest view, pixels.
 const VIEW_HEIGHT: (f64, f64) = (140.0, 620.0);
 /// Room left around the drawn data, units.
 const PAD: f64 = 40.0;
-/// Crowds larger than this are drawn without names and arrowheads.
+/// Agents beyond this many are not named one by one in the legend (crowds are named as
+/// crowds), and their starts are named only where a name does not cover another.
 const LABELLED_AGENTS: usize = 16;
 /// The distance panel's plotting height, pixels.
 const DISTANCE_HEIGHT: u32 = 220;
 /// The smallest distance the log scale shows, units (traces keep positions to 1e-3).
 const DISTANCE_FLOOR: f64 = 1e-4; // not a tolerance: the floor of a log-scale axis
+/// The spacing of a crouched stretch's ticks, pixels.
+const TICK_SPACING: f64 = 12.0;
 
 /// One view: which world axes it shows and over what ranges (equal scale on both).
 #[derive(Debug, Clone, Copy)]
@@ -193,15 +210,21 @@ struct Group<'a> {
 /// Where everything goes.
 #[derive(Debug, Clone)]
 struct Layout {
-    header: u32,
+    /// The legend's rows, each laid out left to right.
+    legend: Vec<Vec<(Swatch, String)>>,
     top: View,
     side: View,
     distance: bool,
 }
 
 impl Layout {
+    /// The header: the title, the legend's rows and, against a baseline, the divergence line.
+    fn header(&self) -> u32 {
+        12 + LINE * (1 + self.legend.len() as u32 + u32::from(self.distance))
+    }
+
     fn height(&self) -> u32 {
-        self.header
+        self.header()
             + self.top.panel_height()
             + self.side.panel_height()
             + if self.distance {
@@ -210,6 +233,16 @@ impl Layout {
                 0
             }
     }
+}
+
+/// The font of every text: the bundled DejaVu Sans Mono, registered as `sans-serif`.
+fn font(size: u32, colour: &RGBColor) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(colour)
+}
+
+/// The width of `text` at plotters' size `size`, pixels (the bundled font's advances).
+fn width_of(text: &str, size: u32) -> i32 {
+    cspace_font::plot_text_width(text, f64::from(size)).ceil() as i32
 }
 
 impl Plot<'_> {
@@ -251,7 +284,10 @@ impl Plot<'_> {
         let (width, height) = self.size();
         let mut rgb = vec![0u8; width as usize * height as usize * 3];
         {
-            let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+            // Text laid out by the bundled font's own metrics (plotters' bitmap text drew
+            // "1.282" as "1. 282").
+            let root = cspace_font::Typeset(BitMapBackend::with_buffer(&mut rgb, (width, height)))
+                .into_drawing_area();
             self.draw(&root).map_err(|e| failed(e.to_string()))?;
         }
         let mut bytes = Vec::new();
@@ -315,6 +351,10 @@ impl Plot<'_> {
             .unwrap_or_else(|| agent.to_string())
     }
 
+    fn palette(&self) -> Palette {
+        Palette::new(self.agents(), self.crowds)
+    }
+
     /// The runs, identical ones merged, in order.
     fn groups(&self) -> Vec<Group<'_>> {
         let mut groups: Vec<(Vec<&str>, &RunRecord)> = Vec::new();
@@ -352,6 +392,9 @@ impl Plot<'_> {
             for w in &path.waypoints {
                 b = b.including(w.position);
             }
+            for p in path.floors.iter().flatten() {
+                b = b.including(p.position);
+            }
         }
         if b.is_empty() {
             Aabb::new(DVec3::splat(-64.0), DVec3::splat(64.0))
@@ -376,14 +419,107 @@ impl Plot<'_> {
         } else {
             View::fit(&bounds, [1, 2], size.y / f64::from(PLOT_WIDTH))
         };
-        let header_lines =
-            3 + u32::from(self.baseline.is_some()) + u32::from(!self.paths.is_empty());
         Layout {
-            header: 12 + 22 * header_lines,
+            legend: self.legend(),
             top,
             side,
             distance: self.baseline.is_some(),
         }
+    }
+
+    /// The legend's entries, in rows that fit the width: the agents (or crowds), the symbols,
+    /// and the planned paths' pieces.
+    fn legend(&self) -> Vec<Vec<(Swatch, String)>> {
+        let palette = self.palette();
+        let agents = self.agents();
+        let mut rows: Vec<Vec<(Swatch, String)>> = Vec::new();
+        // The agents: one by one when few, else by crowd.
+        let mut who: Vec<(Swatch, String)> = Vec::new();
+        let in_crowd = |agent: usize| {
+            self.crowds
+                .iter()
+                .any(|c| c.agents.contains(&(agent as u32)))
+        };
+        let single: Vec<usize> = (0..agents).filter(|&a| !in_crowd(a)).collect();
+        if single.len() <= LABELLED_AGENTS {
+            for &agent in &single {
+                who.push((Swatch::Block(palette.colour(agent)), self.name(agent)));
+            }
+        } else {
+            who.push((
+                Swatch::Ramp(single.iter().take(5).map(|&a| palette.colour(a)).collect()),
+                format!(
+                    "{} agents, ten colours cycled, named at their starts",
+                    single.len()
+                ),
+            ));
+        }
+        for crowd in self.crowds {
+            let (first, last) = (crowd.agents.start, crowd.agents.end.saturating_sub(1));
+            who.push((
+                Swatch::Ramp(palette.ramp(crowd)),
+                format!(
+                    "{}: agents {first}-{last}, dark to light by id (ids at their starts)",
+                    crowd.name
+                ),
+            ));
+        }
+        flow(&mut rows, who);
+        let mut keys = vec![
+            (
+                Swatch::Mark(Marker::Start, INK),
+                "start (named)".to_string(),
+            ),
+            (Swatch::Mark(Marker::End, INK), "end".to_string()),
+            (
+                Swatch::Mark(Marker::Arrow((1.0, 0.0)), INK),
+                "every second".to_string(),
+            ),
+            (Swatch::Mark(Marker::Contact, INK), "contact".to_string()),
+            (Swatch::Ticked(INK), "crouched".to_string()),
+            (Swatch::Mark(Marker::Crouch, INK), "crouches".to_string()),
+            (Swatch::Mark(Marker::StandUp, INK), "stands up".to_string()),
+            (
+                Swatch::Mark(Marker::StandRefused, INK),
+                "stand refused".to_string(),
+            ),
+            (
+                Swatch::Shared(vec![AGENT_COLOURS[0], AGENT_COLOURS[1]]),
+                "agents on one line".to_string(),
+            ),
+        ];
+        if self.baseline.is_some() {
+            keys.push((
+                Swatch::Mark(Marker::BaselineContact, INK),
+                "baseline contact".to_string(),
+            ));
+            keys.push((
+                Swatch::Mark(Marker::Divergence, INK),
+                "first divergence".to_string(),
+            ));
+        }
+        flow(&mut rows, keys);
+        if !self.paths.is_empty() {
+            flow(
+                &mut rows,
+                vec![
+                    (
+                        Swatch::Mark(Marker::Waypoint, INK),
+                        "planned paths: waypoint".to_string(),
+                    ),
+                    (
+                        Swatch::Dashed(INK),
+                        "walk (agent's colour, dashed)".to_string(),
+                    ),
+                    (Swatch::Line(STEP, 3), "step".to_string()),
+                    (Swatch::Line(DROP, 3), "drop".to_string()),
+                    (Swatch::Line(JUMP, 3), "jump".to_string()),
+                    (Swatch::Mark(Marker::Crouch, CROUCH), "crouch".to_string()),
+                    (Swatch::Mark(Marker::StandUp, STAND), "stand up".to_string()),
+                ],
+            );
+        }
+        rows
     }
 
     /// Draws the plot. Generic over the backend (SVG, PNG, a string).
@@ -394,25 +530,31 @@ impl Plot<'_> {
         root.fill(&WHITE)?;
         let layout = self.layout();
         let groups = self.groups();
+        let palette = self.palette();
         let first = self
             .baseline
             .and_then(|b| first_divergence(groups.first()?.trace, &b.record, self.tolerance));
-        let (header, rest) = root.split_vertically(layout.header);
-        self.draw_header(&header, &groups, first.as_ref())?;
+        let (header, rest) = root.split_vertically(layout.header());
+        self.draw_header(&header, &layout, &groups, first.as_ref())?;
         let (top, rest) = rest.split_vertically(layout.top.panel_height());
         let (side, distance) = rest.split_vertically(layout.side.panel_height());
         let along = |axes: [usize; 2]| ["x", "y", "z"][axes[0]];
-        self.draw_view(
-            &top,
-            &layout.top,
-            "top view: x across, y up",
-            &groups,
-            first.as_ref(),
-        )?;
+        let views = Views {
+            groups: &groups,
+            palette: &palette,
+            first: first.as_ref(),
+        };
+        self.draw_view(&top, &layout.top, "top view: x across, y up", &views)?;
         let side_title = format!("side view: {} across, z up", along(layout.side.axes));
-        self.draw_view(&side, &layout.side, &side_title, &groups, first.as_ref())?;
+        self.draw_view(&side, &layout.side, &side_title, &views)?;
         if let Some(baseline) = self.baseline {
-            self.draw_distances(&distance, &groups, &baseline.record, first.as_ref())?;
+            self.draw_distances(
+                &distance,
+                &groups,
+                &palette,
+                &baseline.record,
+                first.as_ref(),
+            )?;
         }
         root.present()?;
         Ok(())
@@ -421,6 +563,7 @@ impl Plot<'_> {
     fn draw_header<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
+        layout: &Layout,
         groups: &[Group<'_>],
         first: Option<&FirstDivergence>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
@@ -439,53 +582,22 @@ impl Plot<'_> {
         if let Some(b) = self.baseline {
             title += &format!(" against {} (pale band)", b.label);
         }
-        let font = ("sans-serif", 17).into_font().color(&INK);
-        let small = ("sans-serif", 14).into_font().color(&INK);
-        area.draw(&Text::new(title, (MARGIN as i32, 8), font))?;
-        // The agents' colours and names.
-        let mut x = MARGIN as i32;
-        let y = 34;
-        let agents = self.agents();
-        if agents <= LABELLED_AGENTS {
-            for agent in 0..agents {
-                let colour = agent_colour(agent);
-                area.draw(&Rectangle::new(
-                    [(x, y + 3), (x + 18, y + 11)],
-                    colour.filled(),
+        area.draw(&Text::new(title, (MARGIN as i32, 8), font(TITLE, &INK)))?;
+        let mut y = 8 + LINE as i32;
+        for row in &layout.legend {
+            let mut x = MARGIN as i32;
+            for (swatch, text) in row {
+                swatch.draw(area, (x, y + 8))?;
+                area.draw(&Text::new(
+                    text.clone(),
+                    (x + SWATCH + 4, y),
+                    font(TEXT, &INK),
                 ))?;
-                let name = self.name(agent);
-                area.draw(&Text::new(name.clone(), (x + 24, y), small.clone()))?;
-                x += 24 + 9 * name.chars().count() as i32 + 18;
+                x += legend_width(text);
             }
-        } else {
-            area.draw(&Text::new(
-                format!("{agents} agents, one colour each (cycled), unlabelled"),
-                (x, y),
-                small.clone(),
-            ))?;
-        }
-        // The markers.
-        let mut keys = vec![
-            (Marker::Start, "start (named)"),
-            (Marker::End, "end"),
-            (Marker::Arrow, "every second"),
-            (Marker::Contact, "contact"),
-        ];
-        if self.baseline.is_some() {
-            keys.push((Marker::BaselineContact, "baseline contact"));
-            keys.push((Marker::Divergence, "first divergence"));
-        }
-        let (mut x, y) = (MARGIN as i32, 56);
-        for (marker, text) in keys {
-            marker.draw(area, (x + 6, y + 7))?;
-            area.draw(&Text::new(text.to_string(), (x + 18, y), small.clone()))?;
-            x += 18 + 9 * text.chars().count() as i32 + 22;
-        }
-        if !self.paths.is_empty() {
-            self.draw_path_legend(area, if self.baseline.is_some() { 100 } else { 78 })?;
+            y += LINE as i32;
         }
         if let Some(baseline) = self.baseline {
-            let y = 78;
             let off: usize = self
                 .runs
                 .iter()
@@ -506,11 +618,7 @@ impl Plot<'_> {
                 ),
             };
             let colour = if first.is_some() { DIVERGED } else { INK };
-            area.draw(&Text::new(
-                text,
-                (MARGIN as i32, y),
-                ("sans-serif", 15).into_font().color(&colour),
-            ))?;
+            area.draw(&Text::new(text, (MARGIN as i32, y), font(HEADING, &colour)))?;
         }
         Ok(())
     }
@@ -520,14 +628,13 @@ impl Plot<'_> {
         area: &DrawingArea<DB, Shift>,
         view: &View,
         title: &str,
-        groups: &[Group<'_>],
-        first: Option<&FirstDivergence>,
+        views: &Views<'_>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let (caption, area) = area.split_vertically(PANEL_TITLE);
         caption.draw(&Text::new(
             title.to_string(),
             ((MARGIN + Y_LABELS) as i32, 4),
-            ("sans-serif", 15).into_font().color(&INK),
+            font(HEADING, &INK),
         ))?;
         let [a, b] = view.axes;
         let axis = ["x", "y", "z"];
@@ -542,7 +649,8 @@ impl Plot<'_> {
             .bold_line_style(BLACK.mix(0.08))
             .x_desc(format!("{} (units)", axis[a]))
             .y_desc(format!("{} (units)", axis[b]))
-            .axis_desc_style(("sans-serif", 14))
+            .axis_desc_style(font(TEXT, &INK))
+            .label_style(font(TEXT, &INK))
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .draw()?;
@@ -571,64 +679,84 @@ impl Plot<'_> {
                 BRUSH.mix(0.9).stroke_width(1),
             )))?;
         }
+        // Everything else in pixels of the plotting area.
+        let pixels = chart.plotting_area().strip_coord_spec();
+        let base = pixels.get_base_pixel();
+        let px = |p: DVec3| {
+            let (x, y) = chart.backend_coord(&(p[a], p[b]));
+            (x - base.0, y - base.1)
+        };
+        let pxf = |p: DVec3| {
+            let (x, y) = px(p);
+            (f64::from(x), f64::from(y))
+        };
         let agents = self.agents();
         let crowd = agents > LABELLED_AGENTS;
-        let point = |p: DVec3| (p[a], p[b]);
-        self.draw_paths(&mut chart, view.axes)?;
+        let palette = views.palette;
+        self.draw_paths(&pixels, &px, palette)?;
         // The baseline: a pale band per agent, rings at its contacts.
         if let Some(base) = self.baseline {
             for agent in 0..agents {
-                let path: Vec<(f64, f64)> = path_of(&base.record, agent).map(point).collect();
-                let colour = agent_colour(agent);
-                chart.draw_series(std::iter::once(PathElement::new(
+                let path: Vec<(i32, i32)> = path_of(&base.record, agent).map(px).collect();
+                pixels.draw(&PathElement::new(
                     path,
-                    colour.mix(0.28).stroke_width(if crowd { 4 } else { 8 }),
-                )))?;
+                    palette
+                        .colour(agent)
+                        .mix(0.28)
+                        .stroke_width(if crowd { 4 } else { 8 }),
+                ))?;
             }
             for (_, p) in contacts(&base.record) {
-                chart.draw_series(std::iter::once(Circle::new(
-                    point(p),
-                    5,
-                    INK.mix(0.7).stroke_width(1),
-                )))?;
+                Marker::BaselineContact.draw(&pixels, px(p), INK)?;
             }
         }
-        // The runs: one line style per group of identical runs, one colour per agent.
-        for (g, group) in groups.iter().enumerate() {
-            for agent in 0..agents {
-                let colour = agent_colour(agent);
-                let style = colour.stroke_width(if crowd { 1 } else { 2 });
-                let path: Vec<(f64, f64)> = path_of(group.trace, agent).map(point).collect();
-                match g % STYLE_NAMES.len() {
-                    0 => chart.draw_series(std::iter::once(PathElement::new(path, style)))?,
-                    k => chart.draw_series(std::iter::once(DashedPathElement::new(
-                        path,
-                        DASHES[k].0,
-                        DASHES[k].1,
-                        style,
-                    )))?,
-                };
+        // The runs: one line style per group of identical runs, one colour per agent; where
+        // agents' lines lie on one another, alternating dashes of their colours.
+        for (g, group) in views.groups.iter().enumerate() {
+            let lines: Vec<Vec<(f64, f64)>> = (0..agents)
+                .map(|agent| path_of(group.trace, agent).map(pxf).collect())
+                .collect();
+            let own = share::own_stretches(&lines);
+            for (agent, stretches) in own.into_iter().enumerate() {
+                let style = palette
+                    .colour(agent)
+                    .stroke_width(if crowd { 1 } else { 2 });
+                for stretch in stretches {
+                    let stretch: Vec<(i32, i32)> = stretch
+                        .iter()
+                        .map(|&(x, y)| (x.round() as i32, y.round() as i32))
+                        .collect();
+                    match g % STYLE_NAMES.len() {
+                        0 => pixels.draw(&PathElement::new(stretch, style))?,
+                        k => pixels.draw(&DashedPathElement::new(
+                            stretch,
+                            DASHES[k].0,
+                            DASHES[k].1,
+                            style,
+                        ))?,
+                    };
+                }
             }
             for (agent, p) in contacts(group.trace) {
-                chart.draw_series(std::iter::once(Cross::new(
-                    point(p),
-                    4,
-                    agent_colour(agent).stroke_width(2),
-                )))?;
+                Marker::Contact.draw(&pixels, px(p), palette.colour(agent))?;
             }
         }
-        // Starts, ends, arrowheads and names, from the first group (or the baseline alone).
-        let trace = groups
+        // Poses, starts, ends, arrowheads and names, from the first group (or the baseline
+        // alone).
+        let trace = views
+            .groups
             .first()
             .map(|g| g.trace)
             .or(self.baseline.map(|b| &b.record));
         if let Some(trace) = trace {
+            self.draw_poses(&pixels, trace, &pxf, palette)?;
             let dt = trace.header.time_step;
             // Name labels already placed, in pixels (x0, y0, x1, y1): a label that would overlap
-            // one moves up a line, so agents starting side by side stay readable.
+            // one moves up a line (in a crowd it is left out), so agents starting side by side
+            // stay readable.
             let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
             for agent in 0..agents {
-                let colour = agent_colour(agent);
+                let colour = palette.colour(agent);
                 let samples: Vec<(u64, DVec3)> = trace
                     .trajectory(AgentId(agent as u32))
                     .map(|(step, s)| (step, s.position))
@@ -636,189 +764,206 @@ impl Plot<'_> {
                 let (Some(&(_, start)), Some(&(_, end))) = (samples.first(), samples.last()) else {
                     continue;
                 };
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at(point(end))
-                        + Rectangle::new([(-4, -4), (4, 4)], colour.filled())
-                        + Rectangle::new([(-4, -4), (4, 4)], WHITE.stroke_width(1)),
-                ))?;
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at(point(start))
-                        + Circle::new((0, 0), 5, colour.filled())
-                        + Circle::new((0, 0), 5, WHITE.stroke_width(1)),
-                ))?;
-                if crowd {
-                    continue;
-                }
-                // An arrowhead at the first sample of every whole second, pointing along the
-                // path (pixels grow down: the vertical component flips).
-                let mut next_second = 1.0;
-                for w in samples.windows(2) {
-                    let (step, p) = w[0];
-                    if (step as f64) * dt + cspace_geom::tolerance::TIME_SLACK < next_second {
-                        continue;
+                Marker::End.draw(&pixels, px(end), colour)?;
+                Marker::Start.draw(&pixels, px(start), colour)?;
+                if !crowd {
+                    // An arrowhead at the first sample of every whole second, pointing along
+                    // the path (pixels grow down).
+                    let mut next_second = 1.0;
+                    for w in samples.windows(2) {
+                        let (step, p) = w[0];
+                        if (step as f64) * dt + cspace_geom::tolerance::TIME_SLACK < next_second {
+                            continue;
+                        }
+                        next_second = ((step as f64) * dt).floor() + 1.0;
+                        let (p0, p1) = (pxf(p), pxf(w[1].1));
+                        let d = (p1.0 - p0.0, p1.1 - p0.1);
+                        let length = d.0.hypot(d.1);
+                        // not a tolerance: the path does not move on screen here
+                        if length < 0.5 {
+                            continue;
+                        }
+                        Marker::Arrow((d.0 / length, d.1 / length)).draw(&pixels, px(p), colour)?;
                     }
-                    next_second = ((step as f64) * dt).floor() + 1.0;
-                    let d = (w[1].1[a] - p[a], -(w[1].1[b] - p[b]));
-                    let length = (d.0 * d.0 + d.1 * d.1).sqrt();
-                    // not a tolerance: the path does not move on screen here
-                    if length < 1e-6 {
-                        continue;
-                    }
-                    chart.draw_series(std::iter::once(
-                        EmptyElement::at(point(p))
-                            + Polygon::new(
-                                arrowhead((0, 0), (d.0 / length, d.1 / length)),
-                                colour.filled(),
-                            ),
-                    ))?;
                 }
                 let name = self.name(agent);
-                let (px, py) = chart.backend_coord(&point(start));
-                let width = 9 * name.chars().count() as i32;
+                let (sx, sy) = px(start);
+                let width = width_of(&name, TEXT);
+                let height = 16;
+                let overlaps = |lift: i32, placed: &[(i32, i32, i32, i32)]| {
+                    placed.iter().any(|r| {
+                        sx + 8 < r.2
+                            && r.0 < sx + 8 + width
+                            && sy - lift < r.3
+                            && r.1 < sy - lift + height
+                    })
+                };
                 let mut lift = 20;
-                while placed.iter().any(|r| {
-                    px + 8 < r.2 && r.0 < px + 8 + width && py - lift < r.3 && r.1 < py - lift + 16
-                }) {
-                    lift += 17;
+                if crowd {
+                    if overlaps(lift, &placed) {
+                        continue;
+                    }
+                } else {
+                    while overlaps(lift, &placed) {
+                        lift += 17;
+                    }
                 }
-                placed.push((px + 8, py - lift, px + 8 + width, py - lift + 16));
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at(point(start))
-                        + Text::new(
-                            name,
-                            (8, -lift),
-                            ("sans-serif", 14).into_font().color(&colour),
-                        ),
-                ))?;
+                placed.push((sx + 8, sy - lift, sx + 8 + width, sy - lift + height));
+                pixels.draw(&Text::new(name, (sx + 8, sy - lift), font(TEXT, &colour)))?;
             }
         }
-        if let Some(d) = first {
-            let (r, q) = (point(d.run), point(d.baseline));
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![r, q],
-                DIVERGED.stroke_width(2),
-            )))?;
-            chart.draw_series(std::iter::once(Circle::new(q, 7, DIVERGED.stroke_width(2))))?;
-            chart.draw_series(std::iter::once(
-                EmptyElement::at(r)
-                    + Polygon::new(diamond((0, 0), 7), DIVERGED.filled())
-                    + Text::new(
-                        format!("step {}: {:.3} units off", d.step, d.distance),
-                        (10, 6),
-                        ("sans-serif", 14).into_font().color(&DIVERGED),
-                    ),
+        if let Some(d) = views.first {
+            let (r, q) = (px(d.run), px(d.baseline));
+            pixels.draw(&PathElement::new(vec![r, q], DIVERGED.stroke_width(2)))?;
+            Marker::Divergence.draw(&pixels, r, DIVERGED)?;
+            pixels.draw(&Text::new(
+                format!("step {}: {:.3} units off", d.step, d.distance),
+                (r.0 + 10, r.1 + 6),
+                font(TEXT, &DIVERGED),
             ))?;
         }
         Ok(())
     }
 
-    /// The header's line explaining the planned paths' colours.
-    fn draw_path_legend<DB: DrawingBackend>(
+    /// Each agent's pose as `trace` records it: ticks across its line between two crouched
+    /// samples, a crouch mark where a sample is crouched after a standing one (or the first
+    /// sample is crouched), a stand-up mark where it stands again, and a refused stand where the
+    /// trace records one (at the agent's position then, between its samples).
+    fn draw_poses<DB: DrawingBackend>(
         &self,
-        area: &DrawingArea<DB, Shift>,
-        y: i32,
+        pixels: &DrawingArea<DB, Shift>,
+        trace: &RunRecord,
+        pxf: &dyn Fn(DVec3) -> (f64, f64),
+        palette: &Palette,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let small = ("sans-serif", 14).into_font().color(&INK);
-        let mut x = MARGIN as i32;
-        area.draw(&Text::new(
-            "planned paths (o waypoint):".to_string(),
-            (x, y),
-            small.clone(),
-        ))?;
-        x += 9 * 27 + 14;
-        let legs: [(&str, RGBColor); 4] = [
-            ("walk (agent's colour, dashed)", INK),
-            ("step", STEP),
-            ("drop", DROP),
-            ("jump", JUMP),
-        ];
-        for (i, (text, colour)) in legs.iter().enumerate() {
-            let y0 = y + 7;
-            if i == 0 {
-                area.draw(&DashedPathElement::new(
-                    vec![(x, y0), (x + 22, y0)],
-                    4,
-                    3,
-                    colour.stroke_width(2),
-                ))?;
-            } else {
-                area.draw(&PathElement::new(
-                    vec![(x, y0), (x + 22, y0)],
-                    colour.stroke_width(3),
-                ))?;
+        let round = |p: (f64, f64)| (p.0.round() as i32, p.1.round() as i32);
+        for agent in 0..self.agents() {
+            let colour = palette.colour(agent);
+            let samples: Vec<(u64, DVec3, Pose)> = trace
+                .trajectory(AgentId(agent as u32))
+                .map(|(step, s)| (step, s.position, s.pose))
+                .collect();
+            // Ticks every TICK_SPACING pixels along the crouched stretches.
+            let mut carry = 0.5 * TICK_SPACING;
+            for w in samples.windows(2) {
+                let (p0, p1) = (pxf(w[0].1), pxf(w[1].1));
+                if !(w[0].2 == Pose::Crouching && w[1].2 == Pose::Crouching) {
+                    carry = 0.5 * TICK_SPACING;
+                    continue;
+                }
+                let d = (p1.0 - p0.0, p1.1 - p0.1);
+                let length = d.0.hypot(d.1);
+                let mut at = carry;
+                while at <= length {
+                    let t = at / length;
+                    let c = (p0.0 + d.0 * t, p0.1 + d.1 * t);
+                    let n = (
+                        -d.1 / length * f64::from(TICK),
+                        d.0 / length * f64::from(TICK),
+                    );
+                    pixels.draw(&PathElement::new(
+                        vec![round((c.0 - n.0, c.1 - n.1)), round((c.0 + n.0, c.1 + n.1))],
+                        colour.stroke_width(1),
+                    ))?;
+                    at += TICK_SPACING;
+                }
+                carry = at - length;
             }
-            area.draw(&Text::new(text.to_string(), (x + 28, y), small.clone()))?;
-            x += 28 + 9 * text.chars().count() as i32 + 18;
-        }
-        for (text, colour, up) in [("crouch", CROUCH, false), ("stand up", STAND, true)] {
-            area.draw(&Polygon::new(
-                pose_mark((x + 6, y + 7), up),
-                colour.filled(),
-            ))?;
-            area.draw(&Text::new(text.to_string(), (x + 18, y), small.clone()))?;
-            x += 18 + 9 * text.chars().count() as i32 + 18;
+            let mut before = Pose::Standing;
+            for &(_, p, pose) in &samples {
+                if pose != before {
+                    let mark = match pose {
+                        Pose::Crouching => Marker::Crouch,
+                        Pose::Standing => Marker::StandUp,
+                    };
+                    mark.draw(pixels, round(pxf(p)), colour)?;
+                }
+                before = pose;
+            }
+            let mut drawn: Vec<(i32, i32)> = Vec::new();
+            for e in trace.events.iter().filter(|e| e.agent.0 as usize == agent) {
+                if !matches!(e.kind, EventKind::StandRefused) {
+                    continue;
+                }
+                let Some(p) = position_at(&samples, e.step) else {
+                    continue;
+                };
+                let at = round(pxf(p));
+                if drawn
+                    .iter()
+                    .any(|d| (d.0 - at.0).abs() + (d.1 - at.1).abs() < 8)
+                {
+                    continue;
+                }
+                drawn.push(at);
+                Marker::StandRefused.draw(pixels, at, colour)?;
+            }
         }
         Ok(())
     }
 
-    /// The planned paths under the runs: each leg to a waypoint coloured by the link that
-    /// reaches it, the waypoints as rings, pose changes as triangles; plans made again on the way
-    /// paler.
+    /// The planned paths under the runs, over the floors the plan crosses: each piece coloured
+    /// by how it is reached (walks dashed in the agent's colour; steps, drops and jumps in their
+    /// colours and named), the waypoints as rings, pose changes as the pose marks; plans made
+    /// again on the way paler.
     fn draw_paths<DB: DrawingBackend>(
         &self,
-        chart: &mut ChartContext<
-            '_,
-            DB,
-            Cartesian2d<
-                plotters::coord::types::RangedCoordf64,
-                plotters::coord::types::RangedCoordf64,
-            >,
-        >,
-        axes: [usize; 2],
+        pixels: &DrawingArea<DB, Shift>,
+        px: &dyn Fn(DVec3) -> (i32, i32),
+        palette: &Palette,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let [a, b] = axes;
-        let point = |p: DVec3| (p[a], p[b]);
         for path in self.paths {
-            let agent = agent_colour(path.agent.0 as usize);
+            let agent = palette.colour(path.agent.0 as usize);
             let fade = if path.replan { 0.45 } else { 0.95 };
-            for pair in path.waypoints.windows(2) {
-                let (from, to) = (point(pair[0].position), point(pair[1].position));
-                match pair[1].kind {
-                    LinkKind::Walk => {
-                        chart.draw_series(std::iter::once(DashedPathElement::new(
-                            vec![from, to],
-                            5,
-                            4,
-                            agent.mix(fade).stroke_width(2),
-                        )))?;
-                    }
-                    LinkKind::Step | LinkKind::Drop | LinkKind::Jump => {
-                        let colour = match pair[1].kind {
-                            LinkKind::Step => STEP,
-                            LinkKind::Drop => DROP,
-                            _ => JUMP,
-                        };
-                        chart.draw_series(std::iter::once(PathElement::new(
-                            vec![from, to],
-                            colour.mix(fade).stroke_width(3),
-                        )))?;
-                    }
-                    LinkKind::Crouch | LinkKind::StandUp => {
-                        let up = pair[1].kind == LinkKind::StandUp;
-                        let colour = if up { STAND } else { CROUCH };
-                        chart.draw_series(std::iter::once(
-                            EmptyElement::at(to)
-                                + Polygon::new(pose_mark((0, 0), up), colour.mix(fade).filled()),
+            let mut named: Vec<(i32, i32)> = Vec::new();
+            for leg in &path.floors {
+                for pair in leg.windows(2) {
+                    let (from, to) = (px(pair[0].position), px(pair[1].position));
+                    let colour = match pair[1].kind {
+                        LinkKind::Walk => {
+                            pixels.draw(&DashedPathElement::new(
+                                vec![from, to],
+                                5,
+                                4,
+                                agent.mix(fade).stroke_width(2),
+                            ))?;
+                            continue;
+                        }
+                        LinkKind::Step => STEP,
+                        LinkKind::Drop => DROP,
+                        LinkKind::Jump => JUMP,
+                        LinkKind::Crouch | LinkKind::StandUp => {
+                            let up = pair[1].kind == LinkKind::StandUp;
+                            let (mark, colour) = if up {
+                                (Marker::StandUp, STAND)
+                            } else {
+                                (Marker::Crouch, CROUCH)
+                            };
+                            mark.draw(pixels, to, colour)?;
+                            continue;
+                        }
+                    };
+                    pixels.draw(&PathElement::new(
+                        vec![from, to],
+                        colour.mix(fade).stroke_width(3),
+                    ))?;
+                    // The piece's kind beside its middle, once per place.
+                    let middle = ((from.0 + to.0) / 2 + 6, (from.1 + to.1) / 2 - 18);
+                    if named
+                        .iter()
+                        .all(|n| (n.0 - middle.0).abs() > 40 || (n.1 - middle.1).abs() > 14)
+                    {
+                        named.push(middle);
+                        pixels.draw(&Text::new(
+                            pair[1].kind.name().to_string(),
+                            middle,
+                            font(TEXT, &colour),
                         ))?;
                     }
                 }
             }
             for w in &path.waypoints {
-                chart.draw_series(std::iter::once(Circle::new(
-                    point(w.position),
-                    3,
-                    agent.mix(fade).stroke_width(1),
-                )))?;
+                Marker::Waypoint.draw(pixels, px(w.position), agent)?;
             }
         }
         Ok(())
@@ -828,6 +973,7 @@ impl Plot<'_> {
         &self,
         area: &DrawingArea<DB, Shift>,
         groups: &[Group<'_>],
+        palette: &Palette,
         baseline: &RunRecord,
         first: Option<&FirstDivergence>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
@@ -836,7 +982,7 @@ impl Plot<'_> {
             "distance of each agent from the baseline (log scale; 0 drawn at the floor)"
                 .to_string(),
             ((MARGIN + Y_LABELS) as i32, 4),
-            ("sans-serif", 15).into_font().color(&INK),
+            font(HEADING, &INK),
         ))?;
         let series: Vec<Vec<Vec<(f64, f64)>>> = groups
             .iter()
@@ -861,7 +1007,8 @@ impl Plot<'_> {
             .bold_line_style(BLACK.mix(0.08))
             .x_desc("time (s)")
             .y_desc("distance (units)")
-            .axis_desc_style(("sans-serif", 14))
+            .axis_desc_style(font(TEXT, &INK))
+            .label_style(font(TEXT, &INK))
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()?;
         // The tolerance, and the first divergence's time.
@@ -879,7 +1026,7 @@ impl Plot<'_> {
                 + Text::new(
                     format!("tolerance {}", self.tolerance),
                     (6, -18),
-                    ("sans-serif", 13).into_font().color(&DIVERGED),
+                    font(TEXT, &DIVERGED),
                 ),
         ))?;
         if let Some(d) = first {
@@ -890,7 +1037,7 @@ impl Plot<'_> {
         }
         for (g, per_agent) in series.iter().enumerate() {
             for (agent, points) in per_agent.iter().enumerate() {
-                let colour = agent_colour(agent);
+                let colour = palette.colour(agent);
                 let path: Vec<(f64, f64)> = points
                     .iter()
                     .map(|&(t, d)| (t, d.max(DISTANCE_FLOOR)))
@@ -913,36 +1060,11 @@ impl Plot<'_> {
     }
 }
 
-/// The symbols the legend explains.
-#[derive(Debug, Clone, Copy)]
-enum Marker {
-    Start,
-    End,
-    Arrow,
-    Contact,
-    BaselineContact,
-    Divergence,
-}
-
-impl Marker {
-    /// Draws the symbol at `at` (pixels), as the views draw it.
-    fn draw<DB: DrawingBackend>(
-        self,
-        area: &DrawingArea<DB, Shift>,
-        at: (i32, i32),
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        match self {
-            Marker::Start => area.draw(&Circle::new(at, 5, INK.filled())),
-            Marker::End => area.draw(&Rectangle::new(
-                [(at.0 - 4, at.1 - 4), (at.0 + 4, at.1 + 4)],
-                INK.filled(),
-            )),
-            Marker::Arrow => area.draw(&Polygon::new(arrowhead(at, (1.0, 0.0)), INK.filled())),
-            Marker::Contact => area.draw(&Cross::new(at, 4, INK.stroke_width(2))),
-            Marker::BaselineContact => area.draw(&Circle::new(at, 5, INK.stroke_width(1))),
-            Marker::Divergence => area.draw(&Polygon::new(diamond(at, 7), DIVERGED.filled())),
-        }
-    }
+/// What both views draw over the brushes.
+struct Views<'a> {
+    groups: &'a [Group<'a>],
+    palette: &'a Palette,
+    first: Option<&'a FirstDivergence>,
 }
 
 /// How each group of identical runs is drawn, as the title names it.
@@ -950,8 +1072,41 @@ const STYLE_NAMES: [&str; 4] = ["solid", "dashed", "dotted", "long dashes"];
 /// Dash and gap lengths per style, pixels (the first style is solid).
 const DASHES: [(u32, u32); 4] = [(0, 0), (9, 5), (2, 4), (16, 5)];
 
-fn agent_colour(agent: usize) -> RGBColor {
-    AGENT_COLOURS[agent % AGENT_COLOURS.len()]
+/// The room a legend entry takes: its swatch, its text and a gap, pixels.
+fn legend_width(text: &str) -> i32 {
+    SWATCH + 4 + width_of(text, TEXT) + 22
+}
+
+/// Appends `entries` to the legend's `rows`, starting a row, and a new one whenever the next
+/// entry would run past the canvas.
+fn flow(rows: &mut Vec<Vec<(Swatch, String)>>, entries: Vec<(Swatch, String)>) {
+    let room = (WIDTH - 2 * MARGIN) as i32;
+    let mut used = 0;
+    let mut row: Vec<(Swatch, String)> = Vec::new();
+    for (swatch, text) in entries {
+        let w = legend_width(&text);
+        if !row.is_empty() && used + w > room {
+            rows.push(std::mem::take(&mut row));
+            used = 0;
+        }
+        used += w;
+        row.push((swatch, text));
+    }
+    if !row.is_empty() {
+        rows.push(row);
+    }
+}
+
+/// An agent's position at `step`, between its samples (the last sample at or before it, moved
+/// towards the next in proportion).
+fn position_at(samples: &[(u64, DVec3, Pose)], step: u64) -> Option<DVec3> {
+    let after = samples.iter().position(|s| s.0 >= step)?;
+    let (s1, p1, _) = samples[after];
+    if after == 0 || s1 == step {
+        return Some(p1);
+    }
+    let (s0, p0, _) = samples[after - 1];
+    Some(p0.lerp(p1, (step - s0) as f64 / (s1 - s0) as f64))
 }
 
 /// An agent's sampled positions, in step order.
@@ -969,33 +1124,5 @@ fn contacts(trace: &RunRecord) -> impl Iterator<Item = (usize, DVec3)> + '_ {
     })
 }
 
-/// A small filled triangle at `at` pointing along the unit pixel direction `d`.
-fn arrowhead(at: (i32, i32), d: (f64, f64)) -> Vec<(i32, i32)> {
-    let p = |along: f64, across: f64| {
-        (
-            at.0 + (d.0 * along - d.1 * across).round() as i32,
-            at.1 + (d.1 * along + d.0 * across).round() as i32,
-        )
-    };
-    vec![p(7.0, 0.0), p(-4.0, 4.5), p(-4.0, -4.5)]
-}
-
-/// A triangle marking a pose change at `at`: pointing up for standing up, down for crouching.
-fn pose_mark(at: (i32, i32), up: bool) -> Vec<(i32, i32)> {
-    let s = if up { -1 } else { 1 };
-    vec![
-        (at.0 - 6, at.1 - 5 * s),
-        (at.0 + 6, at.1 - 5 * s),
-        (at.0, at.1 + 6 * s),
-    ]
-}
-
-/// A diamond of half-size `r` pixels around `at`.
-fn diamond(at: (i32, i32), r: i32) -> Vec<(i32, i32)> {
-    vec![
-        (at.0, at.1 - r),
-        (at.0 + r, at.1),
-        (at.0, at.1 + r),
-        (at.0 - r, at.1),
-    ]
-}
+#[cfg(test)]
+mod tests;

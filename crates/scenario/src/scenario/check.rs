@@ -16,8 +16,8 @@ use super::raw::{
     RawPose, RawRegion, RawScenario, RawScriptEvent,
 };
 use super::{
-    AgentStart, Check, ContactFilter, DEFAULT_TOLERANCE, Expectation, ExpectedDifference,
-    MAX_NAME_BYTES, Scenario, refusal,
+    AgentPoses, AgentStart, Check, ContactFilter, Crowd, DEFAULT_TOLERANCE, Expectation,
+    ExpectedDifference, MAX_NAME_BYTES, Scenario, refusal,
 };
 use crate::error::Error;
 use crate::location::LocatedError;
@@ -70,6 +70,8 @@ struct Agents {
     specs: Vec<ScriptedAgent>,
     names: Vec<String>,
     starts: Vec<AgentStart>,
+    poses: Vec<AgentPoses>,
+    crowds: Vec<Crowd>,
 }
 
 /// The backends to run, and those left out with why.
@@ -184,6 +186,8 @@ impl Checker<'_> {
             agents: agents.specs,
             agent_names: agents.names,
             agent_starts: agents.starts,
+            agent_poses: agents.poses,
+            crowds: agents.crowds,
             expectations,
         })
     }
@@ -461,6 +465,10 @@ impl Checker<'_> {
             }
             None => id.0.to_string(),
         };
+        agents.poses.push(AgentPoses {
+            standing: a.pose.get_ref().clone(),
+            crouching: a.crouch_pose.as_ref().map(|p| p.get_ref().clone()),
+        });
         agents.names.push(name);
         agents.specs.push(spec);
         agents.starts.push(AgentStart {
@@ -527,6 +535,7 @@ impl Checker<'_> {
         let script: std::sync::Arc<[ScriptEvent]> = self
             .script(&c.script, params, world, (&standing, crouching.as_ref()))?
             .into();
+        let first = agents.specs.len() as u32;
         for r in 0..rows {
             for k in 0..columns {
                 let id = AgentId(agents.specs.len() as u32);
@@ -545,8 +554,16 @@ impl Checker<'_> {
                 agents.names.push(id.0.to_string());
                 agents.specs.push(spec);
                 agents.starts.push(AgentStart::default());
+                agents.poses.push(AgentPoses {
+                    standing: c.pose.get_ref().clone(),
+                    crouching: c.crouch_pose.as_ref().map(|p| p.get_ref().clone()),
+                });
             }
         }
+        agents.crowds.push(Crowd {
+            name: format!("crowd {}", agents.crowds.len() + 1),
+            agents: first..agents.specs.len() as u32,
+        });
         Ok(())
     }
 

@@ -21,9 +21,9 @@ use crate::location::LocatedError;
 use crate::trace::compact_vector;
 use crate::world_file::LoadedWorld;
 use check::Checker;
-use cspace_sim::ScriptedAgent;
 use cspace_sim::backend::BackendKind;
 use cspace_sim::params::MoveParams;
+use cspace_sim::{Pose, ScriptedAgent};
 use raw::RawScenario;
 
 /// Backends known to differ on this scenario, by how much, and why: every backend of one group
@@ -162,6 +162,35 @@ pub struct AgentStart {
     pub allow_in_solid: bool,
 }
 
+/// The names an agent's poses have in its scenario's `[poses]` table (`pose`, `crouch_pose`):
+/// what summaries call its pose, for a sphere or a cylinder as for a box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentPoses {
+    /// The standing pose's name.
+    pub standing: String,
+    /// The crouching pose's name, if the agent can crouch.
+    pub crouching: Option<String>,
+}
+
+impl AgentPoses {
+    /// The name of `pose` (the standing name for an agent that cannot crouch).
+    pub fn name(&self, pose: Pose) -> &str {
+        match (pose, &self.crouching) {
+            (Pose::Crouching, Some(name)) => name,
+            _ => &self.standing,
+        }
+    }
+}
+
+/// The agents one `[[crowd]]` table made, in the order of the file: `crowd 1`, `crowd 2`, ...
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crowd {
+    /// `crowd N`, N counting the file's crowds from 1.
+    pub name: String,
+    /// Its agents' ids (consecutive).
+    pub agents: std::ops::Range<u32>,
+}
+
 /// A checked scenario, ready to run.
 #[derive(Debug, Clone)]
 pub struct Scenario {
@@ -196,6 +225,10 @@ pub struct Scenario {
     pub agent_names: Vec<String>,
     /// How each agent's start was written, in id order.
     pub agent_starts: Vec<AgentStart>,
+    /// The names of each agent's poses, in id order.
+    pub agent_poses: Vec<AgentPoses>,
+    /// The crowds, in the order of the file (empty without `[[crowd]]` tables).
+    pub crowds: Vec<Crowd>,
     /// The expectations.
     pub expectations: Vec<Expectation>,
 }

@@ -147,6 +147,9 @@ pub struct PlannedPath {
     pub agent: AgentId,
     /// The waypoints, the agent's start first.
     pub waypoints: Vec<Waypoint>,
+    /// The floor under each leg (leg `i` from waypoint `i` to `i + 1`), as side views draw it
+    /// ([`cspace_nav::NavMesh::floors_under`]).
+    pub floors: Vec<Vec<cspace_nav::FloorPoint>>,
     /// A plan made again on the way.
     pub replan: bool,
 }
@@ -408,6 +411,7 @@ impl Follow {
                     step: s.step,
                     agent: s.agent,
                     waypoints: path.waypoints.clone(),
+                    floors: mesh.floors_under(&path),
                     replan,
                 });
                 let run_up = run_ups(&path.waypoints, mesh, s.params, s.follow);
