@@ -65,8 +65,11 @@ impl Jitter {
     }
 }
 
-/// The generator of one agent's stream under `seed`.
-fn generator(seed: u64, agent: u32, stream: u8) -> Rng {
+/// The generator of one agent's stream under `seed`: SplitMix64 seeded with the FNV-1a hash of
+/// the seed, the agent's id and the stream (the sweep's rule, `docs/sweep.md`, "Seeds"). Streams
+/// 0 and 1 are a sweep's starts and headings; others may draw for other purposes (the Python
+/// environment's resets and goals), each independent of the others and of the other agents.
+pub fn generator(seed: u64, agent: u32, stream: u8) -> Rng {
     let mut bytes = [0u8; 17];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&u64::from(agent).to_le_bytes());
