@@ -56,7 +56,7 @@ pub use line::{ExpectationLine, RunLine, Timing};
 pub use merge::{Merged, merge};
 pub use seeds::{MAX_SEEDS, Seeds};
 pub use shard::Shard;
-pub use vary::{Jitter, START_DRAWS, generator, sin_cos, vary};
+pub use vary::{Jitter, START_DRAWS, generator, jittered_start, sin_cos, vary};
 
 use crate::error::Error;
 use crate::location::LocatedError;

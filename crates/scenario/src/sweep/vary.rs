@@ -77,6 +77,21 @@ pub fn generator(seed: u64, agent: u32, stream: u8) -> Rng {
     Rng::new(cspace_geom::world::fnv1a64(&bytes))
 }
 
+/// `start` moved by an offset uniform in `[-by, by]` along x and along y, drawn from `rng` until
+/// `free` accepts it, at most [`START_DRAWS`] times; `start` itself when no draw is free. A seed's
+/// start (module docs), and the Python environment's resets.
+pub fn jittered_start(
+    start: DVec3,
+    by: f64,
+    rng: &mut Rng,
+    free: &mut impl FnMut(DVec3) -> bool,
+) -> DVec3 {
+    (0..START_DRAWS)
+        .map(|_| start + DVec3::new(rng.range(-by, by), rng.range(-by, by), 0.0))
+        .find(|&p| free(p))
+        .unwrap_or(start)
+}
+
 /// `(sin x, cos x)` for `|x| <= pi` from their Taylor series to the 35th power (error below
 /// 1e-15 there), in plain IEEE arithmetic: the same bits on every machine, unlike libm's.
 pub fn sin_cos(x: f64) -> (f64, f64) {
@@ -129,13 +144,7 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
         }
         if !written.allow_in_solid && jitter.start > 0.0 {
             let mut rng = generator(seed, id, 0);
-            let j = jitter.start;
-            if let Some(p) = (0..START_DRAWS)
-                .map(|_| agent.start + DVec3::new(rng.range(-j, j), rng.range(-j, j), 0.0))
-                .find(|&p| free(p))
-            {
-                agent.start = p;
-            }
+            agent.start = jittered_start(agent.start, jitter.start, &mut rng, &mut free);
         }
         if turn > 0.0 {
             let mut rng = generator(seed, id, 1);
