@@ -15,7 +15,9 @@ use cspace_sim::navigation::{NavOptions, PlanPose, nav_params};
 use cspace_sim::{AgentId, AgentSpec, Intent, Pose, Recording, Sim, SimConfig, View};
 use rayon::prelude::*;
 
-use crate::config::{CROUCHING_EYE, EnvConfig, GoalKind, MAX_PITCH, RewardKind, STANDING_EYE, TurnMode};
+use crate::config::{
+    CROUCHING_EYE, EnvConfig, GoalKind, MAX_PITCH, RewardKind, STANDING_EYE, TurnMode,
+};
 use crate::replay::{Replay, StepIntent};
 
 /// The streams of an agent's generator (the sweep's rule, [`generator`]): 0 and 1 are a sweep's
@@ -182,8 +184,11 @@ impl std::fmt::Debug for Batch {
 /// Quake's player boxes: standing, and crouching (the same box 16 units lower on top).
 fn player() -> (Shape, Shape) {
     let standing = cspace_scenario::bench::player();
-    let crouching = Shape::new_box(DVec3::new(-16.0, -16.0, -24.0), DVec3::new(16.0, 16.0, 16.0))
-        .expect("a valid box");
+    let crouching = Shape::new_box(
+        DVec3::new(-16.0, -16.0, -24.0),
+        DVec3::new(16.0, 16.0, 16.0),
+    )
+    .expect("a valid box");
     (standing, crouching)
 }
 
@@ -213,7 +218,10 @@ impl Batch {
     /// settles them (the first reset, seed 0).
     pub fn new(config: EnvConfig) -> Result<Batch, String> {
         config.validate()?;
-        config.params.validate().map_err(|e| format!("movement: {e}"))?;
+        config
+            .params
+            .validate()
+            .map_err(|e| format!("movement: {e}"))?;
         let (standing, crouching) = player();
         let crouching = config.crouch.then_some(crouching);
         let spec = AgentSpec {
@@ -312,13 +320,16 @@ impl Batch {
                     fill_outside: (!spawns.is_empty()).then(|| spawns.clone()),
                     params: nav_params(&config.params),
                 };
-                let nav = cspace_sim::navigation::build(&world, &name, &[PlanPose::stand()], &options)
-                    .map_err(|e| e.to_string())?;
+                let nav =
+                    cspace_sim::navigation::build(&world, &name, &[PlanPose::stand()], &options)
+                        .map_err(|e| e.to_string())?;
                 let areas: Vec<u32> = (0..nav.mesh.areas().len() as u32)
                     .filter(|&a| nav.mesh.areas()[a as usize].pose == 0)
                     .collect();
                 if areas.is_empty() {
-                    return Err(format!("{name}: the navigation graph has no walkable area for random goals"));
+                    return Err(format!(
+                        "{name}: the navigation graph has no walkable area for random goals"
+                    ));
                 }
                 Ok(Arc::new(Walkable {
                     mesh: nav.mesh,
@@ -387,7 +398,13 @@ impl Batch {
                 starts: generator(seed, global, RESET_STREAM),
                 goals: generator(seed, global, GOAL_STREAM),
             };
-            let start = draw_start(&self.config, &exact, &prepared, &mut run.queries, &mut agent);
+            let start = draw_start(
+                &self.config,
+                &exact,
+                &prepared,
+                &mut run.queries,
+                &mut agent,
+            );
             let spec = AgentSpec {
                 crouching: self.crouching.clone(),
                 ..AgentSpec::new(self.standing.clone(), start)
@@ -540,7 +557,11 @@ impl Batch {
             }
         }
         let (turn_lo, turn_hi, pitch_limit) = match self.config.turn {
-            TurnMode::Relative => (-self.config.max_turn, self.config.max_turn, self.config.max_turn),
+            TurnMode::Relative => (
+                -self.config.max_turn,
+                self.config.max_turn,
+                self.config.max_turn,
+            ),
             TurnMode::Absolute => (-180.0, 180.0, MAX_PITCH),
         };
         let mut out = Vec::with_capacity(n);
@@ -558,14 +579,21 @@ impl Batch {
                 if value == 0.0 || value == 1.0 {
                     Ok(value == 1.0)
                 } else {
-                    Err(ActionError(format!("agent {i}: {name} {value} is not 0 or 1")))
+                    Err(ActionError(format!(
+                        "agent {i}: {name} {value} is not 0 or 1"
+                    )))
                 }
             };
             out.push(Action {
                 forward: check("move forward", actions.moves[2 * i], -1.0, 1.0)?,
                 strafe: check("move strafe", actions.moves[2 * i + 1], -1.0, 1.0)?,
                 yaw: check("turn yaw", actions.turns[2 * i], turn_lo, turn_hi)?,
-                pitch: check("turn pitch", actions.turns[2 * i + 1], -pitch_limit, pitch_limit)?,
+                pitch: check(
+                    "turn pitch",
+                    actions.turns[2 * i + 1],
+                    -pitch_limit,
+                    pitch_limit,
+                )?,
                 jump: flag("jump", actions.jumps[i])?,
                 crouch: flag("crouch", actions.crouches[i])?,
             });
@@ -636,7 +664,9 @@ impl Batch {
             if jobs.len() == 1 {
                 step_one(&mut jobs[0])
             } else {
-                jobs.par_iter_mut().map(step_one).collect::<Result<(), String>>()
+                jobs.par_iter_mut()
+                    .map(step_one)
+                    .collect::<Result<(), String>>()
             }
         })?;
         if resetting.iter().any(|&r| r) {
@@ -647,7 +677,11 @@ impl Batch {
     }
 
     /// Writes the observations of every agent (or of those `rows` marks).
-    pub fn write_observations<T: Real>(&mut self, rows: Option<&[bool]>, obs: &mut ObsSlices<'_, T>) {
+    pub fn write_observations<T: Real>(
+        &mut self,
+        rows: Option<&[bool]>,
+        obs: &mut ObsSlices<'_, T>,
+    ) {
         let per = self.config.agents_per_world;
         let config = &self.config;
         let pool = &self.pool;
@@ -705,7 +739,10 @@ impl Batch {
         let every = self.config.sample_every.ok_or_else(|| {
             "this environment does not record: make it with record=True".to_string()
         })?;
-        let run = self.worlds.get_mut(w).ok_or_else(|| format!("no world {w}"))?;
+        let run = self
+            .worlds
+            .get_mut(w)
+            .ok_or_else(|| format!("no world {w}"))?;
         run.sim.sample();
         let header = Header {
             scenario: self.config.name.clone(),
@@ -773,9 +810,7 @@ fn draw_goal(config: &EnvConfig, shared: &Shared, agent: &mut Agent) -> Option<D
     match config.task.goal {
         GoalKind::None => None,
         GoalKind::Given => Some(agent.goal.unwrap_or(agent.placed)),
-        GoalKind::Spawn => {
-            Some(shared.spawns[agent.goals.below(shared.spawns.len())])
-        }
+        GoalKind::Spawn => Some(shared.spawns[agent.goals.below(shared.spawns.len())]),
         GoalKind::Random => {
             let walkable = shared.walkable.as_ref().expect("built for random goals");
             let area = walkable.areas[agent.goals.below(walkable.areas.len())];
@@ -784,7 +819,11 @@ fn draw_goal(config: &EnvConfig, shared: &Shared, agent: &mut Agent) -> Option<D
             // A point of the floor: a vertex fan's triangle, then a point in it.
             let t = 1 + agent.goals.below(v.len().saturating_sub(2).max(1));
             let (a, b) = (agent.goals.next_f64(), agent.goals.next_f64());
-            let (a, b) = if a + b > 1.0 { (1.0 - a, 1.0 - b) } else { (a, b) };
+            let (a, b) = if a + b > 1.0 {
+                (1.0 - a, 1.0 - b)
+            } else {
+                (a, b)
+            };
             let p = v[0] + (v[t] - v[0]) * a + (v[(t + 1).min(v.len() - 1)] - v[0]) * b;
             walkable
                 .mesh
@@ -813,8 +852,16 @@ fn step_world<T: Real>(
             Action {
                 forward: 0.0,
                 strafe: 0.0,
-                yaw: if config.turn == TurnMode::Absolute { agent.yaw } else { 0.0 },
-                pitch: if config.turn == TurnMode::Absolute { agent.pitch } else { 0.0 },
+                yaw: if config.turn == TurnMode::Absolute {
+                    agent.yaw
+                } else {
+                    0.0
+                },
+                pitch: if config.turn == TurnMode::Absolute {
+                    agent.pitch
+                } else {
+                    0.0
+                },
                 jump: false,
                 crouch: false,
             }
@@ -822,12 +869,19 @@ fn step_world<T: Real>(
             actions[k]
         };
         let (yaw, pitch) = match config.turn {
-            TurnMode::Relative => (wrap_yaw(agent.yaw + act.yaw), (agent.pitch + act.pitch).clamp(-MAX_PITCH, MAX_PITCH)),
+            TurnMode::Relative => (
+                wrap_yaw(agent.yaw + act.yaw),
+                (agent.pitch + act.pitch).clamp(-MAX_PITCH, MAX_PITCH),
+            ),
             TurnMode::Absolute => (wrap_yaw(act.yaw), act.pitch.clamp(-MAX_PITCH, MAX_PITCH)),
         };
         agent.yaw = yaw;
         agent.pitch = pitch;
-        if run.sim.has_left_world(agent.id).map_err(|e| e.to_string())? {
+        if run
+            .sim
+            .has_left_world(agent.id)
+            .map_err(|e| e.to_string())?
+        {
             continue;
         }
         // Quake III's `PM_CmdScale`: the wish speed is the walk speed times the larger of the
@@ -844,7 +898,9 @@ fn step_world<T: Real>(
             view: View { yaw, pitch },
             ..Intent::walk(raw, speed)
         };
-        run.sim.set_intent(agent.id, intent).map_err(|e| e.to_string())?;
+        run.sim
+            .set_intent(agent.id, intent)
+            .map_err(|e| e.to_string())?;
         if run.replay.is_some() {
             intents.push(StepIntent {
                 agent: k as u32,
@@ -863,7 +919,10 @@ fn step_world<T: Real>(
     for (k, agent) in run.agents.iter_mut().enumerate() {
         agent.steps += 1;
         let state = run.sim.agent(agent.id).map_err(|e| e.to_string())?;
-        let left = run.sim.has_left_world(agent.id).map_err(|e| e.to_string())?;
+        let left = run
+            .sim
+            .has_left_world(agent.id)
+            .map_err(|e| e.to_string())?;
         let (reward, arrived) = match agent.goal {
             Some(goal) => {
                 let distance = goal.distance(state.position);
@@ -888,7 +947,12 @@ fn step_world<T: Real>(
 }
 
 /// Writes what each agent of `run` (or of those `rows` marks) observes.
-fn observe<T: Real>(config: &EnvConfig, run: &mut WorldRun, rows: Option<&[bool]>, obs: &mut ObsSlices<'_, T>) {
+fn observe<T: Real>(
+    config: &EnvConfig,
+    run: &mut WorldRun,
+    rows: Option<&[bool]>,
+    obs: &mut ObsSlices<'_, T>,
+) {
     let rays = config.rays;
     for (k, agent) in run.agents.iter().enumerate() {
         if rows.is_some_and(|r| !r[k]) {
@@ -905,7 +969,11 @@ fn observe<T: Real>(config: &EnvConfig, run: &mut WorldRun, rows: Option<&[bool]
         obs.view[2 * k] = T::of(agent.yaw);
         obs.view[2 * k + 1] = T::of(agent.pitch);
         obs.on_ground[k] = T::of(if state.on_ground { 1.0 } else { 0.0 });
-        obs.crouched[k] = T::of(if state.pose == Pose::Crouching { 1.0 } else { 0.0 });
+        obs.crouched[k] = T::of(if state.pose == Pose::Crouching {
+            1.0
+        } else {
+            0.0
+        });
         let relative = agent.goal.map_or(DVec3::ZERO, |g| {
             let d = g - state.position;
             let (s, c) = sin_cos_degrees(agent.yaw);
@@ -917,7 +985,11 @@ fn observe<T: Real>(config: &EnvConfig, run: &mut WorldRun, rows: Option<&[bool]
     if rays.count == 0 {
         return;
     }
-    let sight = run.shared.sight.as_ref().expect("built when rays are asked for");
+    let sight = run
+        .shared
+        .sight
+        .as_ref()
+        .expect("built when rays are asked for");
     let eyes: Vec<(usize, DVec3, f64, f64)> = run
         .agents
         .iter()
@@ -925,14 +997,19 @@ fn observe<T: Real>(config: &EnvConfig, run: &mut WorldRun, rows: Option<&[bool]
         .filter(|(k, _)| rows.is_none_or(|r| r[*k]))
         .map(|(k, a)| {
             let s = run.sim.agent(a.id).expect("a live agent");
-            let eye = if s.pose == Pose::Crouching { CROUCHING_EYE } else { STANDING_EYE };
+            let eye = if s.pose == Pose::Crouching {
+                CROUCHING_EYE
+            } else {
+                STANDING_EYE
+            };
             (k, s.position + DVec3::Z * eye, a.yaw, a.pitch)
         })
         .collect();
     let fan = crate::rays::fan(&rays);
-    let cast = |ctx: &mut NavContext, &(_, eye, yaw, pitch): &(usize, DVec3, f64, f64), out: &mut [T]| {
-        crate::rays::cast(sight, ctx, &rays, &fan, eye, yaw, pitch, out);
-    };
+    let cast =
+        |ctx: &mut NavContext, &(_, eye, yaw, pitch): &(usize, DVec3, f64, f64), out: &mut [T]| {
+            crate::rays::cast(sight, ctx, &rays, &fan, eye, yaw, pitch, out);
+        };
     let depth = &mut *obs.depth;
     if rayon::current_num_threads() > 1 && eyes.len() >= 64 && rows.is_none() {
         depth
@@ -942,7 +1019,11 @@ fn observe<T: Real>(config: &EnvConfig, run: &mut WorldRun, rows: Option<&[bool]
     } else {
         for eye in &eyes {
             let k = eye.0;
-            cast(&mut run.nav, eye, &mut depth[k * rays.count..(k + 1) * rays.count]);
+            cast(
+                &mut run.nav,
+                eye,
+                &mut depth[k * rays.count..(k + 1) * rays.count],
+            );
         }
     }
 }

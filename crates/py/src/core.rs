@@ -121,13 +121,17 @@ fn slice_of<'a>(
             array.shape()
         )));
     }
-    array.as_slice().map_err(|_| {
-        ActionError::new_err(format!("{name} actions: the array must be contiguous"))
-    })
+    array
+        .as_slice()
+        .map_err(|_| ActionError::new_err(format!("{name} actions: the array must be contiguous")))
 }
 
 /// A boolean mask of one entry per agent.
-fn mask_of(name: &str, mask: Option<PyReadonlyArrayDyn<'_, bool>>, n: usize) -> PyResult<Option<Vec<bool>>> {
+fn mask_of(
+    name: &str,
+    mask: Option<PyReadonlyArrayDyn<'_, bool>>,
+    n: usize,
+) -> PyResult<Option<Vec<bool>>> {
     mask.map(|m| {
         if m.shape() != [n] {
             return Err(error(format!(
@@ -145,7 +149,6 @@ impl Core {
         // A poisoned lock only follows a panic, which the batch never lets out.
         self.batch.lock().unwrap_or_else(|e| e.into_inner())
     }
-
 }
 
 #[pymethods]
@@ -192,7 +195,9 @@ impl Core {
         name: &str,
         float64: bool,
     ) -> PyResult<Core> {
-        let backend = backend.parse().map_err(|e: cspace_sim::UnknownBackend| error(e.to_string()))?;
+        let backend = backend
+            .parse()
+            .map_err(|e: cspace_sim::UnknownBackend| error(e.to_string()))?;
         let params = match movement {
             "cspace" => cspace_sim::MoveParams::default(),
             "quake3" => cspace_sim::MoveParams::quake3(),
@@ -337,9 +342,12 @@ impl Core {
                 let seed = seed.unwrap_or(batch.seed());
                 py.detach(|| batch.reset(seed)).map_err(error)?;
             }
-            Some(mask) => py.detach(|| batch.reset_agents(mask, seed)).map_err(error)?,
+            Some(mask) => py
+                .detach(|| batch.reset_agents(mask, seed))
+                .map_err(error)?,
         }
-        with_obs!(self, py, |obs| batch.write_observations(mask.as_deref(), obs));
+        with_obs!(self, py, |obs| batch
+            .write_observations(mask.as_deref(), obs));
         Ok(())
     }
 
@@ -381,7 +389,8 @@ impl Core {
         let resetting = resetting.as_deref();
         let out = &mut out;
         let actions = &actions;
-        with_obs!(self, py, |obs| py.detach(|| batch.step(actions, resetting, obs, out)))
+        with_obs!(self, py, |obs| py
+            .detach(|| batch.step(actions, resetting, obs, out)))
         .map_err(error)
     }
 
@@ -408,7 +417,8 @@ impl Core {
         let mask = mask_of("mask", mask, n)?;
         batch.set_goals(values, mask.as_deref()).map_err(error)?;
         let batch = &mut *batch;
-        with_obs!(self, py, |obs| batch.write_observations(mask.as_deref(), obs));
+        with_obs!(self, py, |obs| batch
+            .write_observations(mask.as_deref(), obs));
         Ok(())
     }
 
@@ -441,7 +451,11 @@ impl Core {
         if world >= batch.worlds() {
             return Err(error(format!("no world {world} (of {})", batch.worlds())));
         }
-        Ok(batch.spawns(world).iter().map(|p| (p.x, p.y, p.z)).collect())
+        Ok(batch
+            .spawns(world)
+            .iter()
+            .map(|p| (p.x, p.y, p.z))
+            .collect())
     }
 
     /// The trace text of world `world`'s run since the last full reset (`docs/trace-format.md`).
@@ -457,12 +471,22 @@ impl Core {
 
     /// The depth rays' segments from an eye with a view, for tests: a list of
     /// ((x0, y0, z0), (x1, y1, z1)).
-    fn ray_segments(&self, eye: (f64, f64, f64), yaw: f64, pitch: f64) -> Vec<((f64, f64, f64), (f64, f64, f64))> {
+    fn ray_segments(
+        &self,
+        eye: (f64, f64, f64),
+        yaw: f64,
+        pitch: f64,
+    ) -> Vec<((f64, f64, f64), (f64, f64, f64))> {
         let batch = self.lock();
         let rays = batch.config().rays;
-        crate::rays::segments(&rays, cspace_geom::DVec3::new(eye.0, eye.1, eye.2), yaw, pitch)
-            .into_iter()
-            .map(|(a, b)| ((a.x, a.y, a.z), (b.x, b.y, b.z)))
-            .collect()
+        crate::rays::segments(
+            &rays,
+            cspace_geom::DVec3::new(eye.0, eye.1, eye.2),
+            yaw,
+            pitch,
+        )
+        .into_iter()
+        .map(|(a, b)| ((a.x, a.y, a.z), (b.x, b.y, b.z)))
+        .collect()
     }
 }

@@ -33,6 +33,12 @@ fn _cspace(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ActionError", py.get_type::<errors::ActionError>())?;
     m.add_function(wrap_pyfunction!(scenarios::run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios::sweep_lines, m)?)?;
-    m.add("BACKENDS", cspace_sim::BACKENDS.iter().map(|b| b.name).collect::<Vec<_>>())?;
+    m.add(
+        "BACKENDS",
+        cspace_sim::BACKENDS
+            .iter()
+            .map(|b| b.name)
+            .collect::<Vec<_>>(),
+    )?;
     Ok(())
 }

@@ -63,12 +63,7 @@ pub fn cast<T: Real>(
 
 /// The segments of the fan from `eye` with the view (`yaw`, `pitch`): what `cast` traces (for
 /// tests against `sim los` and `sim trace`).
-pub fn segments(
-    rays: &RayConfig,
-    eye: DVec3,
-    yaw: f64,
-    pitch: f64,
-) -> Vec<(DVec3, DVec3)> {
+pub fn segments(rays: &RayConfig, eye: DVec3, yaw: f64, pitch: f64) -> Vec<(DVec3, DVec3)> {
     fan(rays)
         .iter()
         .map(|&(dy, dp)| (eye, eye + direction(yaw + dy, pitch + dp) * rays.range))
