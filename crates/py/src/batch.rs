@@ -9,7 +9,7 @@ use std::sync::Arc;
 use cspace_geom::generate::Rng;
 use cspace_geom::{Collider, DVec3, ExactCollider, QueryContext, Shape, World};
 use cspace_nav::{LineOfSight, NavContext, NavMesh};
-use cspace_scenario::sweep::{generator, jittered_start, sin_cos};
+use cspace_scenario::sweep::{generator, jittered_start};
 use cspace_scenario::trace::{Header, RunRecord};
 use cspace_sim::navigation::{NavOptions, PlanPose, nav_params};
 use cspace_sim::{AgentId, AgentSpec, Intent, Pose, Recording, Sim, SimConfig, View};
@@ -18,7 +18,9 @@ use rayon::prelude::*;
 use crate::config::{
     CROUCHING_EYE, EnvConfig, GoalKind, MAX_PITCH, RewardKind, STANDING_EYE, TurnMode,
 };
+use crate::rays::Fan;
 use crate::replay::{Replay, StepIntent};
+use crate::view::Facing;
 
 /// The streams of an agent's generator (the sweep's rule, [`generator`]): 0 and 1 are a sweep's
 /// starts and headings; an environment draws its resets' starts and its goals from its own.
@@ -116,9 +118,8 @@ struct Agent {
     id: AgentId,
     /// Where it was placed (resets start near it).
     placed: DVec3,
-    /// The view, degrees.
-    yaw: f64,
-    pitch: f64,
+    /// The view.
+    view: Facing,
     /// The goal, if the task has one.
     goal: Option<DVec3>,
     /// The distance to the goal after the last step (progress rewards).
@@ -159,6 +160,19 @@ struct WorldRun {
     replay: Option<Replay>,
     nav: NavContext,
     queries: QueryContext,
+    /// Nanoseconds in the simulation's steps, and in the depth rays.
+    sim_nanos: u64,
+    ray_nanos: u64,
+}
+
+/// Where a batch's time goes, nanoseconds summed since it was made (over the worlds, so on
+/// several threads the sum of their times).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Timings {
+    /// In the simulations' steps (`Sim::step`).
+    pub sim_nanos: u64,
+    /// In the depth rays.
+    pub ray_nanos: u64,
 }
 
 /// N agents in W worlds, stepped together.
@@ -167,9 +181,15 @@ pub struct Batch {
     standing: Shape,
     crouching: Option<Shape>,
     worlds: Vec<WorldRun>,
-    pool: rayon::ThreadPool,
+    /// The pool of `threads` threads; `None` for one thread, which steps on the calling thread
+    /// (handing each step to a pool thread costs a wake-up, milliseconds on a busy machine).
+    pool: Option<rayon::ThreadPool>,
+    /// The depth rays' fan.
+    fan: Fan,
     /// The seed of the last full reset.
     seed: u64,
+    /// The timings of worlds made anew by full resets.
+    timings: Timings,
 }
 
 impl std::fmt::Debug for Batch {
@@ -192,6 +212,15 @@ fn player() -> (Shape, Shape) {
     (standing, crouching)
 }
 
+/// Runs `f` in `pool` (its threads run the worlds, the interaction groups and the rays), or on
+/// the calling thread without one.
+fn in_pool<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
 /// `slice` cut into `n` consecutive parts of `size` (empty parts when `size` is 0).
 fn split<U>(slice: &mut [U], size: usize, n: usize) -> std::vec::IntoIter<&mut [U]> {
     if size == 0 {
@@ -199,18 +228,6 @@ fn split<U>(slice: &mut [U], size: usize, n: usize) -> std::vec::IntoIter<&mut [
     } else {
         slice.chunks_mut(size).collect::<Vec<_>>().into_iter()
     }
-}
-
-/// `yaw` in (-180, 180] degrees.
-fn wrap_yaw(yaw: f64) -> f64 {
-    let y = yaw.rem_euclid(360.0);
-    if y > 180.0 { y - 360.0 } else { y }
-}
-
-/// `(sin, cos)` of `degrees` within [-180, 180], from the sweep's polynomial: the same bits on
-/// every machine, so a wish direction never depends on the platform's `sin`.
-fn sin_cos_degrees(degrees: f64) -> (f64, f64) {
-    sin_cos(degrees * (std::f64::consts::PI / 180.0))
 }
 
 impl Batch {
@@ -237,17 +254,23 @@ impl Batch {
             }
             shared.push(Self::build_world(&config, path, &standing, &shapes)?);
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .thread_name(|i| format!("cspace-{i}"))
-            .build()
-            .map_err(|e| format!("threads: {e}"))?;
+        let pool = (config.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("cspace-{i}"))
+                    .build()
+                    .map_err(|e| format!("threads: {e}"))
+            })
+            .transpose()?;
         let mut batch = Batch {
             worlds: Vec::new(),
             standing,
             crouching,
             pool,
             seed: 0,
+            fan: Fan::new(&config.rays),
+            timings: Timings::default(),
             config,
         };
         batch.worlds = shared
@@ -361,7 +384,13 @@ impl Batch {
                 Some(every) => Recording::Sampled { every },
                 None => Recording::Off,
             },
-            parallel_from: config.parallel_from,
+            // One thread steps in order on the calling thread: without a pool of ours, rayon's
+            // global pool would lend the groups its threads (the same answers either way).
+            parallel_from: if config.threads > 1 {
+                config.parallel_from
+            } else {
+                usize::MAX
+            },
             ..SimConfig::default()
         };
         let sim = Sim::new(shared.collider.clone(), sim_config).map_err(|e| e.to_string())?;
@@ -371,6 +400,8 @@ impl Batch {
             replay: config.sample_every.map(|_| Replay::default()),
             nav: NavContext::new(),
             queries: QueryContext::new(),
+            sim_nanos: 0,
+            ray_nanos: 0,
             shared,
         };
         self.spawn_crowd(&mut run, w, seed)?;
@@ -390,8 +421,7 @@ impl Batch {
             let mut agent = Agent {
                 id: AgentId(0),
                 placed,
-                yaw: 0.0,
-                pitch: 0.0,
+                view: Facing::new(0.0, 0.0),
                 goal: None,
                 distance: 0.0,
                 steps: 0,
@@ -413,7 +443,7 @@ impl Batch {
             if let Some(replay) = &mut run.replay {
                 replay.starts.push(start);
             }
-            agent.yaw = draw_yaw(&mut agent);
+            agent.view = Facing::new(draw_yaw(&mut agent), 0.0);
             agent.goal = draw_goal(&self.config, &run.shared, &mut agent);
             run.agents.push(agent);
         }
@@ -430,9 +460,9 @@ impl Batch {
         self.worlds.len() * self.config.agents_per_world
     }
 
-    /// The configuration.
-    pub fn config(&self) -> &EnvConfig {
-        &self.config
+    /// The depth rays' fan.
+    pub fn fan(&self) -> &Fan {
+        &self.fan
     }
 
     /// Worlds.
@@ -447,6 +477,8 @@ impl Batch {
         self.seed = seed;
         let worlds = std::mem::take(&mut self.worlds);
         for (w, run) in worlds.into_iter().enumerate() {
+            self.timings.sim_nanos += run.sim_nanos;
+            self.timings.ray_nanos += run.ray_nanos;
             let run = self.world_run(run.shared, w, seed)?;
             self.worlds.push(run);
         }
@@ -493,8 +525,7 @@ impl Batch {
                 run.sim
                     .set_intent(agent.id, Intent::default())
                     .map_err(|e| e.to_string())?;
-                agent.yaw = draw_yaw(&mut agent);
-                agent.pitch = 0.0;
+                agent.view = Facing::new(draw_yaw(&mut agent), 0.0);
                 agent.steps = 0;
                 agent.goal = draw_goal(config, &run.shared, &mut agent);
                 run.agents[k] = agent;
@@ -616,6 +647,7 @@ impl Batch {
         let per = self.config.agents_per_world;
         let rays = self.config.rays.count;
         let config = &self.config;
+        let fan = &self.fan;
         let no_reset = vec![false; self.len()];
         let resetting = resetting.unwrap_or(&no_reset);
         let n = self.worlds.len();
@@ -659,8 +691,8 @@ impl Batch {
             &[bool],
             ObsSlices<'_, T>,
             StepSlices<'_>,
-        )| { step_world(config, run, acts, resets, obs, out) };
-        self.pool.install(|| {
+        )| { step_world(config, fan, run, acts, resets, obs, out) };
+        in_pool(self.pool.as_ref(), || {
             if jobs.len() == 1 {
                 step_one(&mut jobs[0])
             } else {
@@ -684,7 +716,8 @@ impl Batch {
     ) {
         let per = self.config.agents_per_world;
         let config = &self.config;
-        let pool = &self.pool;
+        let pool = self.pool.as_ref();
+        let fan = &self.fan;
         for (w, run) in self.worlds.iter_mut().enumerate() {
             let rays = config.rays.count;
             let mut world_obs = ObsSlices {
@@ -697,8 +730,18 @@ impl Batch {
                 depth: &mut obs.depth[rays * per * w..rays * per * (w + 1)],
             };
             let rows = rows.map(|r| &r[per * w..per * (w + 1)]);
-            pool.install(|| observe(config, run, rows, &mut world_obs));
+            in_pool(pool, || observe(config, fan, run, rows, &mut world_obs));
         }
+    }
+
+    /// Where the time went since the batch was made (full resets keep counting).
+    pub fn timings(&self) -> Timings {
+        let mut t = self.timings;
+        for w in &self.worlds {
+            t.sim_nanos += w.sim_nanos;
+            t.ray_nanos += w.ray_nanos;
+        }
+        t
     }
 
     /// Each world's state fingerprint ([`Sim::state_hash`]).
@@ -802,7 +845,7 @@ fn draw_start(
 
 /// The view's yaw at a reset: drawn from the start stream, degrees in (-180, 180].
 fn draw_yaw(agent: &mut Agent) -> f64 {
-    wrap_yaw(agent.starts.range(-180.0, 180.0))
+    agent.starts.range(-180.0, 180.0)
 }
 
 /// The next goal of `agent` from the task.
@@ -839,6 +882,7 @@ fn draw_goal(config: &EnvConfig, shared: &Shared, agent: &mut Agent) -> Option<D
 /// One world's step: intents, the simulation's step, then what each agent observes and earns.
 fn step_world<T: Real>(
     config: &EnvConfig,
+    fan: &Fan,
     run: &mut WorldRun,
     actions: &[Action],
     resetting: &[bool],
@@ -849,34 +893,29 @@ fn step_world<T: Real>(
     let mut intents = Vec::new();
     for (k, agent) in run.agents.iter_mut().enumerate() {
         let act = if resetting[k] {
+            // Standing still, looking where it looks.
+            let (yaw, pitch) = match config.turn {
+                TurnMode::Absolute => (agent.view.yaw, agent.view.pitch),
+                TurnMode::Relative => (0.0, 0.0),
+            };
             Action {
                 forward: 0.0,
                 strafe: 0.0,
-                yaw: if config.turn == TurnMode::Absolute {
-                    agent.yaw
-                } else {
-                    0.0
-                },
-                pitch: if config.turn == TurnMode::Absolute {
-                    agent.pitch
-                } else {
-                    0.0
-                },
+                yaw,
+                pitch,
                 jump: false,
                 crouch: false,
             }
         } else {
             actions[k]
         };
-        let (yaw, pitch) = match config.turn {
-            TurnMode::Relative => (
-                wrap_yaw(agent.yaw + act.yaw),
-                (agent.pitch + act.pitch).clamp(-MAX_PITCH, MAX_PITCH),
-            ),
-            TurnMode::Absolute => (wrap_yaw(act.yaw), act.pitch.clamp(-MAX_PITCH, MAX_PITCH)),
+        let turned = match config.turn {
+            TurnMode::Relative => (agent.view.yaw + act.yaw, agent.view.pitch + act.pitch),
+            TurnMode::Absolute => (act.yaw, act.pitch),
         };
-        agent.yaw = yaw;
-        agent.pitch = pitch;
+        if turned != (agent.view.yaw, agent.view.pitch) {
+            agent.view = Facing::new(turned.0, turned.1);
+        }
         if run
             .sim
             .has_left_world(agent.id)
@@ -886,16 +925,16 @@ fn step_world<T: Real>(
         }
         // Quake III's `PM_CmdScale`: the wish speed is the walk speed times the larger of the
         // two axes, so a diagonal is no faster than a straight move.
-        let (s, c) = sin_cos_degrees(yaw);
-        let forward = DVec3::new(c, s, 0.0);
-        let right = DVec3::new(s, -c, 0.0);
-        let raw = forward * act.forward + right * act.strafe;
+        let raw = agent.view.forward() * act.forward + agent.view.right() * act.strafe;
         let speed = walk * act.forward.abs().max(act.strafe.abs());
         let now = run.sim.intent(agent.id).map_err(|e| e.to_string())?;
         let intent = Intent {
             jump: now.jump || act.jump,
             crouch: act.crouch,
-            view: View { yaw, pitch },
+            view: View {
+                yaw: agent.view.yaw,
+                pitch: agent.view.pitch,
+            },
             ..Intent::walk(raw, speed)
         };
         run.sim
@@ -914,7 +953,9 @@ fn step_world<T: Real>(
     if let Some(replay) = &mut run.replay {
         replay.steps.push(intents);
     }
+    let clock = std::time::Instant::now();
     run.sim.step();
+    run.sim_nanos += clock.elapsed().as_nanos() as u64;
     let task = &config.task;
     for (k, agent) in run.agents.iter_mut().enumerate() {
         agent.steps += 1;
@@ -942,23 +983,25 @@ fn step_world<T: Real>(
         out.truncated[k] =
             !resetting[k] && !terminated && task.max_steps > 0 && agent.steps >= task.max_steps;
     }
-    observe(config, run, None, obs);
+    observe(config, fan, run, None, obs);
     Ok(())
 }
 
 /// Writes what each agent of `run` (or of those `rows` marks) observes.
 fn observe<T: Real>(
     config: &EnvConfig,
+    fan: &Fan,
     run: &mut WorldRun,
     rows: Option<&[bool]>,
     obs: &mut ObsSlices<'_, T>,
 ) {
-    let rays = config.rays;
-    for (k, agent) in run.agents.iter().enumerate() {
+    let mut eyes: Vec<(usize, DVec3, Facing)> = Vec::with_capacity(run.agents.len());
+    // The agents were spawned in order and none is despawned: the states come in their order.
+    for (k, (agent, state)) in run.agents.iter().zip(run.sim.states()).enumerate() {
+        debug_assert_eq!(agent.id, state.id);
         if rows.is_some_and(|r| !r[k]) {
             continue;
         }
-        let state = run.sim.agent(agent.id).expect("a live agent");
         let put3 = |out: &mut [T], v: DVec3| {
             out[3 * k] = T::of(v.x);
             out[3 * k + 1] = T::of(v.y);
@@ -966,64 +1009,45 @@ fn observe<T: Real>(
         };
         put3(obs.position, state.position);
         put3(obs.velocity, state.velocity);
-        obs.view[2 * k] = T::of(agent.yaw);
-        obs.view[2 * k + 1] = T::of(agent.pitch);
+        obs.view[2 * k] = T::of(agent.view.yaw);
+        obs.view[2 * k + 1] = T::of(agent.view.pitch);
         obs.on_ground[k] = T::of(if state.on_ground { 1.0 } else { 0.0 });
-        obs.crouched[k] = T::of(if state.pose == Pose::Crouching {
-            1.0
-        } else {
-            0.0
-        });
-        let relative = agent.goal.map_or(DVec3::ZERO, |g| {
-            let d = g - state.position;
-            let (s, c) = sin_cos_degrees(agent.yaw);
-            // Forward, left, up of the view's yaw.
-            DVec3::new(c * d.x + s * d.y, -s * d.x + c * d.y, d.z)
-        });
+        let crouched = state.pose == Pose::Crouching;
+        obs.crouched[k] = T::of(if crouched { 1.0 } else { 0.0 });
+        let relative = agent
+            .goal
+            .map_or(DVec3::ZERO, |g| agent.view.local(g - state.position));
         put3(obs.goal, relative);
+        let eye = if crouched {
+            CROUCHING_EYE
+        } else {
+            STANDING_EYE
+        };
+        eyes.push((k, state.position + DVec3::Z * eye, agent.view));
     }
-    if rays.count == 0 {
+    if config.rays.count == 0 {
         return;
     }
+    let clock = std::time::Instant::now();
     let sight = run
         .shared
         .sight
         .as_ref()
         .expect("built when rays are asked for");
-    let eyes: Vec<(usize, DVec3, f64, f64)> = run
-        .agents
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| rows.is_none_or(|r| r[*k]))
-        .map(|(k, a)| {
-            let s = run.sim.agent(a.id).expect("a live agent");
-            let eye = if s.pose == Pose::Crouching {
-                CROUCHING_EYE
-            } else {
-                STANDING_EYE
-            };
-            (k, s.position + DVec3::Z * eye, a.yaw, a.pitch)
-        })
-        .collect();
-    let fan = crate::rays::fan(&rays);
-    let cast =
-        |ctx: &mut NavContext, &(_, eye, yaw, pitch): &(usize, DVec3, f64, f64), out: &mut [T]| {
-            crate::rays::cast(sight, ctx, &rays, &fan, eye, yaw, pitch, out);
-        };
+    let count = config.rays.count;
     let depth = &mut *obs.depth;
-    if rayon::current_num_threads() > 1 && eyes.len() >= 64 && rows.is_none() {
+    if config.threads > 1 && eyes.len() >= 64 && rows.is_none() {
         depth
-            .par_chunks_mut(rays.count)
+            .par_chunks_mut(count)
             .zip(eyes.par_iter())
-            .for_each_init(NavContext::new, |ctx, (out, eye)| cast(ctx, eye, out));
+            .for_each_init(NavContext::new, |ctx, (out, (_, eye, view))| {
+                fan.cast(sight, ctx, *eye, view, out)
+            });
     } else {
-        for eye in &eyes {
-            let k = eye.0;
-            cast(
-                &mut run.nav,
-                eye,
-                &mut depth[k * rays.count..(k + 1) * rays.count],
-            );
+        for (k, eye, view) in &eyes {
+            let out = &mut depth[k * count..(k + 1) * count];
+            fan.cast(sight, &mut run.nav, *eye, view, out);
         }
     }
+    run.ray_nanos += clock.elapsed().as_nanos() as u64;
 }

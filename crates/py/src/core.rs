@@ -88,6 +88,9 @@ enum Buffers {
 #[pyclass(module = "cspace._cspace")]
 pub struct Core {
     batch: Mutex<Batch>,
+    /// Steps taken and nanoseconds in `step` (from the call's arrival in Rust to its return).
+    calls: std::sync::atomic::AtomicU64,
+    call_nanos: std::sync::atomic::AtomicU64,
     buffers: Buffers,
     rewards: Py<PyArray1<f64>>,
     terminated: Py<PyArray1<bool>>,
@@ -277,6 +280,8 @@ impl Core {
         };
         let core = Core {
             batch: Mutex::new(batch),
+            calls: 0.into(),
+            call_nanos: 0.into(),
             buffers,
             rewards: PyArray1::zeros(py, n, false).unbind(),
             terminated: PyArray1::zeros(py, n, false).unbind(),
@@ -364,6 +369,7 @@ impl Core {
         crouches: PyReadonlyArrayDyn<'_, f64>,
         resetting: Option<PyReadonlyArrayDyn<'_, bool>>,
     ) -> PyResult<()> {
+        let clock = std::time::Instant::now();
         let mut batch = self.lock();
         let n = batch.len();
         let actions = Actions {
@@ -389,9 +395,30 @@ impl Core {
         let resetting = resetting.as_deref();
         let out = &mut out;
         let actions = &actions;
-        with_obs!(self, py, |obs| py
+        let stepped = with_obs!(self, py, |obs| py
             .detach(|| batch.step(actions, resetting, obs, out)))
-        .map_err(error)
+        .map_err(error);
+        use std::sync::atomic::Ordering::Relaxed;
+        self.calls.fetch_add(1, Relaxed);
+        self.call_nanos
+            .fetch_add(clock.elapsed().as_nanos() as u64, Relaxed);
+        stepped
+    }
+
+    /// Where the time went (nanoseconds since the core was made): `steps` (step calls),
+    /// `step_nanos` (in Rust, from each call's arrival to its return: checks, intents, the
+    /// simulations, observations), `sim_nanos` (the simulations' steps, summed over worlds) and
+    /// `ray_nanos` (the depth rays). A caller's wall time per step minus `step_nanos` per step is
+    /// the Python side's share.
+    fn timings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let t = self.lock().timings();
+        let d = PyDict::new(py);
+        d.set_item("steps", self.calls.load(Relaxed))?;
+        d.set_item("step_nanos", self.call_nanos.load(Relaxed))?;
+        d.set_item("sim_nanos", t.sim_nanos)?;
+        d.set_item("ray_nanos", t.ray_nanos)?;
+        Ok(d)
     }
 
     /// Sets goals (N, 3) float64 for the agents of `mask` (all without one), and rewrites their
@@ -478,15 +505,12 @@ impl Core {
         pitch: f64,
     ) -> Vec<((f64, f64, f64), (f64, f64, f64))> {
         let batch = self.lock();
-        let rays = batch.config().rays;
-        crate::rays::segments(
-            &rays,
-            cspace_geom::DVec3::new(eye.0, eye.1, eye.2),
-            yaw,
-            pitch,
-        )
-        .into_iter()
-        .map(|(a, b)| ((a.x, a.y, a.z), (b.x, b.y, b.z)))
-        .collect()
+        let eye = cspace_geom::DVec3::new(eye.0, eye.1, eye.2);
+        batch
+            .fan()
+            .segments(eye, &crate::view::Facing::new(yaw, pitch))
+            .into_iter()
+            .map(|(a, b)| ((a.x, a.y, a.z), (b.x, b.y, b.z)))
+            .collect()
     }
 }

@@ -20,6 +20,7 @@ mod errors;
 mod rays;
 mod replay;
 mod scenarios;
+mod view;
 
 use pyo3::prelude::*;
 

@@ -390,6 +390,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """Each agent's steps in its current episode."""
         return self._core.episode_steps()
 
+    def timings(self) -> dict[str, int]:
+        """Where the time went since the environment was made, nanoseconds: ``steps`` (step
+        calls), ``step_nanos`` (in Rust, from each call's arrival to its return), ``sim_nanos``
+        (the simulations' steps, summed over worlds), ``ray_nanos`` (the depth rays). Wall time
+        per step less ``step_nanos`` per step is the Python side's share."""
+        return dict(self._core.timings())
+
     def state_hashes(self) -> list[int]:
         """Each world's state fingerprint (``Sim::state_hash``: FNV-1a over every agent's
         position, velocity, pose, ground contact and sleep bits): what ``sim`` prints as
