@@ -12,7 +12,9 @@ use cspace_nav::{LineOfSight, NavContext, NavMesh};
 use cspace_scenario::sweep::{generator, jittered_start};
 use cspace_scenario::trace::{Header, RunRecord};
 use cspace_sim::navigation::{NavOptions, PlanPose, nav_params};
-use cspace_sim::{AgentId, AgentSpec, Intent, Pose, Recording, Sim, SimConfig, View};
+use cspace_sim::{
+    AgentId, AgentSpec, AgentState, Intent, Pose, Recording, Sim, SimConfig, SimError, View,
+};
 use rayon::prelude::*;
 
 use crate::config::{
@@ -730,7 +732,9 @@ impl Batch {
                 depth: &mut obs.depth[rays * per * w..rays * per * (w + 1)],
             };
             let rows = rows.map(|r| &r[per * w..per * (w + 1)]);
-            in_pool(pool, || observe(config, fan, run, rows, &mut world_obs));
+            in_pool(pool, || {
+                observe(config, fan, run, rows, None, &mut world_obs)
+            });
         }
     }
 
@@ -916,13 +920,6 @@ fn step_world<T: Real>(
         if turned != (agent.view.yaw, agent.view.pitch) {
             agent.view = Facing::new(turned.0, turned.1);
         }
-        if run
-            .sim
-            .has_left_world(agent.id)
-            .map_err(|e| e.to_string())?
-        {
-            continue;
-        }
         // Quake III's `PM_CmdScale`: the wish speed is the walk speed times the larger of the
         // two axes, so a diagonal is no faster than a straight move.
         let raw = agent.view.forward() * act.forward + agent.view.right() * act.strafe;
@@ -937,9 +934,11 @@ fn step_world<T: Real>(
             },
             ..Intent::walk(raw, speed)
         };
-        run.sim
-            .set_intent(agent.id, intent)
-            .map_err(|e| e.to_string())?;
+        match run.sim.set_intent(agent.id, intent) {
+            // An agent that left the world takes no intent (a script's events wait too).
+            Err(SimError::LeftWorld { .. }) => continue,
+            other => other.map_err(|e| e.to_string())?,
+        }
         if run.replay.is_some() {
             intents.push(StepIntent {
                 agent: k as u32,
@@ -957,9 +956,10 @@ fn step_world<T: Real>(
     run.sim.step();
     run.sim_nanos += clock.elapsed().as_nanos() as u64;
     let task = &config.task;
-    for (k, agent) in run.agents.iter_mut().enumerate() {
+    // The agents were spawned in order and none is despawned: the states come in their order.
+    let states: Vec<AgentState> = run.sim.states().collect();
+    for (k, (agent, state)) in run.agents.iter_mut().zip(&states).enumerate() {
         agent.steps += 1;
-        let state = run.sim.agent(agent.id).map_err(|e| e.to_string())?;
         let left = run
             .sim
             .has_left_world(agent.id)
@@ -983,7 +983,7 @@ fn step_world<T: Real>(
         out.truncated[k] =
             !resetting[k] && !terminated && task.max_steps > 0 && agent.steps >= task.max_steps;
     }
-    observe(config, fan, run, None, obs);
+    observe(config, fan, run, None, Some(&states), obs);
     Ok(())
 }
 
@@ -993,11 +993,20 @@ fn observe<T: Real>(
     fan: &Fan,
     run: &mut WorldRun,
     rows: Option<&[bool]>,
+    states: Option<&[AgentState]>,
     obs: &mut ObsSlices<'_, T>,
 ) {
     let mut eyes: Vec<(usize, DVec3, Facing)> = Vec::with_capacity(run.agents.len());
+    let fetched: Vec<AgentState>;
+    let states = match states {
+        Some(states) => states,
+        None => {
+            fetched = run.sim.states().collect();
+            &fetched
+        }
+    };
     // The agents were spawned in order and none is despawned: the states come in their order.
-    for (k, (agent, state)) in run.agents.iter().zip(run.sim.states()).enumerate() {
+    for (k, (agent, state)) in run.agents.iter().zip(states).enumerate() {
         debug_assert_eq!(agent.id, state.id);
         if rows.is_some_and(|r| !r[k]) {
             continue;

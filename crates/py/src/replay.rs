@@ -135,7 +135,7 @@ pub fn scenario_text(replay: &Replay, world: &ReplayWorld<'_>) -> Result<String,
         }
         let _ = writeln!(
             w,
-            "start = [{}, {}, {}]\nallow_start_in_solid = true\nscript = [",
+            "start = [{}, {}, {}]\nscript = [",
             number(start.x),
             number(start.y),
             number(start.z)

@@ -42,6 +42,12 @@ def check_against_cli(sim, env, trace, scenario, tmp_path, backend="onion"):
     plot = tmp_path / "episode.svg"
     sim("plot", scenario, "--backend", backend, "--against", trace, "-o", plot)
     assert plot.stat().st_size > 1000
+    # `sim report` draws it too; a replay scenario has no snapshot, its one failure.
+    page = tmp_path / "report.html"
+    report = sim("report", scenario, "--backends", backend, "-o", page, check=False)
+    assert report.returncode == 1, report.stderr
+    assert "no snapshot yet" in report.stdout
+    assert "python-episode" in page.read_text()
 
 
 def test_a_recorded_episode_replays_on_the_command_line(sim, rooms, tmp_path):

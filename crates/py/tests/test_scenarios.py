@@ -3,8 +3,8 @@
 merge into the whole sweep."""
 
 import json
+import os
 import runpy
-from pathlib import Path
 
 import pytest
 
@@ -31,8 +31,6 @@ def test_run_scenario_agrees_with_sim_sweep(sim):
 def test_sweep_returns_sim_sweeps_lines_whole_and_in_shards(sim):
     # Run from the repository, as the lines name the files as given.
     spec = str(CROWD_DROP.relative_to(REPO))
-    import os
-
     here = os.getcwd()
     os.chdir(REPO)
     try:
