@@ -162,6 +162,8 @@ struct WorldRun {
     replay: Option<Replay>,
     nav: NavContext,
     queries: QueryContext,
+    /// The agents' states after the last step (reused).
+    states: Vec<AgentState>,
     /// Nanoseconds in the simulation's steps, and in the depth rays.
     sim_nanos: u64,
     ray_nanos: u64,
@@ -402,6 +404,7 @@ impl Batch {
             replay: config.sample_every.map(|_| Replay::default()),
             nav: NavContext::new(),
             queries: QueryContext::new(),
+            states: Vec::new(),
             sim_nanos: 0,
             ray_nanos: 0,
             shared,
@@ -957,7 +960,8 @@ fn step_world<T: Real>(
     run.sim_nanos += clock.elapsed().as_nanos() as u64;
     let task = &config.task;
     // The agents were spawned in order and none is despawned: the states come in their order.
-    let states: Vec<AgentState> = run.sim.states().collect();
+    run.sim.states_into(&mut run.states);
+    let states = std::mem::take(&mut run.states);
     for (k, (agent, state)) in run.agents.iter_mut().zip(&states).enumerate() {
         agent.steps += 1;
         let left = run
@@ -984,6 +988,7 @@ fn step_world<T: Real>(
             !resetting[k] && !terminated && task.max_steps > 0 && agent.steps >= task.max_steps;
     }
     observe(config, fan, run, None, Some(&states), obs);
+    run.states = states;
     Ok(())
 }
 
@@ -1001,7 +1006,11 @@ fn observe<T: Real>(
     let states = match states {
         Some(states) => states,
         None => {
-            fetched = run.sim.states().collect();
+            fetched = {
+                let mut all = Vec::with_capacity(run.agents.len());
+                run.sim.states_into(&mut all);
+                all
+            };
             &fetched
         }
     };

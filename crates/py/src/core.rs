@@ -112,6 +112,21 @@ fn error(message: impl Into<String>) -> PyErr {
     Error::new_err(message.into())
 }
 
+/// The value `name`d `given` among `choices`, or an error listing them.
+fn choose<T, const N: usize>(name: &str, given: &str, choices: [(&str, T); N]) -> PyResult<T> {
+    let names: Vec<String> = choices.iter().map(|(n, _)| format!("{n:?}")).collect();
+    choices
+        .into_iter()
+        .find(|(n, _)| *n == given)
+        .map(|(_, v)| v)
+        .ok_or_else(|| {
+            error(format!(
+                "{name}: expected one of {}, got {given:?}",
+                names.join(", ")
+            ))
+        })
+}
+
 /// A readonly array's memory, checked to have `shape`.
 fn slice_of<'a>(
     name: &str,
@@ -201,44 +216,40 @@ impl Core {
         let backend = backend
             .parse()
             .map_err(|e: cspace_sim::UnknownBackend| error(e.to_string()))?;
-        let params = match movement {
-            "cspace" => cspace_sim::MoveParams::default(),
-            "quake3" => cspace_sim::MoveParams::quake3(),
-            other => {
-                return Err(error(format!(
-                    "movement: expected \"cspace\" or \"quake3\", got {other:?}"
-                )));
-            }
-        };
-        let turn = match turn {
-            "relative" => TurnMode::Relative,
-            "absolute" => TurnMode::Absolute,
-            other => {
-                return Err(error(format!(
-                    "turn: expected \"relative\" or \"absolute\", got {other:?}"
-                )));
-            }
-        };
-        let goal = match goal {
-            "none" => GoalKind::None,
-            "spawn" => GoalKind::Spawn,
-            "random" => GoalKind::Random,
-            "given" => GoalKind::Given,
-            other => {
-                return Err(error(format!(
-                    "goal: expected \"none\", \"spawn\", \"random\" or \"given\", got {other:?}"
-                )));
-            }
-        };
-        let reward = match reward {
-            "progress" => RewardKind::Progress,
-            "sparse" => RewardKind::Sparse,
-            other => {
-                return Err(error(format!(
-                    "reward: expected \"progress\" or \"sparse\", got {other:?}"
-                )));
-            }
-        };
+        let params = choose(
+            "movement",
+            movement,
+            [
+                ("cspace", cspace_sim::MoveParams::default()),
+                ("quake3", cspace_sim::MoveParams::quake3()),
+            ],
+        )?;
+        let turn = choose(
+            "turn",
+            turn,
+            [
+                ("relative", TurnMode::Relative),
+                ("absolute", TurnMode::Absolute),
+            ],
+        )?;
+        let goal = choose(
+            "goal",
+            goal,
+            [
+                ("none", GoalKind::None),
+                ("spawn", GoalKind::Spawn),
+                ("random", GoalKind::Random),
+                ("given", GoalKind::Given),
+            ],
+        )?;
+        let reward = choose(
+            "reward",
+            reward,
+            [
+                ("progress", RewardKind::Progress),
+                ("sparse", RewardKind::Sparse),
+            ],
+        )?;
         let config = EnvConfig {
             maps,
             agents_per_world: agents,

@@ -74,3 +74,18 @@ def e1m1(request) -> Path:
 def rooms() -> Path:
     """Two rooms and a corridor (scenarios/rooms.map), in the repository."""
     return SCENARIOS / "rooms.map"
+
+
+def actions(n: int, **set_: "object") -> dict:
+    """Dict actions for `n` agents: standing still, looking ahead, unless `set_` gives arrays
+    (`move=...`); float64 arrays the test may change in place."""
+    import numpy as np
+
+    a = {
+        "move": np.zeros((n, 2)),
+        "turn": np.zeros((n, 2)),
+        "jump": np.zeros(n),
+        "crouch": np.zeros(n),
+    }
+    a.update({k: np.asarray(v, dtype=np.float64) for k, v in set_.items()})
+    return a

@@ -8,15 +8,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import cspace
-
-
-def still(n):
-    return {
-        "move": np.zeros((n, 2)),
-        "turn": np.zeros((n, 2)),
-        "jump": np.zeros(n),
-        "crouch": np.zeros(n),
-    }
+from conftest import actions as still
 
 
 def walk(n):

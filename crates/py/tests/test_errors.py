@@ -6,15 +6,7 @@ import numpy as np
 import pytest
 
 import cspace
-
-
-def actions(n):
-    return {
-        "move": np.zeros((n, 2)),
-        "turn": np.zeros((n, 2)),
-        "jump": np.zeros(n),
-        "crouch": np.zeros(n),
-    }
+from conftest import actions
 
 
 @pytest.fixture
