@@ -54,7 +54,11 @@ def corpus_map(request, name: str) -> Path:
     """A map of the corpus, or a skip naming the test when CSPACE_MAPS is unset."""
     maps = os.environ.get("CSPACE_MAPS")
     if not maps:
-        pytest.skip(f"skipped: {request.node.name} (CSPACE_MAPS unset)")
+        # The corpus contract's words (cspace-corpus, `cspace_mapfile::CORPUS_HINT`).
+        pytest.skip(
+            f"skipped: {request.node.name} "
+            "(CSPACE_MAPS unset; from the repository root: CSPACE_MAPS=../shared/maps)"
+        )
     folder = Path(maps)
     if not folder.is_absolute():
         # Relative to where the command was typed, as the Rust tests read it from the repository.
