@@ -77,6 +77,16 @@ impl<T: Real + Element> Arrays<T> {
     }
 }
 
+/// The rewards, terminated and truncated arrays.
+type Results<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// A point as Python's tuple (x, y, z).
+type Point = (f64, f64, f64);
+
 /// The observation arrays, in the element type asked for.
 enum Buffers {
     F32(Arrays<f32>),
@@ -326,14 +336,7 @@ impl Core {
     }
 
     /// The rewards, terminated and truncated arrays (the same arrays after every call).
-    fn results<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> (
-        Bound<'py, PyArray1<f64>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<bool>>,
-    ) {
+    fn results<'py>(&self, py: Python<'py>) -> Results<'py> {
         (
             self.rewards.bind(py).clone(),
             self.terminated.bind(py).clone(),
@@ -509,12 +512,7 @@ impl Core {
 
     /// The depth rays' segments from an eye with a view, for tests: a list of
     /// ((x0, y0, z0), (x1, y1, z1)).
-    fn ray_segments(
-        &self,
-        eye: (f64, f64, f64),
-        yaw: f64,
-        pitch: f64,
-    ) -> Vec<((f64, f64, f64), (f64, f64, f64))> {
+    fn ray_segments(&self, eye: (f64, f64, f64), yaw: f64, pitch: f64) -> Vec<(Point, Point)> {
         let batch = self.lock();
         let eye = cspace_geom::DVec3::new(eye.0, eye.1, eye.2);
         batch
