@@ -124,3 +124,18 @@ def test_progress_rewards_the_distance_gained(rooms):
     after = np.linalg.norm(ahead - obs["position"][0])
     assert rewards[0] > 0.0
     assert rewards[0] == pytest.approx(0.5 * (before - after), rel=1e-4)
+
+
+def test_random_goals_are_walkable_points_of_the_world_drawn_by_seed(rooms):
+    def goals(seed):
+        env = cspace.VectorEnv(rooms, 6, spread=64.0, rays=0, task={"goal": "random"})
+        env.reset(seed=seed)
+        return env.goals()
+
+    g = goals(4)
+    # On the floor of the rooms or the corridor: x 0..640, y 0..256, an origin 24 above z 0.
+    assert np.all((g[:, 0] >= 0) & (g[:, 0] <= 640) & (g[:, 1] >= 0) & (g[:, 1] <= 256)), g
+    assert np.allclose(g[:, 2], 24.03125, atol=0.01), g[:, 2]
+    assert len({tuple(row) for row in g}) == 6
+    assert np.array_equal(goals(4), g)
+    assert not np.array_equal(goals(5), g)
