@@ -70,4 +70,29 @@ impl LineOfSight {
         self.bsp
             .walk(a, b, &mut ctx.walk, |s| !(s.solid() && s.t1 > s.t0))
     }
+
+    /// Where the segment `a -> b` is first blocked, as a fraction of it in [0, 1]: the start of
+    /// its first stretch of positive length in solid (0 when `a` is in solid), or `None` when
+    /// it is [`visible`](LineOfSight::visible) (the same walk, which goes on to name the
+    /// stretch). A depth ray: `a + f * (b - a)` is where the sight pose's cube first enters
+    /// solid, the exact backend's time of impact for that cube. Non-finite points are blocked
+    /// at 0.
+    pub fn first_blocked(&self, a: DVec3, b: DVec3, ctx: &mut NavContext) -> Option<f64> {
+        if !a.is_finite() || !b.is_finite() {
+            return Some(0.0);
+        }
+        if a == b {
+            return self.bsp.is_solid(a).then_some(0.0);
+        }
+        let mut blocked = None;
+        self.bsp.walk(a, b, &mut ctx.walk, |s| {
+            if s.solid() && s.t1 > s.t0 {
+                blocked = Some(s.t0);
+                false
+            } else {
+                true
+            }
+        });
+        blocked
+    }
 }

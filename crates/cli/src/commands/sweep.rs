@@ -31,8 +31,11 @@ pub(crate) struct SweepArgs {
     pub(crate) threads: Option<u32>,
     /// Make only shard I of N: the runs whose id leaves I - 1 divided by N. Each line is the line
     /// the whole sweep writes for that run; --merge puts the shards' lines back together.
-    #[arg(long, value_name = "I/N")]
-    pub(crate) shard: Option<cspace_scenario::sweep::Shard>,
+    /// `auto` takes I and N from a Slurm array job (SLURM_ARRAY_TASK_ID and its MIN, STEP and
+    /// COUNT); `auto/N` takes I from Slurm, a Kubernetes indexed job (JOB_COMPLETION_INDEX) or
+    /// GNU parallel (PARALLEL_SEQ), which do not tell N.
+    #[arg(long, value_name = "I/N|auto|auto/N")]
+    pub(crate) shard: Option<ShardArg>,
     /// Write the JSON lines to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub(crate) out: Option<PathBuf>,
@@ -49,21 +52,7 @@ pub(crate) struct SweepArgs {
 /// What `sim sweep` runs: the sweep file given alone, or the scenarios given; the command
 /// line's backends and seeds replace the file's.
 pub(crate) fn sweep_plan(args: &SweepArgs) -> anyhow::Result<cspace_scenario::sweep::Plan> {
-    use cspace_scenario::sweep::{Plan, is_sweep_file};
-    let is_sweep =
-        |path: &PathBuf| std::fs::read_to_string(path).is_ok_and(|text| is_sweep_file(&text));
-    let mut plan = match args.files.as_slice() {
-        [file] if is_sweep(file) => Plan::load(file)?,
-        files => {
-            if let Some(file) = files.iter().find(|f| is_sweep(f)) {
-                anyhow::bail!(
-                    "{} is a sweep file: give it alone (its `scenarios` list names the scenarios)",
-                    cspace_mapfile::normalised(file).display()
-                );
-            }
-            Plan::from_scenarios(files)
-        }
-    };
+    let mut plan = cspace_scenario::sweep::Plan::from_files(&args.files)?;
     if !args.backends.is_empty() {
         let mut kinds = Vec::new();
         for &b in &args.backends {
@@ -168,7 +157,16 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<ExitCode> {
             outln!("skipped: {s}");
         }
     }
-    let shard = args.shard.unwrap_or(Shard::ALL);
+    let shard = match args.shard {
+        None => Shard::ALL,
+        Some(ShardArg::Given(shard)) => shard,
+        Some(ShardArg::Auto { count }) => {
+            let (shard, from) = scheduler_shard(count, |name| std::env::var(name).ok())
+                .map_err(|e| anyhow::anyhow!("--shard auto: {e}"))?;
+            note!("shard {shard} ({from})");
+            shard
+        }
+    };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
@@ -230,6 +228,128 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<ExitCode> {
     Ok(sweep_exit(failed, errors))
 }
 
+/// `--shard`: a shard written out, or `auto`: the one a batch scheduler's variables name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShardArg {
+    /// `I/N`.
+    Given(cspace_scenario::sweep::Shard),
+    /// `auto` (`count`: `None`) or `auto/N`.
+    Auto {
+        /// The shard count written on the command line.
+        count: Option<u64>,
+    },
+}
+
+impl std::str::FromStr for ShardArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ShardArg, String> {
+        match text.trim().strip_prefix("auto") {
+            Some("") => Ok(ShardArg::Auto { count: None }),
+            Some(rest) => match rest.strip_prefix('/').map(|n| n.trim().parse::<u64>()) {
+                Some(Ok(n)) if n >= 1 => Ok(ShardArg::Auto { count: Some(n) }),
+                _ => Err(format!(
+                    "shard {text:?}: expected auto or auto/N with N a whole number from 1 (as in auto/8)"
+                )),
+            },
+            None => text.parse().map(ShardArg::Given),
+        }
+    }
+}
+
+/// The variables `--shard auto` reads, by scheduler: Slurm's array task (its id, and the
+/// array's first id, step and size), a Kubernetes indexed job's completion index (from 0), and
+/// GNU parallel's job sequence number (from 1; not its slot, `PARALLEL_JOBSLOT`, which a later
+/// job reuses once an earlier one ends, so two shards could share one).
+const SLURM_TASK: &str = "SLURM_ARRAY_TASK_ID";
+const KUBERNETES_INDEX: &str = "JOB_COMPLETION_INDEX";
+const PARALLEL_SEQ: &str = "PARALLEL_SEQ";
+
+/// The shard a batch scheduler's variables name (read through `var`), and which variables said
+/// so: Slurm's array task (`SLURM_ARRAY_TASK_ID`, counted from `SLURM_ARRAY_TASK_MIN` by
+/// `SLURM_ARRAY_TASK_STEP`, of `SLURM_ARRAY_TASK_COUNT`), a Kubernetes indexed job
+/// (`JOB_COMPLETION_INDEX`, from 0) or GNU parallel (`PARALLEL_SEQ`, from 1). Slurm tells the
+/// shard count; with the others it comes from `count` (`--shard auto/N`), which must agree with
+/// Slurm's when both are given. Exactly one scheduler's variables must be set.
+pub(crate) fn scheduler_shard(
+    count: Option<u64>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<(cspace_scenario::sweep::Shard, String), String> {
+    let number = |name: &str| -> Result<Option<u64>, String> {
+        var(name)
+            .map(|v| {
+                v.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("{name}={v:?} is not a whole number"))
+            })
+            .transpose()
+    };
+    let set: Vec<&str> = [SLURM_TASK, KUBERNETES_INDEX, PARALLEL_SEQ]
+        .into_iter()
+        .filter(|name| var(name).is_some())
+        .collect();
+    let (index, total, from) = match set.as_slice() {
+        [] => {
+            return Err(format!(
+                "no scheduler's shard variable is set ({SLURM_TASK}, {KUBERNETES_INDEX}, \
+                 {PARALLEL_SEQ}); give the shard as I/N"
+            ));
+        }
+        [SLURM_TASK] => {
+            let id = number(SLURM_TASK)?.expect("set");
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            let tasks = number("SLURM_ARRAY_TASK_COUNT")?;
+            if id < min || (id - min) % step != 0 {
+                return Err(format!(
+                    "{SLURM_TASK}={id} is not in the array {min}, {}, ... (SLURM_ARRAY_TASK_MIN, \
+                     SLURM_ARRAY_TASK_STEP): give the shard as I/N",
+                    min + step
+                ));
+            }
+            let index = (id - min) / step + 1;
+            let total = match (tasks, count) {
+                (Some(t), Some(n)) if t != n => {
+                    return Err(format!(
+                        "the array has {t} tasks (SLURM_ARRAY_TASK_COUNT) but auto/{n} says {n}"
+                    ));
+                }
+                (Some(t), _) => t,
+                (None, Some(n)) => n,
+                (None, None) => {
+                    return Err(
+                        "SLURM_ARRAY_TASK_COUNT is not set: give the shard count as auto/N"
+                            .to_string(),
+                    );
+                }
+            };
+            (index, total, format!("{SLURM_TASK}={id}"))
+        }
+        [one] => {
+            let value = number(one)?.expect("set");
+            let index = if *one == KUBERNETES_INDEX {
+                value + 1
+            } else {
+                value
+            };
+            let total = count.ok_or_else(|| {
+                format!("{one} gives the shard, not the shard count: write --shard auto/N")
+            })?;
+            (index, total, format!("{one}={value}"))
+        }
+        several => {
+            return Err(format!(
+                "{} are all set: which scheduler's shard is meant? Give the shard as I/N",
+                several.join(" and ")
+            ));
+        }
+    };
+    let shard = format!("{index}/{total}")
+        .parse::<cspace_scenario::sweep::Shard>()
+        .map_err(|e| format!("{from}: {e}"))?;
+    Ok((shard, from))
+}
+
 /// `sim sweep --merge`: the shards' lines in run order.
 pub(crate) fn merge_sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let mut texts = Vec::with_capacity(args.files.len());
@@ -256,4 +376,115 @@ pub(crate) fn merge_sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         merged.errors
     );
     Ok(sweep_exit(merged.failed, merged.errors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shard `vars` name, as `I/N`, or the error.
+    fn shard(count: Option<u64>, vars: &[(&str, &str)]) -> Result<String, String> {
+        scheduler_shard(count, |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        })
+        .map(|(s, _)| s.to_string())
+    }
+
+    #[test]
+    fn slurm_arrays_count_from_their_first_id_by_their_step() {
+        let array = |id: &str, min: &str, step: &str, count: &str| {
+            shard(
+                None,
+                &[
+                    ("SLURM_ARRAY_TASK_ID", id),
+                    ("SLURM_ARRAY_TASK_MIN", min),
+                    ("SLURM_ARRAY_TASK_STEP", step),
+                    ("SLURM_ARRAY_TASK_COUNT", count),
+                ],
+            )
+        };
+        assert_eq!(array("1", "1", "1", "8").unwrap(), "1/8");
+        assert_eq!(array("8", "1", "1", "8").unwrap(), "8/8");
+        assert_eq!(array("0", "0", "1", "4").unwrap(), "1/4");
+        assert_eq!(array("12", "0", "4", "4").unwrap(), "4/4");
+        assert!(
+            array("13", "0", "4", "4")
+                .unwrap_err()
+                .contains("not in the array")
+        );
+        assert!(
+            array("9", "1", "1", "8")
+                .unwrap_err()
+                .contains("between 1 and 8")
+        );
+        let mismatch = shard(
+            Some(4),
+            &[
+                ("SLURM_ARRAY_TASK_ID", "2"),
+                ("SLURM_ARRAY_TASK_COUNT", "8"),
+            ],
+        );
+        assert!(mismatch.unwrap_err().contains("auto/4 says 4"));
+        // Without the count, auto/N gives it.
+        let counted = shard(Some(3), &[("SLURM_ARRAY_TASK_ID", "2")]);
+        assert_eq!(counted.unwrap(), "3/3");
+        assert!(
+            shard(None, &[("SLURM_ARRAY_TASK_ID", "2")])
+                .unwrap_err()
+                .contains("auto/N")
+        );
+    }
+
+    #[test]
+    fn kubernetes_counts_from_0_and_parallel_from_1_with_the_count_written() {
+        assert_eq!(
+            shard(Some(5), &[("JOB_COMPLETION_INDEX", "0")]).unwrap(),
+            "1/5"
+        );
+        assert_eq!(shard(Some(5), &[("PARALLEL_SEQ", "5")]).unwrap(), "5/5");
+        assert!(
+            shard(None, &[("PARALLEL_SEQ", "2")])
+                .unwrap_err()
+                .contains("write --shard auto/N")
+        );
+        assert!(
+            shard(Some(5), &[("JOB_COMPLETION_INDEX", "5")])
+                .unwrap_err()
+                .contains("between 1 and 5")
+        );
+        assert!(
+            shard(Some(5), &[("PARALLEL_SEQ", "two")])
+                .unwrap_err()
+                .contains("not a whole number")
+        );
+    }
+
+    #[test]
+    fn no_scheduler_or_two_are_refused() {
+        assert!(
+            shard(Some(2), &[])
+                .unwrap_err()
+                .contains("give the shard as I/N")
+        );
+        let both = shard(
+            Some(2),
+            &[("SLURM_ARRAY_TASK_ID", "1"), ("PARALLEL_SEQ", "1")],
+        );
+        assert!(both.unwrap_err().contains("which scheduler"));
+    }
+
+    #[test]
+    fn shard_arguments_parse() {
+        assert_eq!("auto".parse(), Ok(ShardArg::Auto { count: None }));
+        assert_eq!("auto/8".parse(), Ok(ShardArg::Auto { count: Some(8) }));
+        assert!("auto/0".parse::<ShardArg>().is_err());
+        assert!("auto8".parse::<ShardArg>().is_err());
+        assert_eq!(
+            "2/3".parse::<ShardArg>(),
+            Ok(ShardArg::Given("2/3".parse().unwrap()))
+        );
+        assert!("4/3".parse::<ShardArg>().is_err());
+    }
 }

@@ -441,9 +441,63 @@ fn bad_command_lines_are_refused_with_exit_code_2() {
         2,
     ));
     assert!(
-        err.contains("crowd_drop.toml is a sweep file: give it alone"),
+        err.contains("crowd_drop.toml:1:1: this is a sweep file: give it alone"),
         "{err}"
     );
+}
+
+/// `--shard auto` takes the shard from a batch scheduler's variables (a Slurm array task, a
+/// Kubernetes indexed job, GNU parallel's job number) and writes what `--shard I/N` writes.
+#[test]
+fn shard_auto_reads_the_schedulers_variables() {
+    let drop = scenario_path("drop.toml");
+    let args = [drop.as_str(), "--backends", "onion", "--seeds", "0..6"];
+    let run = |shard: &str, vars: &[(&str, &str)]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sim"));
+        command.arg("sweep").args(args).args(["--shard", shard]);
+        for name in [
+            "SLURM_ARRAY_TASK_ID",
+            "SLURM_ARRAY_TASK_MIN",
+            "SLURM_ARRAY_TASK_STEP",
+            "SLURM_ARRAY_TASK_COUNT",
+            "JOB_COMPLETION_INDEX",
+            "PARALLEL_SEQ",
+        ] {
+            command.env_remove(name);
+        }
+        command.envs(vars.iter().copied());
+        command.output().expect("sim runs")
+    };
+    let given = |i: u64| {
+        let out = run(&format!("{i}/3"), &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "3"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "3"),
+    ];
+    for (shard, vars, expected) in [
+        ("auto", &slurm[..], 3),
+        ("auto/3", &[("JOB_COMPLETION_INDEX", "1")][..], 2),
+        ("auto/3", &[("PARALLEL_SEQ", "1")][..], 1),
+    ] {
+        let out = run(shard, vars);
+        assert_eq!(out.status.code(), Some(0), "{vars:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), given(expected), "{vars:?}");
+        assert!(
+            stderr(&out).contains(&format!("shard {expected}/3 ({}=", vars[0].0)),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let none = run("auto/3", &[]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("--shard auto: no scheduler's shard variable is set"));
+    let k8s_without_count = run("auto", &[("JOB_COMPLETION_INDEX", "0")]);
+    assert_eq!(k8s_without_count.status.code(), Some(2));
+    assert!(stderr(&k8s_without_count).contains("write --shard auto/N"));
 }
 
 /// Errors in a sweep file name its line and column; files it names that cannot be read are

@@ -250,3 +250,49 @@ fn curved_walls_block_the_line_of_sight() {
         "the point sees through curved walls on {through_facets} segments: a test of them"
     );
 }
+
+/// A depth ray's fraction ([`LineOfSight::first_blocked`]) is the exact backend's time of impact
+/// of the sight cube, and it is `None` exactly when the segment is visible: on random segments,
+/// short free ones and ones grazing faces.
+#[test]
+fn first_blocked_is_the_time_of_impact_of_the_sight_cube() {
+    let world = random_world(9, 40, 300.0);
+    let tree = compile(&world, &[Pose::sight()], &CompileOptions::default())
+        .unwrap()
+        .tree;
+    let los = LineOfSight::new(&tree, 0).unwrap();
+    let mut exact = WithContext::new(ExactCollider::new(world.clone()));
+    let cube = exact.prepare(&Shape::from(&Pose::sight())).unwrap();
+    let mut ctx = NavContext::new();
+    let (mut hits, mut compared) = (0, 0);
+    for (a, b) in segments(&world, 6_000, 10) {
+        let blocked = los.first_blocked(a, b, &mut ctx);
+        assert_eq!(blocked.is_none(), los.visible(a, b, &mut ctx), "{a} -> {b}");
+        let hit = exact.trace(&cube, a, b);
+        if hit.start_solid() || contact_scale(&world, a, b) {
+            continue;
+        }
+        compared += 1;
+        match (hit.surface(), blocked) {
+            (Some(surface), Some(f)) => {
+                hits += 1;
+                let apart = (f - surface.time_of_impact).abs() * a.distance(b);
+                assert!(
+                    apart < 1e-6,
+                    "{a} -> {b}: blocked at {f}, exact time of impact {} ({apart} units apart)",
+                    surface.time_of_impact
+                );
+            }
+            (None, None) => {}
+            (exact, sight) => panic!("{a} -> {b}: exact {exact:?}, line of sight {sight:?}"),
+        }
+    }
+    assert!(
+        hits > 500,
+        "{hits} of {compared} segments blocked: a test of the fraction"
+    );
+    assert_eq!(
+        los.first_blocked(DVec3::NAN, DVec3::ZERO, &mut ctx),
+        Some(0.0)
+    );
+}

@@ -56,7 +56,7 @@ pub use line::{ExpectationLine, RunLine, Timing};
 pub use merge::{Merged, merge};
 pub use seeds::{MAX_SEEDS, Seeds};
 pub use shard::Shard;
-pub use vary::{Jitter, START_DRAWS, sin_cos, vary};
+pub use vary::{Jitter, START_DRAWS, generator, jittered_start, sin_cos, vary};
 
 use crate::error::Error;
 use crate::location::LocatedError;
@@ -133,6 +133,28 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// What `files` name, as `sim sweep FILE...` reads them: one sweep file given alone
+    /// ([`Plan::load`]), or scenario files ([`Plan::from_scenarios`]). A sweep file among
+    /// several files is an error that says to give it alone.
+    pub fn from_files(files: &[PathBuf]) -> Result<Plan, Error> {
+        let is_sweep =
+            |path: &PathBuf| std::fs::read_to_string(path).is_ok_and(|text| is_sweep_file(&text));
+        match files {
+            [file] if is_sweep(file) => Plan::load(file),
+            files => match files.iter().find(|f| is_sweep(f)) {
+                Some(file) => Err(Error::Located(LocatedError {
+                    file: cspace_mapfile::normalised(file),
+                    line: 1,
+                    column: 1,
+                    message: "this is a sweep file: give it alone (its `scenarios` list names \
+                              the scenarios)"
+                        .to_string(),
+                })),
+                None => Ok(Plan::from_scenarios(files)),
+            },
+        }
+    }
+
     /// The scenarios given, on their own worlds, seed 0, their own backends, default jitter.
     pub fn from_scenarios(paths: &[PathBuf]) -> Plan {
         Plan {

@@ -65,13 +65,31 @@ impl Jitter {
     }
 }
 
-/// The generator of one agent's stream under `seed`.
-fn generator(seed: u64, agent: u32, stream: u8) -> Rng {
+/// The generator of one agent's stream under `seed`: SplitMix64 seeded with the FNV-1a hash of
+/// the seed, the agent's id and the stream (the sweep's rule, `docs/sweep.md`, "Seeds"). Streams
+/// 0 and 1 are a sweep's starts and headings; others may draw for other purposes (the Python
+/// environment's resets and goals), each independent of the others and of the other agents.
+pub fn generator(seed: u64, agent: u32, stream: u8) -> Rng {
     let mut bytes = [0u8; 17];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&u64::from(agent).to_le_bytes());
     bytes[16] = stream;
     Rng::new(cspace_geom::world::fnv1a64(&bytes))
+}
+
+/// `start` moved by an offset uniform in `[-by, by]` along x and along y, drawn from `rng` until
+/// `free` accepts it, at most [`START_DRAWS`] times; `start` itself when no draw is free. A seed's
+/// start (module docs), and the Python environment's resets.
+pub fn jittered_start(
+    start: DVec3,
+    by: f64,
+    rng: &mut Rng,
+    free: &mut impl FnMut(DVec3) -> bool,
+) -> DVec3 {
+    (0..START_DRAWS)
+        .map(|_| start + DVec3::new(rng.range(-by, by), rng.range(-by, by), 0.0))
+        .find(|&p| free(p))
+        .unwrap_or(start)
 }
 
 /// `(sin x, cos x)` for `|x| <= pi` from their Taylor series to the 35th power (error below
@@ -126,13 +144,7 @@ pub fn vary(scenario: &Scenario, seed: u64, jitter: &Jitter) -> Scenario {
         }
         if !written.allow_in_solid && jitter.start > 0.0 {
             let mut rng = generator(seed, id, 0);
-            let j = jitter.start;
-            if let Some(p) = (0..START_DRAWS)
-                .map(|_| agent.start + DVec3::new(rng.range(-j, j), rng.range(-j, j), 0.0))
-                .find(|&p| free(p))
-            {
-                agent.start = p;
-            }
+            agent.start = jittered_start(agent.start, jitter.start, &mut rng, &mut free);
         }
         if turn > 0.0 {
             let mut rng = generator(seed, id, 1);

@@ -569,6 +569,19 @@ impl Sim {
         })
     }
 
+    /// Every agent's state now, in id order, into `out` (cleared first): what [`Sim::states`]
+    /// yields, read in one pass over the agents instead of one look-up each (for a caller that
+    /// reads every agent every step, as the Python environment does).
+    pub fn states_into(&self, out: &mut Vec<AgentState>) {
+        out.clear();
+        let mut query = self.world.query::<Read>();
+        out.extend(query.iter().map(|r| r.state()));
+        // hecs lists an archetype's entities in spawn order until a despawn fills its gap.
+        if !out.is_sorted_by_key(|s| s.id.0) {
+            out.sort_unstable_by_key(|s| s.id.0);
+        }
+    }
+
     /// True when `id` is an agent of the simulation (spawned, not despawned).
     pub fn contains(&self, id: AgentId) -> bool {
         self.entity(id).is_ok()

@@ -140,6 +140,40 @@ fn teleports_and_despawns_keep_a_driven_run_deterministic() {
     assert_ne!(drive::drive(collider, &starts, plain), hashes[0]);
 }
 
+/// `states_into` reads what `states` yields, in id order, in one pass: after spawns, despawns
+/// in the middle (hecs moves the last entity into the gap), and steps.
+#[test]
+fn states_into_reads_every_state_in_id_order() {
+    let world = world();
+    let (standing, crouching) = drive::player();
+    let collider = BackendKind::Exact
+        .build_for(&world, &[standing.clone(), crouching])
+        .unwrap()
+        .unwrap();
+    let starts = starts(collider.as_ref(), 12);
+    let mut sim = Sim::new(collider, SimConfig::default()).unwrap();
+    for &start in &starts {
+        sim.spawn(AgentSpec::new(standing.clone(), start)).unwrap();
+    }
+    let mut read = Vec::new();
+    let check = |sim: &Sim, read: &mut Vec<cspace_sim::AgentState>| {
+        sim.states_into(read);
+        assert_eq!(*read, sim.states().collect::<Vec<_>>());
+    };
+    check(&sim, &mut read);
+    sim.despawn(AgentId(3)).unwrap();
+    sim.despawn(AgentId(0)).unwrap();
+    for _ in 0..20 {
+        for id in sim.ids().to_vec() {
+            sim.set_intent(id, Intent::walk(DVec3::X, 320.0)).unwrap();
+        }
+        sim.step();
+        check(&sim, &mut read);
+    }
+    let ids: Vec<u32> = read.iter().map(|s| s.id.0).collect();
+    assert_eq!(ids, [1, 2, 4, 5, 6, 7, 8, 9, 10, 11]);
+}
+
 fn sim(recording: Recording) -> (Sim, AgentId) {
     let (standing, _) = drive::player();
     let collider = BackendKind::Exact
