@@ -238,8 +238,15 @@ pub const BEVEL_ANGLE_SLACK: f64 = 1e-9;
 pub const BEVEL_SAME_NORMAL: f64 = 1e-6;
 
 /// Relative slack of the exact backend's rounded-prism patch tests (patches overlap, so leaning
-/// inclusive only repeats a neighbour's answer).
+/// inclusive only repeats a neighbour's answer), at most [`PATCH_SLACK_LIMIT`].
 pub const PATCH_SLACK: f64 = 1e-9;
+
+/// The most slack, in units, a rounded shape's patch test takes ([`PATCH_SLACK`] of the move's
+/// length grows beyond it): a quarter of [`CONTACT`], so a crossing accepted just outside its
+/// patch never turns a shape that is only touching (a cylinder beside a wall, on a floor) into
+/// one deeper than `CONTACT` inside (issue 35, item 4), and still far above the rounding of a
+/// crossing point (about 1e-12 units at Quake's scale, 1.2e-10 at [`WORLD_HALF_EXTENT`]).
+pub const PATCH_SLACK_LIMIT: f64 = CONTACT / 4.0;
 
 /// Relative slack of k-DOP and k-UDOP geometry (vertices of half-space intersections, the reach
 /// of a direction set, a direction's length): `VERTEX_SLACK` of the figure's size.

@@ -2,6 +2,7 @@
 
 mod gjk;
 mod overlap;
+mod resting_cylinders;
 mod source;
 mod sweeps;
 mod tolerance_literals;
