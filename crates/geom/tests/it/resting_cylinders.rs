@@ -33,13 +33,13 @@ fn a_cylinder_resting_exactly_on_a_floor_is_free_and_slides() {
     let at = DVec3::new(0.0, 0.0, 28.0);
     assert!(!c.is_solid(&can, at));
     let still = c.trace(&can, at, at);
-    assert!(!still.start_solid && !still.all_solid, "{still:?}");
+    assert!(!still.start_solid() && !still.all_solid(), "{still:?}");
     for height in [28.0, 28.0 + 1e-7, 28.0 + 1e-6] {
         for length in [1.0, 100.0, 1000.0] {
             let from = DVec3::new(0.0, 0.0, height);
             let hit = c.trace(&can, from, from + DVec3::new(length, length / 3.0, 0.0));
             assert!(
-                hit.fraction == 1.0 && !hit.start_solid,
+                hit.fraction() == 1.0 && !hit.start_solid(),
                 "at {height}, {length} units: {hit:?}"
             );
         }
@@ -63,7 +63,10 @@ fn a_cylinder_touching_a_floor_brush_sideways_is_free_and_slides() {
         beside + DVec3::Y * 64.0,
     ] {
         let hit = c.trace(&can, beside, end);
-        assert!(hit.fraction == 1.0 && !hit.start_solid, "to {end}: {hit:?}");
+        assert!(
+            hit.fraction() == 1.0 && !hit.start_solid(),
+            "to {end}: {hit:?}"
+        );
     }
     assert!(c.is_solid(&can, beside - DVec3::X * 1e-6));
 }
