@@ -27,7 +27,7 @@ use glam::DVec3;
 use crate::tolerance::NORMAL_EQUAL;
 
 /// A plane of a solid's boundary through the point: its outward normal (unit), and whether two
-/// solids touching across it are one ([module docs](self)).
+/// solids touching across it are one ([`covers_point`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ActivePlane {
     /// The outward unit normal.
@@ -45,8 +45,10 @@ pub struct ActivePlane {
 pub const MAX_PLANES: usize = 16;
 
 /// True when the solids, each given by its active planes at a point, together cover every
-/// direction around it (see the [module docs](self)). A solid without active planes contains a
-/// ball around the point.
+/// direction around it: every face of the arrangement of their planes lies in one of them (a
+/// face lies in a solid when it is behind each of the solid's active planes, or in one that is
+/// closed). A solid without active planes contains a ball around the point. How and why: the
+/// `cover` module's docs (`crates/geom/src/exact/cover.rs`).
 pub fn covers_point<'a>(solids: impl IntoIterator<Item = &'a [ActivePlane]> + Clone) -> bool {
     // The distinct planes (normals up to their sign), and each solid's planes as (line, sign,
     // closed).
@@ -130,7 +132,7 @@ fn realisable(lines: &[DVec3], signs: &[i8]) -> bool {
 /// True when some direction `w` lies in every plane through the origin with a normal of
 /// `within` (`n . w = 0`) and strictly in front of every one of `strict` (`n . w > 0`, by more
 /// than [`NORMAL_EQUAL`] as a sine): whether a face of an arrangement of planes through a point
-/// exists ([module docs](self)).
+/// exists (see [`covers_point`]).
 ///
 /// A tree walk that takes both sides of every plane a segment or a point lies on meets every
 /// combination of sides of those planes down its path, and some name no place around it (in
