@@ -271,8 +271,18 @@ impl OnionCollider {
         candidates.clear();
         let world = &self.world;
         let near = &self.near[space];
+        // A box without width across a plane the move lies in enters the union there, not a
+        // brush on its own: a brush counts by its other planes (the exact backend's rule).
+        let thin = cspace_geom::exact::is_thin(&as_shape);
+        let width = shape.maxs - shape.mins;
+        let lies = |p: &Plane| {
+            thin && p.signed_distance(start).abs() <= CONTACT
+                && p.signed_distance(end).abs() <= CONTACT
+                && (width * p.normal().abs()).element_sum() <= cspace_geom::exact::THIN
+        };
         let mut consider = |id: BrushId| {
-            let Some(span) = span_of_planes(near.planes(id).iter().copied(), start, end) else {
+            let planes = near.planes(id).iter().copied().filter(|p| !lies(p));
+            let Some(span) = span_of_planes(planes, start, end) else {
                 return;
             };
             let Some((plane, toi)) = span.entry else {
@@ -318,15 +328,59 @@ impl OnionCollider {
                 time_of_impact: toi,
             });
         }
-        let plane = tree_plane?;
-        let (brush, point) = self
-            .world
-            .find_contact(&as_shape, touch, plane.normal(), SAME_HIT)?;
+        if let Some(plane) = tree_plane
+            && let Some((brush, point)) =
+                self.world
+                    .find_contact(&as_shape, touch, plane.normal(), SAME_HIT)
+        {
+            return Some(HitSurface {
+                plane,
+                point,
+                brush,
+                time_of_impact: time.clamp(0.0, 1.0),
+            });
+        }
+        // No brush is entered there, only touched: the union closes a gap the box fits with no
+        // room to spare (ARCHITECTURE.md, "Zero-clearance gaps"). The surface is that of the
+        // brush the move would enter first were it a contact band wider (the exact backend's
+        // tie rule among those touched then).
+        let mut touched: Option<(f64, BrushId, Plane, f64)> = None;
+        let mut consider = |id: BrushId| {
+            let planes = near
+                .planes(id)
+                .iter()
+                .map(|p| p.shifted(2.0 * CONTACT))
+                .filter(|p| !lies(p));
+            let Some(span) = span_of_planes(planes, start, end) else {
+                return;
+            };
+            let Some((plane, toi)) = span.entry else {
+                return;
+            };
+            if span.enter >= span.leave || (toi - time).abs() * length > SAME_HIT {
+                return;
+            }
+            let plane = plane.shifted(-2.0 * CONTACT);
+            let score = skin_fraction(
+                plane.signed_distance(start),
+                plane.signed_distance(end),
+                skin,
+            );
+            if touched.is_none_or(|t| (score, id) < (t.0, t.1)) {
+                touched = Some((score, id, plane, toi));
+            }
+        };
+        if !near.for_each(touch, &query, &mut consider) {
+            world.for_each_overlapping(&query, &mut consider);
+        }
+        let (_, id, plane, toi) = touched?;
+        let toi = toi.clamp(0.0, 1.0);
+        let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
         Some(HitSurface {
             plane,
-            point,
-            brush,
-            time_of_impact: time.clamp(0.0, 1.0),
+            point: self.world.brush(id).brush.closest_point(on_shape),
+            brush: id,
+            time_of_impact: toi,
         })
     }
 }

@@ -240,9 +240,13 @@ impl SpaceTree {
             .is_some_and(|(_, starts)| starts.tight(cell) == SOLID)
     }
 
-    /// True when `point` is solid: on a plane (within [`CONTACT`]) only where both sides are.
+    /// True when `point` is solid: on a plane (within [`CONTACT`]) only where both sides are,
+    /// a side that names no place around the point (with the planes above it lies on: geom's
+    /// [`direction_exists`](cspace_geom::exact::direction_exists)) having no say. (Where three
+    /// planes meet, the side of the third beyond both others can be a leaf of no volume near the
+    /// point, and empty: issue 35.)
     pub fn is_solid(&self, point: DVec3) -> bool {
-        self.solid_from(self.start(point, point), point)
+        self.solid_from(self.start(point, point), point, &mut Vec::new())
     }
 
     /// The region holding `point`, or `None` in solid, going to the front where it lies on a
@@ -271,7 +275,7 @@ impl SpaceTree {
         &self.regions
     }
 
-    fn solid_from(&self, mut at: u32, point: DVec3) -> bool {
+    fn solid_from(&self, mut at: u32, point: DVec3, sides: &mut Vec<DVec3>) -> bool {
         loop {
             if at & REGION != 0 {
                 return at == SOLID;
@@ -283,10 +287,17 @@ impl SpaceTree {
             } else if d < -CONTACT {
                 at = node.children[1];
             } else {
-                if !self.solid_from(node.children[0], point) {
-                    return false;
+                let n = node.plane.normal();
+                for (child, facing) in node.children.into_iter().zip([n, -n]) {
+                    sides.push(facing);
+                    let solid = !cspace_geom::exact::direction_exists(sides, &[])
+                        || self.solid_from(child, point, sides);
+                    sides.pop();
+                    if !solid {
+                        return false;
+                    }
                 }
-                at = node.children[1];
+                return true;
             }
         }
     }

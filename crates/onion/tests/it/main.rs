@@ -11,5 +11,7 @@ mod examples;
 mod fill;
 mod io;
 mod seams;
+mod slivers;
 mod space_trees;
+mod touching;
 mod verify;
