@@ -560,6 +560,46 @@ pub fn touching_segments(
     out
 }
 
+/// Rays along the axes on a grid over `bounds` (grown by a step): vertical ones through every
+/// grid point of the `xy` plane, and horizontal ones along `x` and along `y` at every grid
+/// height, from one side of the bounds to the other. The grid's step is the smallest multiple of
+/// [`STEP`] that keeps the rays within `most`. Maps are built on such grids, so most of these
+/// rays lie in faces and in the planes a tree splits by: the corpus side of issue 35's defence.
+pub fn grid_rays(bounds: &Aabb, most: usize) -> Vec<(DVec3, DVec3)> {
+    let region = bounds.loosened(STEP);
+    let size = region.size();
+    let count = |step: f64| {
+        let n = (size / step).ceil() + 1.0;
+        (n.x * n.y + n.y * n.z + n.x * n.z) as usize
+    };
+    let mut step = STEP;
+    while count(step) > most {
+        step += STEP;
+    }
+    let ticks = |lo: f64, hi: f64| {
+        let first = (lo / step).ceil() * step;
+        (0..)
+            .map(move |i| first + f64::from(i) * step)
+            .take_while(move |v| *v <= hi)
+    };
+    let (lo, hi) = (region.min, region.max);
+    let mut rays = Vec::new();
+    for x in ticks(lo.x, hi.x) {
+        for y in ticks(lo.y, hi.y) {
+            rays.push((DVec3::new(x, y, hi.z), DVec3::new(x, y, lo.z)));
+        }
+    }
+    for z in ticks(lo.z, hi.z) {
+        for y in ticks(lo.y, hi.y) {
+            rays.push((DVec3::new(lo.x, y, z), DVec3::new(hi.x, y, z)));
+        }
+        for x in ticks(lo.x, hi.x) {
+            rays.push((DVec3::new(x, hi.y, z), DVec3::new(x, lo.y, z)));
+        }
+    }
+    rays
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
