@@ -57,6 +57,17 @@ pub const MAX_TIME_STEP: f64 = 1.0;
 /// 10,000 sub-steps, so no step runs unbounded (a scenario's `max_substep` may not go below it).
 pub const MIN_SUBSTEP: f64 = 1e-4;
 
+/// The most facets the collidable patches of one world may be tessellated into: 2^18 = 262,144,
+/// twenty times `unvanquished_chasm.map`'s 12,872 at the default bound ([`PATCH_ERROR`]) and
+/// more than twice its 106,642 at an eighth of it. Each facet becomes a flat brush of about a
+/// kilobyte and a half (its faces, edges and box planes), so the limit keeps a world's facets
+/// within about 400 MB; a patch whose subdivision would go beyond it (a 652-byte map with one 5 x 5
+/// patch of control points alternating between heights of +-500,000 asks for 8,388,608 facets
+/// and more than 8 GB) is refused with its location, the count and this limit. Counted as the
+/// cuts are refined, before a facet is made ([`crate::patch::tessellate`]): the count at most
+/// doubles per round of refinement, so the work before the refusal is bounded too.
+pub const MAX_PATCH_FACETS: usize = 1 << 18;
+
 /// The smallest cell of the simulator's agent grid, in units: a cell smaller than a unit only
 /// lists each agent in more cells (Blow's grid, `cspace-contact`).
 pub const MIN_GRID_CELL: f64 = 1.0;

@@ -292,7 +292,7 @@ pub fn load_world(
     file: &str,
     options: &BuildOptions,
 ) -> Result<MapWorld, MapError> {
-    Ok(build_world(&MapFile::parse(source, file)?, options))
+    build_world(&MapFile::parse(source, file)?, options)
 }
 
 /// What a brush's faces say, before its entity's class is considered.
@@ -460,11 +460,16 @@ fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushErr
 ///    patches. A patch whose grid is not one (a side even or below 3) is reported as
 ///    [`PatchFate::Invalid`] with the place of its size header, and skipped.
 ///
+/// The one error: patches whose subdivision within the error bound would make more facets
+/// than a world may hold ([`MapError::PatchBudget`], the limit
+/// [`MAX_PATCH_FACETS`](cspace_geom::tolerance::MAX_PATCH_FACETS)), counted before any facet
+/// is made, so a hostile patch costs neither unbounded memory nor unbounded time.
+///
 /// Sky is solid. Movers are taken at the position written in the file (closed doors, plats at
 /// their start). Brush sources carry the file name, the brush's line, the entity index and the
 /// brush index within the entity; a facet's carries its patch's line, the patch index within the
 /// entity and the facet's index within the patch ([`BrushSource::facet`]).
-pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
+pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, MapError> {
     let mut builder = WorldBuilder::default();
     let mut records: Vec<BrushRecord> = Vec::with_capacity(map.brush_count());
     let mut tally = BrushTally::default();
@@ -526,11 +531,11 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
     }
 
     let (patch_records, patch_tally, pieces) =
-        patches.finish(&map.file, &mut builder.brushes, options);
+        patches.finish(&map.file, &mut builder.brushes, options)?;
     let world = World::new(builder.brushes)
         .with_patch_pieces(pieces)
         .expect("the pieces name the facets just made");
-    MapWorld {
+    Ok(MapWorld {
         bounds: world.bounds(),
         world,
         file: map.file.clone(),
@@ -545,5 +550,5 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         patch_tally,
         dropped_planes: builder.dropped_planes,
         warnings,
-    }
+    })
 }

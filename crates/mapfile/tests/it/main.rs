@@ -6,5 +6,6 @@ mod corpus;
 mod corrupt;
 mod errors;
 mod invalid_brush;
+mod patch_budget;
 mod patches;
 mod support;
