@@ -68,6 +68,16 @@ pub const MIN_SUBSTEP: f64 = 1e-4;
 /// doubles per round of refinement, so the work before the refusal is bounded too.
 pub const MAX_PATCH_FACETS: usize = 1 << 18;
 
+/// The most faces of a brush a world file may write (a `.map` brush's face lines, a TOML brush's
+/// `planes`): 1,024. Building a brush from its planes clips a polygon on each plane by every
+/// other, about the square of the faces (a 20,000-face brush took 27.8 s in `sim map`); at the
+/// limit a brush builds in under a second in the dev profile, and its configuration-space
+/// brushes (faces and bevels, several times the faces) stay buildable. The corpus's largest is
+/// 362 faces (`ericw_qbsp_many_sided_face.map`); Quake III's q3map allows 300 sides
+/// (`MAX_BUILD_SIDES`). A brush past it is refused where it is written, before it is built
+/// (`Brush::from_written_planes`); a map skips it as an invalid brush.
+pub const MAX_BRUSH_FACES: usize = 1024;
+
 /// The smallest cell of the simulator's agent grid, in units: a cell smaller than a unit only
 /// lists each agent in more cells (Blow's grid, `cspace-contact`).
 pub const MIN_GRID_CELL: f64 = 1.0;

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use cspace_geom::brush::DroppedPlanes;
 use cspace_geom::patch::TessellationOptions;
+use cspace_geom::tolerance::MAX_BRUSH_FACES;
 use cspace_geom::{
     Aabb, Brush, BrushError, BrushId, BrushSource, Contents, Plane, PlaneError, World, WorldBrush,
 };
@@ -372,7 +373,7 @@ impl WorldBuilder {
     fn add(&mut self, brush: &MapBrush, contents: Contents, source: &BrushSource) -> BrushFate {
         self.planes.clear();
         let built = face_planes(brush, &mut self.planes).and_then(|()| {
-            let built = Brush::from_planes(&self.planes)?;
+            let built = Brush::from_written_planes(&self.planes)?;
             built.check_domain()?;
             Ok(built)
         });
@@ -410,6 +411,13 @@ impl WorldBuilder {
 /// points whose difference overflows `f64` (coordinates near `1e308`), where it should report
 /// [`PlaneError::NonFinite`].
 fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushError> {
+    if brush.faces.len() > MAX_BRUSH_FACES {
+        // Refused before its planes are made (Brush::from_written_planes would refuse them).
+        return Err(BrushError::TooManyFaces {
+            count: brush.faces.len(),
+            limit: MAX_BRUSH_FACES,
+        });
+    }
     for (face, f) in brush.faces.iter().enumerate() {
         let [p0, p1, p2] = f.points;
         let plane = Plane::from_map_points(p0, p1, p2)
