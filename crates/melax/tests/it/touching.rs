@@ -92,14 +92,14 @@ fn grid_rays_on_the_corpus_agree_with_the_exact_backend() {
                 for &(a, b) in &rays {
                     let (hm, he) = (melax.trace(&pm, a, b), exact.trace(&pe, a, b));
                     checked += 1;
-                    let toi = |h: &cspace_geom::Hit| h.surface.map(|s| s.time_of_impact);
+                    let toi = |h: &cspace_geom::Hit| h.surface().map(|s| s.time_of_impact);
                     let same_time = match (toi(&hm), toi(&he)) {
                         (Some(x), Some(y)) => (x - y).abs() <= 1e-9,
                         (x, y) => x == y,
                     };
                     if !same_time
-                        || hm.start_solid != he.start_solid
-                        || hm.all_solid != he.all_solid
+                        || hm.start_solid() != he.start_solid()
+                        || hm.all_solid() != he.all_solid()
                     {
                         failures.push(format!(
                             "{} {bevel:?} {}: {a} -> {b}: melax {hm:?}, exact {he:?}",

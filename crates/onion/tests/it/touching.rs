@@ -95,12 +95,15 @@ fn grid_rays_on_the_corpus_agree_with_the_exact_backend() {
             for &(a, b) in &rays {
                 let (ho, he) = (onion.trace(&po, a, b), exact.trace(&pe, a, b));
                 checked += 1;
-                let toi = |h: &cspace_geom::Hit| h.surface.map(|s| s.time_of_impact);
+                let toi = |h: &cspace_geom::Hit| h.surface().map(|s| s.time_of_impact);
                 let same_time = match (toi(&ho), toi(&he)) {
                     (Some(x), Some(y)) => (x - y).abs() <= 1e-9,
                     (x, y) => x == y,
                 };
-                if !same_time || ho.start_solid != he.start_solid || ho.all_solid != he.all_solid {
+                if !same_time
+                    || ho.start_solid() != he.start_solid()
+                    || ho.all_solid() != he.all_solid()
+                {
                     if crate::common::contact_scale(world, &shape, a, b) {
                         // A gap the box fits exactly, which the union closes.
                         gaps += 1;
