@@ -147,6 +147,21 @@ pub const ONION_CUT: f64 = CONTACT / 4.0;
 /// computed from `.map` points (about 1e-13 at world scale), well below [`ONION_CUT`].
 pub const PLANE_MERGE: f64 = 1e-11;
 
+/// The contact band of the tree backends (the onion, Melax), in units: a walk's stretch (or a
+/// point) no farther than this from a tree plane lies on it, and only deeper than this behind it
+/// (past a shifted plane, for Melax) is it inside. [`CONTACT`] less four times
+/// [`PLANE_MERGE`]: a tree's planes are its plane table's, merged within `PLANE_MERGE` (Melax
+/// shifts the onion compiler's), so a tree plane can lie that much beyond the plane of the
+/// brush the exact backend evaluates (and their arithmetic differs by rounding). With the full
+/// `CONTACT`, a position 1.0002e-9 inside a wall was free for the onion and solid for the exact
+/// reference (`--verify`; issue 35, item 3): on `quake_e3m5.map`, of 151,164 moves of the
+/// standing box ending within 4e-13 of depth `CONTACT` behind a brush face, 1,178 ended free for
+/// the onion (350 for melax-exact) and in solid for the exact backend's point query; with this
+/// band 4 (onion) and 0 (melax-exact), all at a corner of several brushes, the contact-scale
+/// class the onion's agreement tests count. A tree backend errs, by at most 4e-11 units, on
+/// the solid side.
+pub const TREE_BAND: f64 = CONTACT - 4.0 * PLANE_MERGE;
+
 /// How far back along the move a trace's start is nudged when a tree query finds a move that
 /// starts free entirely in solid (Golodetz: rounding "when the source endpoint of the movement ray
 /// is on an empty/solid boundary"), in units. Far above [`CONTACT`], far below the skin.

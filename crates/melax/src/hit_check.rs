@@ -10,7 +10,9 @@
 //! Solid means deeper than [`CONTACT`] inside, as in every backend: each child keeps the part of
 //! the interval where the shape is more than [`CONTACT`] past its shifted plane, exactly as geom's
 //! [`cspace_geom::exact::span_of_planes`] does for a brush, so the interval that reaches a solid
-//! leaf is that cell's span. A move that starts inside a cell falls back to collecting every
+//! leaf is that cell's span (the depth compared with [`TREE_BAND`], `CONTACT` less the reach of
+//! the tree's plane table's merge, so that a position found free is free for the exact backend
+//! too). A move that starts inside a cell falls back to collecting every
 //! cell's span and merging them as the exact backend merges brushes
 //! ([`cspace_geom::exact::first_entry`]).
 //!
@@ -25,7 +27,7 @@ use std::ops::Range;
 
 use cspace_geom::exact::{AcrossScratch, ActivePlane, Span, THIN, covers_point};
 use cspace_geom::hint::prefetch;
-use cspace_geom::tolerance::{CONTACT, SIDE_GUARD};
+use cspace_geom::tolerance::{SIDE_GUARD, TREE_BAND};
 use cspace_geom::{DVec3, Plane};
 
 use crate::offsets::Offsets;
@@ -122,7 +124,7 @@ fn split<O: Offsets, const LOOSE: bool>(
         ..*f
     };
     if rate == 0.0 {
-        let (deep_over, deep_under) = (g_over < -CONTACT, g_under < -CONTACT);
+        let (deep_over, deep_under) = (g_over < -TREE_BAND, g_under < -TREE_BAND);
         return (
             [
                 (deep_over && over.child != EMPTY).then_some(over),
@@ -139,11 +141,11 @@ fn split<O: Offsets, const LOOSE: bool>(
         // case's answer, without its division. (Not for `LOOSE`: its loose end may still move.)
         let (lo, hi) = frame_extent(d0, rate, f);
         // Over side only: nowhere deep under, everywhere deep over.
-        if lo > back - CONTACT + SIDE_GUARD && lo > CONTACT - front + SIDE_GUARD {
+        if lo > back - TREE_BAND + SIDE_GUARD && lo > TREE_BAND - front + SIDE_GUARD {
             return ([(over.child != EMPTY).then_some(over), None], false, false);
         }
         // Under side only.
-        if hi < back - CONTACT - SIDE_GUARD && hi < CONTACT - front - SIDE_GUARD {
+        if hi < back - TREE_BAND - SIDE_GUARD && hi < TREE_BAND - front - SIDE_GUARD {
             return ([None, (under.child != EMPTY).then_some(under)], true, false);
         }
     }
@@ -199,7 +201,7 @@ fn prefetch_child(tree: &MelaxTree, child: u32) {
 /// at the latest, recording `entry` (the general case of [`split`]).
 #[inline(always)]
 fn enter(f: &mut Frame, g: f64, inv: f64, entry: u32) {
-    let deep = (g + CONTACT) * inv;
+    let deep = (g + TREE_BAND) * inv;
     if deep > f.t0 {
         f.t0 = deep;
         f.entry = entry;
@@ -211,9 +213,9 @@ fn enter(f: &mut Frame, g: f64, inv: f64, entry: u32) {
 /// `-CONTACT` inside.
 #[inline(always)]
 fn leave<const LOOSE: bool>(f: &mut Frame, g: f64, inv: f64) {
-    f.t1 = f.t1.min((g + CONTACT) * inv);
+    f.t1 = f.t1.min((g + TREE_BAND) * inv);
     if LOOSE {
-        f.t1_loose = f.t1_loose.min((g - CONTACT) * inv);
+        f.t1_loose = f.t1_loose.min((g - TREE_BAND) * inv);
     }
 }
 
@@ -247,22 +249,22 @@ fn back_run<O: Offsets, const LOOSE: bool>(
         let (lo, hi) = frame_extent(d0, rate, f);
         // Dropped with the over side nowhere deep either: on the plane.
         let dropped = || {
-            if hi <= CONTACT - front {
+            if hi <= TREE_BAND - front {
                 Run::OnPlane
             } else {
                 Run::Stop
             }
         };
-        if lo > back - CONTACT + SIDE_GUARD {
+        if lo > back - TREE_BAND + SIDE_GUARD {
             // Nowhere deep inside: the clip would drop the frame (the under side's half of
             // `split`'s one-side tests; the guard keeps it off the plane).
             return Run::Stop;
-        } else if !LOOSE && hi < back - CONTACT - SIDE_GUARD {
+        } else if !LOOSE && hi < back - TREE_BAND - SIDE_GUARD {
             // Deep inside all along: the clip would keep the frame as it is (the other half;
             // not for `LOOSE`, whose loose end may still move).
         } else if rate == 0.0 {
             // Parallel: kept only when deep inside all along (as in `split`).
-            let deep = g_under < -CONTACT;
+            let deep = g_under < -TREE_BAND;
             if !deep {
                 return dropped();
             }
@@ -593,10 +595,10 @@ pub(crate) fn thin_point_solid<O: Offsets>(
             (node.children[0], -d - front, -node.normal),
             (node.children[1], d - back, node.normal),
         ] {
-            if g > CONTACT || next == EMPTY {
+            if g > TREE_BAND || next == EMPTY {
                 continue;
             }
-            let link = if g < -CONTACT {
+            let link = if g < -TREE_BAND {
                 chain
             } else {
                 chains.push((
@@ -654,10 +656,10 @@ fn walk_point<O: Offsets>(
         let node = &tree.nodes[child as usize];
         let (back, front) = offsets.offsets(node.normal, node.horizontal());
         let d = node.normal.dot(position) - node.dist;
-        if -d - front < -CONTACT {
+        if -d - front < -TREE_BAND {
             stack.push(node.children[0]);
         }
-        if d - back < -CONTACT {
+        if d - back < -TREE_BAND {
             stack.push(node.children[1]);
         }
     }
@@ -729,7 +731,7 @@ mod tests {
     /// and the plane itself.
     fn band_edges<O: Offsets>(offsets: &O, node: &crate::tree::Node) -> [f64; 3] {
         let (back, front) = offsets.offsets(node.normal, node.horizontal());
-        [back - CONTACT, CONTACT - front, 0.0]
+        [back - TREE_BAND, TREE_BAND - front, 0.0]
     }
 
     /// A distance from a node's plane: a third at random within 60 units, the rest on one of

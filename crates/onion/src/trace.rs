@@ -11,7 +11,7 @@
 use cspace_geom::Plane;
 use cspace_geom::collider::lerp;
 use cspace_geom::hint::prefetch;
-use cspace_geom::tolerance::{CONTACT, START_NUDGE};
+use cspace_geom::tolerance::{CONTACT, START_NUDGE, TREE_BAND};
 use glam::DVec3;
 
 use crate::tree::{OnionTree, REGION, SOLID, SpaceNode, SpaceTree};
@@ -253,15 +253,15 @@ impl SpaceTree {
                 // compiler makes the pick of the child a branch; forcing a conditional move with
                 // `select_unpredictable` was 3 to 4 % slower on E1M1: a predicted branch lets the
                 // next node's fetch start before the test is done.)
-                let front = (da > CONTACT) & (db > CONTACT);
-                let back = (da < -CONTACT) & (db < -CONTACT);
+                let front = (da > TREE_BAND) & (db > TREE_BAND);
+                let back = (da < -TREE_BAND) & (db < -TREE_BAND);
                 if front | back {
                     at = node.children[usize::from(back)];
                     continue;
                 }
-                let on_start = (-CONTACT..=CONTACT).contains(&da);
-                if da >= -CONTACT && db >= -CONTACT {
-                    if da <= CONTACT && db <= CONTACT {
+                let on_start = (-TREE_BAND..=TREE_BAND).contains(&da);
+                if da >= -TREE_BAND && db >= -TREE_BAND {
+                    if da <= TREE_BAND && db <= TREE_BAND {
                         // On the plane: both sides; solid where both are (touching is free).
                         if !self.both_sides(
                             start,
@@ -282,7 +282,7 @@ impl SpaceTree {
                         entry = at | FLIP;
                     }
                     at = node.children[0];
-                } else if da <= CONTACT && db <= CONTACT {
+                } else if da <= TREE_BAND && db <= TREE_BAND {
                     if on_start && entry == NO_PLANE && record_start {
                         entry = at;
                     }

@@ -1,7 +1,7 @@
 //! The compiled onion tree: packed nodes, a shared plane table and leaf solidity bit-vectors.
 
 use cspace_geom::Plane;
-use cspace_geom::tolerance::CONTACT;
+use cspace_geom::tolerance::{CONTACT, TREE_BAND};
 use glam::DVec3;
 
 use crate::pose::Pose;
@@ -255,7 +255,7 @@ impl SpaceTree {
         let mut at = self.start(point, point);
         while at & REGION == 0 {
             let node = &self.nodes[at as usize];
-            at = node.children[usize::from(node.signed_distance(point) < -CONTACT)];
+            at = node.children[usize::from(node.signed_distance(point) < -TREE_BAND)];
         }
         (at != SOLID).then_some(at & !REGION)
     }
@@ -282,9 +282,9 @@ impl SpaceTree {
             }
             let node = &self.nodes[at as usize];
             let d = node.signed_distance(point);
-            if d > CONTACT {
+            if d > TREE_BAND {
                 at = node.children[0];
-            } else if d < -CONTACT {
+            } else if d < -TREE_BAND {
                 at = node.children[1];
             } else {
                 let n = node.plane.normal();

@@ -4,6 +4,7 @@
 
 mod agreement;
 mod common;
+mod contact_band;
 mod corpus;
 mod edits;
 mod errors;
