@@ -68,7 +68,7 @@ fn a_brush_of_20000_faces_is_refused_at_once_and_the_map_loads_without_it() {
 #[test]
 fn a_brush_at_the_face_limit_is_built() {
     let loaded = load_world(
-        &disc_map(MAX_BRUSH_FACES - 2),
+        disc_map(MAX_BRUSH_FACES - 2),
         "disc.map",
         &BuildOptions::default(),
     )

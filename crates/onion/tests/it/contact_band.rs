@@ -26,7 +26,12 @@ fn moves_ending_at_the_contact_depth_end_free_only_where_the_exact_backend_agree
     };
     let world = map.world;
     let pose = Pose::quake_standing();
-    let compiled = compile(&world, &[pose.clone()], &CompileOptions::default()).unwrap();
+    let compiled = compile(
+        &world,
+        std::slice::from_ref(&pose),
+        &CompileOptions::default(),
+    )
+    .unwrap();
     let mut onion =
         WithContext::new(OnionCollider::from_compiled(world.clone(), compiled).unwrap());
     let mut exact = WithContext::new(ExactCollider::new(world.clone()));
