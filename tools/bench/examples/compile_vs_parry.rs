@@ -7,8 +7,8 @@
 //! Medians, in milliseconds, and the trees' nodes, leaves and depths.
 //!
 //! ```sh
-//! cargo run --release -p cspace-bench --features peers --example compile_scaling -- 3
-//! CSPACE_MAPS=../shared/maps cargo run --release -p cspace-bench --features peers --example compile_scaling -- 3 maps
+//! cargo run --release -p cspace-bench --features peers --example compile_vs_parry -- 3
+//! CSPACE_MAPS=../shared/maps cargo run --release -p cspace-bench --features peers --example compile_vs_parry -- 3 maps
 //! ```
 
 use std::time::Instant;
