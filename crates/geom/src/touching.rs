@@ -19,7 +19,9 @@
 //!   general position;
 //! - [`Oracle`]: the answer of the definition for a shape, computed by exact reasoning on the
 //!   lattice (no tolerance is involved: every position is on a plane or a quarter unit or more
-//!   off it).
+//!   off it);
+//! - [`Tally`]: a test's disagreements with the oracle, or with the exact backend
+//!   ([`Expected::of`] its answer), counted and shown.
 //!
 //! The definition, as the oracle computes it. A box shape overlaps box brush `B` when its origin
 //! lies in `B + [-maxs, -mins]`, a box; the configuration point is in solid when a small ball
@@ -229,6 +231,15 @@ pub struct Expected {
 }
 
 impl Expected {
+    /// What `hit` answers, to compare another backend's answer to the same query with it.
+    pub fn of(hit: &Hit) -> Expected {
+        Expected {
+            start_solid: hit.start_solid(),
+            all_solid: hit.all_solid(),
+            time_of_impact: hit.surface().map(|s| s.time_of_impact),
+        }
+    }
+
     /// `Ok` when `hit` answers the same (times of impact within [`LATER`]), else why not.
     pub fn check(&self, hit: &Hit) -> Result<(), String> {
         let time = hit.surface().map(|s| s.time_of_impact);
@@ -250,6 +261,41 @@ impl Expected {
                 time
             ))
         }
+    }
+}
+
+/// The disagreements of a test with the oracle (or with the exact backend), counted as its
+/// queries are checked; [`Tally::assert_none`] fails the test showing the first twenty.
+#[derive(Debug, Default)]
+pub struct Tally {
+    checked: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    /// Counts one query; a disagreement (`outcome`, as [`Expected::check`] gives it) is kept
+    /// with the query's description, `what` (called only then).
+    pub fn record(&mut self, outcome: Result<(), String>, what: impl FnOnce() -> String) {
+        self.checked += 1;
+        if let Err(why) = outcome {
+            self.failures.push(format!("{}: {why}", what()));
+        }
+    }
+
+    /// The queries counted.
+    pub fn checked(&self) -> usize {
+        self.checked
+    }
+
+    /// Panics when any query disagreed, with their count and the first twenty.
+    pub fn assert_none(&self) {
+        let shown: Vec<&String> = self.failures.iter().take(20).collect();
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} disagree:\n{shown:#?}",
+            self.failures.len(),
+            self.checked
+        );
     }
 }
 

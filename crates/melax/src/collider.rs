@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_geom::collider::{lerp, skin_fraction};
-use cspace_geom::exact::{FirstEntry, MergedEntry, Span, first_entry, first_entry_across, is_thin};
+use cspace_geom::exact::{FirstEntry, Span, first_entry, first_entry_across, is_thin};
 use cspace_geom::{
     BrushId, Collider, ColliderKey, DVec3, Hit, HitSurface, Parts, Plane, Prepared, QueryContext,
     Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
@@ -155,29 +155,19 @@ impl MelaxCollider {
                 across,
                 ..
             } = scratch;
-            return match first_entry_across(
+            let outcome = first_entry_across(
                 thin_spans,
                 facing,
                 (start, end, skin),
                 start_solid,
                 end_solid,
                 across,
-            ) {
-                MergedEntry::AllSolid => Hit::solid(start),
-                MergedEntry::Free { start_solid } => Hit::free(end, start_solid),
-                MergedEntry::Hit {
-                    start_solid,
-                    span,
-                    id,
-                } => {
-                    counters.hits += 1;
-                    let (plane, time) = span
-                        .entry
-                        .expect("a span entered after the start has an entry plane");
-                    let surface = self.surface(prepared.shape(), id, plane, time, start, end);
-                    Hit::blocked(start, end, skin, surface, start_solid)
-                }
-            };
+            );
+            return outcome.into_hit(start, end, |plane, time, cell, start_solid| {
+                counters.hits += 1;
+                let surface = self.surface(prepared.shape(), cell, plane, time, start, end);
+                Hit::blocked(start, end, skin, surface, start_solid)
+            });
         }
         match outcome {
             Outcome::Miss => Hit::miss(end),

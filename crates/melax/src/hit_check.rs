@@ -300,6 +300,27 @@ enum Run {
     OnPlane,
 }
 
+/// The span of the solid cell frame `f` reached: its interval along the segment and the plane
+/// it was entered through, with the time the shape touches it.
+fn frame_span<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    f: &Frame,
+    start: DVec3,
+    end: DVec3,
+) -> Span {
+    let entry = (f.entry != NO_ENTRY).then(|| {
+        let plane = entry_plane(tree, offsets, f.entry);
+        (plane, touch_time(&plane, start, end))
+    });
+    Span {
+        enter: f.t0,
+        leave: f.t1,
+        leave_loose: f.t1_loose,
+        entry,
+    }
+}
+
 fn root_frame(tree: &MelaxTree) -> Frame {
     Frame {
         child: tree.root,
@@ -419,16 +440,7 @@ pub(crate) fn collect_spans<O: Offsets>(
         }
         if f.child & LEAF != 0 {
             if f.child != EMPTY {
-                let entry = (f.entry != NO_ENTRY).then(|| {
-                    let plane = entry_plane(tree, offsets, f.entry);
-                    (plane, touch_time(&plane, start, end))
-                });
-                let span = Span {
-                    enter: f.t0,
-                    leave: f.t1,
-                    leave_loose: f.t1_loose,
-                    entry,
-                };
+                let span = frame_span(tree, offsets, &f, start, end);
                 spans.push((span, f.child & !LEAF));
             }
             continue;
@@ -487,16 +499,7 @@ pub(crate) fn collect_thin<O: Offsets>(
         *visited += 1;
         if f.child & LEAF != 0 {
             if f.child != EMPTY {
-                let entry = (f.entry != NO_ENTRY).then(|| {
-                    let plane = entry_plane(tree, offsets, f.entry);
-                    (plane, touch_time(&plane, start, end))
-                });
-                let span = Span {
-                    enter: f.t0,
-                    leave: f.t1,
-                    leave_loose: f.t1_loose,
-                    entry,
-                };
+                let span = frame_span(tree, offsets, &f, start, end);
                 let from = facing.len();
                 let mut link = chain;
                 while link != NO_CHAIN {

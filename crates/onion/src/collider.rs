@@ -280,23 +280,43 @@ impl OnionCollider {
                 && p.signed_distance(end).abs() <= CONTACT
                 && (width * p.normal().abs()).element_sum() <= cspace_geom::exact::THIN
         };
-        let mut consider = |id: BrushId| {
-            let planes = near.planes(id).iter().copied().filter(|p| !lies(p));
-            let Some(span) = span_of_planes(planes, start, end) else {
-                return;
-            };
-            let Some((plane, toi)) = span.entry else {
-                return;
-            };
+        // Brush `id`'s entry near `time` with its planes pushed out by `band`: the enter time,
+        // the plane (back where it was) and its touch time, and the skin pull-back it gives.
+        // (A band of 0 keeps the planes as they are, bit for bit: no signed zero changes.)
+        let entry = |id: BrushId, band: f64| {
+            let shift = |p: Plane, by: f64| if band == 0.0 { p } else { p.shifted(by) };
+            let planes = near
+                .planes(id)
+                .iter()
+                .map(|&p| shift(p, band))
+                .filter(|p| !lies(p));
+            let span = span_of_planes(planes, start, end)?;
+            let (plane, toi) = span.entry?;
             if span.enter >= span.leave || (toi - time).abs() * length > SAME_HIT {
-                return;
+                return None;
             }
+            let plane = shift(plane, -band);
             let score = skin_fraction(
                 plane.signed_distance(start),
                 plane.signed_distance(end),
                 skin,
             );
-            candidates.push((span.enter, id, score, plane, toi));
+            Some((span.enter, plane, toi, score))
+        };
+        let at = |id: BrushId, plane: Plane, toi: f64| {
+            let toi = toi.clamp(0.0, 1.0);
+            let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
+            HitSurface {
+                plane,
+                point: self.world.brush(id).brush.closest_point(on_shape),
+                brush: id,
+                time_of_impact: toi,
+            }
+        };
+        let mut consider = |id: BrushId| {
+            if let Some((enter, plane, toi, score)) = entry(id, 0.0) {
+                candidates.push((enter, id, score, plane, toi));
+            }
         };
         if !near.for_each(touch, &query, &mut consider) {
             world.for_each_overlapping(&query, &mut consider);
@@ -318,15 +338,7 @@ impl OnionCollider {
             }
         }
         if let Some((id, plane, toi)) = best {
-            let toi = toi.clamp(0.0, 1.0);
-            let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
-            let point = self.world.brush(id).brush.closest_point(on_shape);
-            return Some(HitSurface {
-                plane,
-                point,
-                brush: id,
-                time_of_impact: toi,
-            });
+            return Some(at(id, plane, toi));
         }
         if let Some(plane) = tree_plane
             && let Some((brush, point)) =
@@ -346,27 +358,9 @@ impl OnionCollider {
         // tie rule among those touched then).
         let mut touched: Option<(f64, BrushId, Plane, f64)> = None;
         let mut consider = |id: BrushId| {
-            let planes = near
-                .planes(id)
-                .iter()
-                .map(|p| p.shifted(2.0 * CONTACT))
-                .filter(|p| !lies(p));
-            let Some(span) = span_of_planes(planes, start, end) else {
-                return;
-            };
-            let Some((plane, toi)) = span.entry else {
-                return;
-            };
-            if span.enter >= span.leave || (toi - time).abs() * length > SAME_HIT {
-                return;
-            }
-            let plane = plane.shifted(-2.0 * CONTACT);
-            let score = skin_fraction(
-                plane.signed_distance(start),
-                plane.signed_distance(end),
-                skin,
-            );
-            if touched.is_none_or(|t| (score, id) < (t.0, t.1)) {
+            if let Some((_, plane, toi, score)) = entry(id, 2.0 * CONTACT)
+                && touched.is_none_or(|t| (score, id) < (t.0, t.1))
+            {
                 touched = Some((score, id, plane, toi));
             }
         };
@@ -374,14 +368,7 @@ impl OnionCollider {
             world.for_each_overlapping(&query, &mut consider);
         }
         let (_, id, plane, toi) = touched?;
-        let toi = toi.clamp(0.0, 1.0);
-        let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
-        Some(HitSurface {
-            plane,
-            point: self.world.brush(id).brush.closest_point(on_shape),
-            brush: id,
-            time_of_impact: toi,
-        })
+        Some(at(id, plane, toi))
     }
 }
 

@@ -282,18 +282,9 @@ impl ExactCollider {
             self.thin_brushes(scratch, b, start, end);
             let start_solid = scratch.thin.point_solid(b, start);
             let outcome = scratch.thin.first_entry(b, start, end, skin, start_solid);
-            return match outcome {
-                MergedEntry::AllSolid => Hit::solid(start),
-                MergedEntry::Free { start_solid } => Hit::free(end, start_solid),
-                MergedEntry::Hit {
-                    start_solid,
-                    span,
-                    id,
-                } => {
-                    let (plane, time) = span.entry.expect("entry spans have an entry plane");
-                    self.blocked(shape, start, end, skin, plane, time, id, start_solid)
-                }
-            };
+            return outcome.into_hit(start, end, |plane, time, id, start_solid| {
+                self.blocked(shape, start, end, skin, plane, time, id, start_solid)
+            });
         }
         let ExactScratch {
             prisms, ids, spans, ..

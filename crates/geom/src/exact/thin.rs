@@ -32,6 +32,7 @@ use glam::{DVec2, DVec3};
 
 use super::Span;
 use super::cover::{ActivePlane, covers_point};
+use crate::collider::Hit;
 use crate::plane::Plane;
 use crate::shape::BoxShape;
 use crate::tolerance::{CONTACT, NORMAL_EQUAL, SAME_TIME};
@@ -92,6 +93,31 @@ pub enum MergedEntry<T> {
         /// Its solid.
         id: T,
     },
+}
+
+impl<T> MergedEntry<T> {
+    /// The backend's answer: all solid at `start`, free to `end`, or `blocked(plane, time, id,
+    /// start_solid)` with the plane the entered span was entered through and the time the shape
+    /// touches it.
+    pub fn into_hit(
+        self,
+        start: DVec3,
+        end: DVec3,
+        blocked: impl FnOnce(Plane, f64, T, bool) -> Hit,
+    ) -> Hit {
+        match self {
+            MergedEntry::AllSolid => Hit::solid(start),
+            MergedEntry::Free { start_solid } => Hit::free(end, start_solid),
+            MergedEntry::Hit {
+                start_solid,
+                span,
+                id,
+            } => {
+                let (plane, time) = span.entry.expect("an entered span has an entry plane");
+                blocked(plane, time, id, start_solid)
+            }
+        }
+    }
 }
 
 /// Reused buffers of the thin path.

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::touching::{LatticeWorld, Oracle, Union, lattice_shapes, touching_segments};
+use cspace_geom::touching::{
+    LatticeWorld, Oracle, Tally, Union, lattice_shapes, touching_segments,
+};
 use cspace_geom::{Collider, ExactCollider, Shape, WithContext};
 
 /// Worlds, and queries per world and shape.
@@ -15,7 +17,7 @@ const QUERIES: usize = 600;
 
 #[test]
 fn the_exact_backend_answers_the_definition_on_touching_configurations() {
-    let (mut checked, mut failures, mut overlap_differs) = (0, Vec::new(), 0);
+    let (mut tally, mut overlap_differs) = (Tally::default(), 0);
     for seed in 0..WORLDS {
         let lattice = LatticeWorld::generate(seed);
         let mut exact = WithContext::new(ExactCollider::new(Arc::new(lattice.world())));
@@ -27,24 +29,16 @@ fn the_exact_backend_answers_the_definition_on_touching_configurations() {
             let mut rng = Rng::new(seed * 31 + 7);
             for (start, end) in touching_segments(&lattice, &mut rng, QUERIES, rounded) {
                 let hit = exact.trace(&prepared, start, end);
-                checked += 1;
                 overlap_differs +=
                     usize::from(oracle.trace(start, end) != overlap.trace(start, end));
-                if let Err(why) = oracle.trace(start, end).check(&hit) {
-                    failures.push(format!(
-                        "world {seed}, {}: {start} -> {end}: {why}",
-                        shape.describe()
-                    ));
-                }
+                tally.record(oracle.trace(start, end).check(&hit), || {
+                    format!("world {seed}, {}: {start} -> {end}", shape.describe())
+                });
             }
         }
     }
-    let shown: Vec<&String> = failures.iter().take(20).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} disagree:\n{shown:#?}",
-        failures.len()
-    );
+    tally.assert_none();
+    let checked = tally.checked();
     assert_eq!(checked, WORLDS as usize * 9 * QUERIES);
     // Where the rule and the shape's own overlap with the union part: a flat box between offset
     // faces on its plane (see `Union::Overlap`). Rare, and counted.

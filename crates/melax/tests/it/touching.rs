@@ -10,7 +10,9 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::touching::{LatticeWorld, Oracle, Union, lattice_shapes, touching_segments};
+use cspace_geom::touching::{
+    Expected, LatticeWorld, Oracle, Tally, Union, lattice_shapes, touching_segments,
+};
 use cspace_geom::{Collider, Shape, WithContext};
 use cspace_melax::{BevelMode, MelaxCollider, compile};
 
@@ -20,7 +22,7 @@ const QUERIES: usize = 500;
 
 #[test]
 fn plane_shifting_answers_the_definition_on_touching_configurations() {
-    let (mut checked, mut failures) = (0, Vec::new());
+    let mut tally = Tally::default();
     for seed in 0..WORLDS {
         let lattice = LatticeWorld::generate(seed);
         let world = Arc::new(lattice.world());
@@ -36,24 +38,18 @@ fn plane_shifting_answers_the_definition_on_touching_configurations() {
                 let mut rng = Rng::new(seed * 31 + 7);
                 for (start, end) in touching_segments(&lattice, &mut rng, QUERIES, false) {
                     let hit = melax.trace(&prepared, start, end);
-                    checked += 1;
-                    if let Err(why) = oracle.trace(start, end).check(&hit) {
-                        failures.push(format!(
-                            "world {seed}, {bevel:?}, {}: {start} -> {end}: {why}",
+                    tally.record(oracle.trace(start, end).check(&hit), || {
+                        format!(
+                            "world {seed}, {bevel:?}, {}: {start} -> {end}",
                             shape.describe()
-                        ));
-                    }
+                        )
+                    });
                 }
             }
         }
     }
-    let shown: Vec<&String> = failures.iter().take(20).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} disagree:\n{shown:#?}",
-        failures.len()
-    );
-    assert_eq!(checked, WORLDS as usize * 2 * 9 * QUERIES);
+    tally.assert_none();
+    assert_eq!(tally.checked(), WORLDS as usize * 2 * 9 * QUERIES);
 }
 
 /// On every corpus map, rays along the axes on a grid (geom's `grid_rays`: most lie in faces
@@ -71,7 +67,7 @@ fn grid_rays_on_the_corpus_agree_with_the_exact_backend() {
         cspace_geom::DVec3::new(0.0, 8.0, 8.0),
     )
     .unwrap();
-    let (mut checked, mut failures) = (0, Vec::new());
+    let mut tally = Tally::default();
     for map in &maps {
         let rays = cspace_geom::touching::grid_rays(&map.world.bounds(), 12_000);
         let mut exact = WithContext::new(cspace_geom::ExactCollider::new(map.world.clone()));
@@ -91,31 +87,21 @@ fn grid_rays_on_the_corpus_agree_with_the_exact_backend() {
                 );
                 for &(a, b) in &rays {
                     let (hm, he) = (melax.trace(&pm, a, b), exact.trace(&pe, a, b));
-                    checked += 1;
-                    let toi = |h: &cspace_geom::Hit| h.surface().map(|s| s.time_of_impact);
-                    let same_time = match (toi(&hm), toi(&he)) {
-                        (Some(x), Some(y)) => (x - y).abs() <= 1e-9,
-                        (x, y) => x == y,
-                    };
-                    if !same_time
-                        || hm.start_solid() != he.start_solid()
-                        || hm.all_solid() != he.all_solid()
-                    {
-                        failures.push(format!(
+                    tally.record(Expected::of(&he).check(&hm), || {
+                        format!(
                             "{} {bevel:?} {}: {a} -> {b}: melax {hm:?}, exact {he:?}",
                             map.name,
                             shape.describe()
-                        ));
-                    }
+                        )
+                    });
                 }
             }
         }
     }
-    eprintln!("{checked} grid rays checked on {} maps", maps.len());
-    let shown: Vec<&String> = failures.iter().take(10).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} differ:\n{shown:#?}",
-        failures.len()
+    eprintln!(
+        "{} grid rays checked on {} maps",
+        tally.checked(),
+        maps.len()
     );
+    tally.assert_none();
 }

@@ -7,9 +7,11 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::touching::{LatticeWorld, Oracle, Union, lattice_shapes, touching_segments};
-use cspace_geom::{Collider, ExactCollider, Shape, WithContext};
-use cspace_udop::{CacheConfig, UdopCache};
+use cspace_geom::touching::{
+    LatticeWorld, Oracle, Tally, Union, lattice_shapes, touching_segments,
+};
+use cspace_geom::{Collider, Shape};
+use cspace_udop::CacheConfig;
 
 /// Worlds, and queries per world and shape.
 const WORLDS: u64 = 12;
@@ -17,19 +19,12 @@ const QUERIES: usize = 500;
 
 #[test]
 fn the_cache_answers_the_definition_on_touching_configurations() {
-    let (mut checked, mut skipped, mut failures) = (0, 0, Vec::new());
+    let (mut tally, mut skipped) = (Tally::default(), 0);
     for seed in 0..WORLDS {
         let lattice = LatticeWorld::generate(seed);
         let world = Arc::new(lattice.world());
         for shape in lattice_shapes() {
-            let mut cache = WithContext::new(
-                UdopCache::new(
-                    world.clone(),
-                    Box::new(ExactCollider::new(world.clone())),
-                    CacheConfig::default(),
-                )
-                .unwrap(),
-            );
+            let mut cache = crate::common::exact_cache(&world, CacheConfig::default());
             let oracle = Oracle::new(&lattice, &shape, Union::Exact).unwrap();
             let prepared = cache.prepare(&shape).unwrap();
             let rounded = !matches!(shape, Shape::Box(_));
@@ -38,23 +33,14 @@ fn the_cache_answers_the_definition_on_touching_configurations() {
                 let before = cache.counters().cache_skips;
                 let hit = cache.trace(&prepared, start, end);
                 skipped += cache.counters().cache_skips - before;
-                checked += 1;
-                if let Err(why) = oracle.trace(start, end).check(&hit) {
-                    failures.push(format!(
-                        "world {seed}, {}: {start} -> {end}: {why}",
-                        shape.describe()
-                    ));
-                }
+                tally.record(oracle.trace(start, end).check(&hit), || {
+                    format!("world {seed}, {}: {start} -> {end}", shape.describe())
+                });
             }
         }
     }
-    let shown: Vec<&String> = failures.iter().take(20).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} disagree:\n{shown:#?}",
-        failures.len()
-    );
-    assert_eq!(checked, WORLDS as usize * 9 * QUERIES);
+    tally.assert_none();
+    assert_eq!(tally.checked(), WORLDS as usize * 9 * QUERIES);
     // The cache answered some of them itself.
     assert!(skipped > 0, "no move skipped");
 }
