@@ -158,6 +158,64 @@ impl RandomBoxes {
     }
 }
 
+/// An open world: a square floor with scattered pillars on it (`sim bench`'s open world, and the
+/// onion compile's open benchmark). Pillars are 16 to 96 units wide and 32 to 160 tall, anywhere
+/// within 1,900 units per 2,048 of the floor's half side from its centre.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pillars {
+    /// How many pillars.
+    pub count: usize,
+    /// The floor's half side, in units.
+    pub half_side: f64,
+    /// The seed (`sim bench` takes 99).
+    pub seed: u64,
+}
+
+impl Pillars {
+    /// `count` pillars at `sim bench`'s density: a floor of half side 2,048 units for 200
+    /// pillars, growing with the square root of their number; seed 99.
+    pub fn at_bench_density(count: usize) -> Pillars {
+        Pillars {
+            count,
+            half_side: 2048.0 * (count as f64 / 200.0).sqrt().max(1.0),
+            seed: 99,
+        }
+    }
+
+    /// The brushes: the floor, then the pillars.
+    pub fn brushes(&self) -> Vec<Brush> {
+        let half = self.half_side;
+        // 2,048 is a power of two: `half / 2048` is exact, so `sim bench` keeps its bits.
+        let spread = 1900.0 * (half / 2048.0);
+        let mut rng = Rng::new(self.seed);
+        let mut brushes = vec![
+            Brush::from_aabb(Aabb::new(
+                DVec3::new(-half, -half, -16.0),
+                DVec3::new(half, half, 0.0),
+            ))
+            .expect("a floor is a brush"),
+        ];
+        for _ in 0..self.count {
+            let c = DVec3::new(rng.range(-spread, spread), rng.range(-spread, spread), 0.0);
+            let h = DVec3::new(
+                rng.range(8.0, 48.0),
+                rng.range(8.0, 48.0),
+                rng.range(32.0, 160.0),
+            );
+            brushes.push(
+                Brush::from_aabb(Aabb::new(c - DVec3::new(h.x, h.y, 0.0), c + h))
+                    .expect("a pillar is a brush"),
+            );
+        }
+        brushes
+    }
+
+    /// The world.
+    pub fn world(&self) -> World {
+        World::from_brushes(self.brushes())
+    }
+}
+
 /// A world of random Quake III patches (biquadratic Bézier grids, [`crate::patch`]) with a few
 /// brushes they rest on: the generated patch world of the patch agreement tests.
 ///
@@ -286,7 +344,10 @@ pub fn patch_world(
     options: &TessellationOptions,
 ) -> World {
     let mut pieces = Vec::new();
-    for (grid, tessellation) in grids.iter().zip(crate::patch::tessellate(grids, options)) {
+    // Test and benchmark worlds: a few patches, far within the facet budget.
+    let tessellations = crate::patch::tessellate(grids, options)
+        .unwrap_or_else(|e| panic!("a generated patch world: {e}"));
+    for (grid, tessellation) in grids.iter().zip(tessellations) {
         let first = brushes.len() as u32;
         for facet in &tessellation.facets {
             brushes.push(

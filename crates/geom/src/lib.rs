@@ -46,6 +46,7 @@ pub mod plane;
 pub mod polygon;
 pub mod shape;
 pub mod tolerance;
+pub mod touching;
 pub mod world;
 
 pub use aabb::Aabb;

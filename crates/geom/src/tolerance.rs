@@ -57,6 +57,27 @@ pub const MAX_TIME_STEP: f64 = 1.0;
 /// 10,000 sub-steps, so no step runs unbounded (a scenario's `max_substep` may not go below it).
 pub const MIN_SUBSTEP: f64 = 1e-4;
 
+/// The most facets the collidable patches of one world may be tessellated into: 2^18 = 262,144,
+/// twenty times `unvanquished_chasm.map`'s 12,872 at the default bound ([`PATCH_ERROR`]) and
+/// more than twice its 106,642 at an eighth of it. Each facet becomes a flat brush of about a
+/// kilobyte and a half (its faces, edges and box planes), so the limit keeps a world's facets
+/// within about 400 MB; a patch whose subdivision would go beyond it (a 652-byte map with one 5 x 5
+/// patch of control points alternating between heights of +-500,000 asks for 8,388,608 facets
+/// and more than 8 GB) is refused with its location, the count and this limit. Counted as the
+/// cuts are refined, before a facet is made ([`crate::patch::tessellate`]): the count at most
+/// doubles per round of refinement, so the work before the refusal is bounded too.
+pub const MAX_PATCH_FACETS: usize = 1 << 18;
+
+/// The most faces of a brush a world file may write (a `.map` brush's face lines, a TOML brush's
+/// `planes`): 1,024. Building a brush from its planes clips a polygon on each plane by every
+/// other, about the square of the faces (a 20,000-face brush took 27.8 s in `sim map`); at the
+/// limit a brush builds in under a second in the dev profile, and its configuration-space
+/// brushes (faces and bevels, several times the faces) stay buildable. The corpus's largest is
+/// 362 faces (`ericw_qbsp_many_sided_face.map`); Quake III's q3map allows 300 sides
+/// (`MAX_BUILD_SIDES`). A brush past it is refused where it is written, before it is built
+/// (`Brush::from_written_planes`); a map skips it as an invalid brush.
+pub const MAX_BRUSH_FACES: usize = 1024;
+
 /// The smallest cell of the simulator's agent grid, in units: a cell smaller than a unit only
 /// lists each agent in more cells (Blow's grid, `cspace-contact`).
 pub const MIN_GRID_CELL: f64 = 1.0;
@@ -125,6 +146,21 @@ pub const ONION_CUT: f64 = CONTACT / 4.0;
 /// one plane of an onion BSP's deduplicated plane table. Well above the rounding of a plane
 /// computed from `.map` points (about 1e-13 at world scale), well below [`ONION_CUT`].
 pub const PLANE_MERGE: f64 = 1e-11;
+
+/// The contact band of the tree backends (the onion, Melax), in units: a walk's stretch (or a
+/// point) no farther than this from a tree plane lies on it, and only deeper than this behind it
+/// (past a shifted plane, for Melax) is it inside. [`CONTACT`] less four times
+/// [`PLANE_MERGE`]: a tree's planes are its plane table's, merged within `PLANE_MERGE` (Melax
+/// shifts the onion compiler's), so a tree plane can lie that much beyond the plane of the
+/// brush the exact backend evaluates (and their arithmetic differs by rounding). With the full
+/// `CONTACT`, a position 1.0002e-9 inside a wall was free for the onion and solid for the exact
+/// reference (`--verify`; issue 35, item 3): on `quake_e3m5.map`, of 151,164 moves of the
+/// standing box ending within 4e-13 of depth `CONTACT` behind a brush face, 1,178 ended free for
+/// the onion (350 for melax-exact) and in solid for the exact backend's point query; with this
+/// band 4 (onion) and 0 (melax-exact), all at a corner of several brushes, the contact-scale
+/// class the onion's agreement tests count. A tree backend errs, by at most 4e-11 units, on
+/// the solid side.
+pub const TREE_BAND: f64 = CONTACT - 4.0 * PLANE_MERGE;
 
 /// How far back along the move a trace's start is nudged when a tree query finds a move that
 /// starts free entirely in solid (Golodetz: rounding "when the source endpoint of the movement ray
@@ -238,8 +274,15 @@ pub const BEVEL_ANGLE_SLACK: f64 = 1e-9;
 pub const BEVEL_SAME_NORMAL: f64 = 1e-6;
 
 /// Relative slack of the exact backend's rounded-prism patch tests (patches overlap, so leaning
-/// inclusive only repeats a neighbour's answer).
+/// inclusive only repeats a neighbour's answer), at most [`PATCH_SLACK_LIMIT`].
 pub const PATCH_SLACK: f64 = 1e-9;
+
+/// The most slack, in units, a rounded shape's patch test takes ([`PATCH_SLACK`] of the move's
+/// length grows beyond it): a quarter of [`CONTACT`], so a crossing accepted just outside its
+/// patch never turns a shape that is only touching (a cylinder beside a wall, on a floor) into
+/// one deeper than `CONTACT` inside (issue 35, item 4), and still far above the rounding of a
+/// crossing point (about 1e-12 units at Quake's scale, 1.2e-10 at [`WORLD_HALF_EXTENT`]).
+pub const PATCH_SLACK_LIMIT: f64 = CONTACT / 4.0;
 
 /// Relative slack of k-DOP and k-UDOP geometry (vertices of half-space intersections, the reach
 /// of a direction set, a direction's length): `VERTEX_SLACK` of the figure's size.

@@ -34,7 +34,7 @@ fn load(c: &mut Criterion) {
         let bytes = corpus.read(name);
         let map = MapFile::parse(&bytes, name).expect("corpus maps parse");
         // The face points of exactly the brushes `build_world` builds.
-        let built = build_world(&map, &options);
+        let built = build_world(&map, &options).expect("corpus maps build");
         let world_faces: Vec<Vec<[glam::DVec3; 3]>> = built
             .brushes
             .iter()
@@ -54,7 +54,7 @@ fn load(c: &mut Criterion) {
             b.iter(|| MapFile::parse(black_box(&bytes), name).expect("parses"))
         });
         group.bench_function("build", |b| {
-            b.iter(|| build_world(black_box(&map), &options))
+            b.iter(|| build_world(black_box(&map), &options).expect("corpus maps build"))
         });
         group.bench_function("geom_brushes", |b| {
             b.iter(|| {
@@ -73,11 +73,13 @@ fn patches(c: &mut Criterion) {
     };
     let name = "unvanquished_chasm.map";
     let map = MapFile::parse(corpus.read(name), name).expect("corpus maps parse");
-    let built = build_world(&map, &BuildOptions::default());
+    let built = build_world(&map, &BuildOptions::default()).expect("corpus maps build");
     let grids = collidable_patch_grids(&map, &built);
     let options = TessellationOptions::default();
     let mut group = c.benchmark_group("patches");
-    group.bench_function(name, |b| b.iter(|| tessellate(black_box(&grids), &options)));
+    group.bench_function(name, |b| {
+        b.iter(|| tessellate(black_box(&grids), &options).expect("within the budget"))
+    });
     group.finish();
 }
 

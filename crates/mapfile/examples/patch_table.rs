@@ -22,7 +22,7 @@ fn main() {
         .collect();
     let text = std::fs::read(&path).expect("the map is readable");
     let map = MapFile::parse(&text, &path).unwrap_or_else(|e| panic!("{e}"));
-    let built = build_world(&map, &BuildOptions::default());
+    let built = build_world(&map, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let grids = collidable_patch_grids(&map, &built);
     println!("{path}: {} collidable patches", grids.len());
     println!("| bound (units) | facets | bound reached | measured | ms (best of 5) |");
@@ -33,7 +33,7 @@ fn main() {
         let mut tessellations = Vec::new();
         for _ in 0..5 {
             let started = Instant::now();
-            tessellations = tessellate(&grids, &options);
+            tessellations = tessellate(&grids, &options).unwrap_or_else(|e| panic!("{e}"));
             best = best.min(started.elapsed().as_secs_f64());
         }
         let facets: usize = tessellations.iter().map(|t| t.facets.len()).sum();

@@ -123,6 +123,25 @@ pub enum MapError {
         /// The format it belongs to.
         format: &'static str,
     },
+    /// The collidable patches would be cut into more facets than a world may hold
+    /// ([`cspace_geom::tolerance::MAX_PATCH_FACETS`]): counted before any is made (issue 35).
+    #[error(
+        "{at}: patch subdivision needs {facets} facets or more to stay within {bound} units of the \
+         curved surfaces (this patch the most), beyond the limit of {limit} facets per map \
+         (cspace_geom::tolerance::MAX_PATCH_FACETS); its control points bend too sharply for \
+         their spacing"
+    )]
+    PatchBudget {
+        /// The size header `( W H 0 0 0 )` of the patch with the most cells when the count
+        /// passed the limit.
+        at: Location,
+        /// The facets counted then: what the subdivision needs at the least.
+        facets: usize,
+        /// The error bound of the tessellation, in units, written out (the error stays `Eq`).
+        bound: String,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl MapError {
@@ -136,7 +155,8 @@ impl MapError {
             | MapError::NonFiniteNumber { at, .. }
             | MapError::InvalidInteger { at, .. }
             | MapError::FaceFieldCount { at, .. }
-            | MapError::Unsupported { at, .. } => at,
+            | MapError::Unsupported { at, .. }
+            | MapError::PatchBudget { at, .. } => at,
         }
     }
 }

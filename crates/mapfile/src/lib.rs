@@ -59,7 +59,7 @@
 //! assert_eq!(map.formats(), [FaceFormat::Quake]);
 //! assert_eq!((map.entities.len(), map.brush_count()), (2, 2));
 //!
-//! let loaded = build_world(&map, &BuildOptions::default());
+//! let loaded = build_world(&map, &BuildOptions::default())?;
 //! assert_eq!(loaded.world.len(), 1);
 //! assert_eq!(loaded.world.brushes()[0].contents, Contents::Solid);
 //! assert_eq!(loaded.world.brushes()[0].source.to_string(), "tiny.map:5: entity 0 brush 0");

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cspace_geom::collider::{lerp, skin_fraction};
-use cspace_geom::exact::{FirstEntry, Span, first_entry};
+use cspace_geom::exact::{FirstEntry, Span, first_entry, first_entry_across, is_thin};
 use cspace_geom::{
     BrushId, Collider, ColliderKey, DVec3, Hit, HitSurface, Parts, Plane, Prepared, QueryContext,
     Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
@@ -11,13 +11,14 @@ use cspace_geom::{
 
 use crate::bevel::BevelMode;
 use crate::hit_check::{
-    Outcome, Scratch, collect_spans, entry_plane, first_hit, point_solid, touch_time,
+    Outcome, Scratch, collect_spans, collect_thin, entry_plane, first_hit, point_solid,
+    thin_point_solid, touch_time,
 };
 use crate::offsets::{
     BoxOffsets, CylinderOffsets, HullOffsets, Offsets, PointOffsets, SphereOffsets,
 };
 use crate::tree::MelaxTree;
-use cspace_geom::tolerance::APPROXIMATE_SURFACE;
+use cspace_geom::tolerance::{APPROXIMATE_SURFACE, CONTACT};
 
 /// Melax's dynamic plane shifting over one [`MelaxTree`]: boxes, spheres, vertical cylinders and
 /// convex hulls of any size, without recompiling (Section 3).
@@ -117,14 +118,58 @@ impl MelaxCollider {
         } = parts;
         counters.traces += 1;
         let visited = &mut counters.nodes_visited;
+        let thin = is_thin(prepared.shape());
         if start == end {
-            return if point_solid(tree, offsets, start, scratch, visited) {
+            let solid = if thin {
+                thin_point_solid(tree, offsets, start, visited)
+            } else {
+                point_solid(tree, offsets, start, scratch, visited)
+            };
+            return if solid {
                 Hit::solid(start)
             } else {
                 Hit::miss(end)
             };
         }
-        match first_hit(tree, offsets, start, end, skin, scratch, visited) {
+        // A shape without width across some plane: a segment lying on a plane with solid on
+        // both sides, or a start on a seam of touching cells (or on a plane splitting solid)
+        // that the move crosses, which is inside their union though it enters the next cell
+        // only after the start: the union decides (issue 35; the exact backend's rule).
+        let outcome = first_hit(tree, offsets, start, end, skin, scratch, visited);
+        let union = thin
+            && match outcome {
+                Outcome::OnPlane | Outcome::StartSolid => true,
+                Outcome::Hit { entry, .. } => {
+                    entry_plane(tree, offsets, entry).signed_distance(start) <= CONTACT
+                }
+                Outcome::Miss => false,
+            };
+        if union {
+            counters.merged += 1;
+            let start_solid = thin_point_solid(tree, offsets, start, visited);
+            collect_thin(tree, offsets, start, end, scratch, visited);
+            let end_solid = || thin_point_solid(tree, offsets, end, &mut 0);
+            let Scratch {
+                thin_spans,
+                facing,
+                across,
+                ..
+            } = scratch;
+            let outcome = first_entry_across(
+                thin_spans,
+                facing,
+                (start, end, skin),
+                start_solid,
+                end_solid,
+                across,
+            );
+            return outcome.into_hit(start, end, |plane, time, cell, start_solid| {
+                counters.hits += 1;
+                let surface = self.surface(prepared.shape(), cell, plane, time, start, end);
+                Hit::blocked(start, end, skin, surface, start_solid)
+            });
+        }
+        match outcome {
             Outcome::Miss => Hit::miss(end),
             Outcome::Hit { cell, entry, .. } => {
                 counters.hits += 1;
@@ -133,6 +178,7 @@ impl MelaxCollider {
                 let surface = self.surface(prepared.shape(), cell, plane, time, start, end);
                 Hit::blocked(start, end, skin, surface, false)
             }
+            Outcome::OnPlane => unreachable!("only a thin shape lies on a plane"),
             Outcome::StartSolid => {
                 counters.merged += 1;
                 collect_spans(tree, offsets, start, end, scratch, visited);
@@ -320,16 +366,21 @@ impl TypedCollider for MelaxCollider {
             position: DVec3,
             scratch: &'a mut Scratch,
             visited: &'a mut u64,
+            thin: bool,
         }
         impl FnOnceOffsets<bool> for Query<'_> {
             fn call<O: Offsets>(self, offsets: &O) -> bool {
-                point_solid(
-                    self.tree,
-                    offsets,
-                    self.position,
-                    self.scratch,
-                    self.visited,
-                )
+                if self.thin {
+                    thin_point_solid(self.tree, offsets, self.position, self.visited)
+                } else {
+                    point_solid(
+                        self.tree,
+                        offsets,
+                        self.position,
+                        self.scratch,
+                        self.visited,
+                    )
+                }
             }
         }
         with_offsets(
@@ -339,6 +390,7 @@ impl TypedCollider for MelaxCollider {
                 position,
                 scratch,
                 visited: &mut counters.nodes_visited,
+                thin: is_thin(prepared.shape()),
             },
         )
     }

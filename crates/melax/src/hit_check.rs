@@ -10,13 +10,24 @@
 //! Solid means deeper than [`CONTACT`] inside, as in every backend: each child keeps the part of
 //! the interval where the shape is more than [`CONTACT`] past its shifted plane, exactly as geom's
 //! [`cspace_geom::exact::span_of_planes`] does for a brush, so the interval that reaches a solid
-//! leaf is that cell's span. A move that starts inside a cell falls back to collecting every
+//! leaf is that cell's span (the depth compared with [`TREE_BAND`], `CONTACT` less the reach of
+//! the tree's plane table's merge, so that a position found free is free for the exact backend
+//! too). A move that starts inside a cell falls back to collecting every
 //! cell's span and merging them as the exact backend merges brushes
 //! ([`cspace_geom::exact::first_entry`]).
+//!
+//! A shape without width across a node's plane (a point, a flat box) can lie on it, deep on
+//! neither side: a ray down a seam of touching cells, or along a plane the tree splits solid by.
+//! The walk then stops (`Outcome::OnPlane`) and the collider answers from every cell along the
+//! segment with the sides of such planes it lies behind (`collect_thin`), taken in the sectors
+//! around the segment as the exact backend takes brushes; the start (and a point query) is
+//! solid where the cells it touches cover every direction around it (`thin_point_solid`).
 
-use cspace_geom::exact::Span;
+use std::ops::Range;
+
+use cspace_geom::exact::{AcrossScratch, ActivePlane, Span, THIN, covers_point};
 use cspace_geom::hint::prefetch;
-use cspace_geom::tolerance::{CONTACT, SIDE_GUARD};
+use cspace_geom::tolerance::{SIDE_GUARD, TREE_BAND};
 use cspace_geom::{DVec3, Plane};
 
 use crate::offsets::Offsets;
@@ -50,6 +61,14 @@ pub struct Scratch {
     stack: Vec<Frame>,
     nodes: Vec<u32>,
     pub(crate) spans: Vec<(Span, u32)>,
+    /// A thin shape's walk ([`collect_thin`]): the frames with their chain of sides taken, the
+    /// chains (each side's normal facing it, and the chain above), the cells' spans with the
+    /// range of their sides in `facing`.
+    thin_stack: Vec<(Frame, u32)>,
+    chains: Vec<(DVec3, u32)>,
+    pub(crate) thin_spans: Vec<(Span, u32, Range<usize>)>,
+    pub(crate) facing: Vec<DVec3>,
+    pub(crate) across: AcrossScratch<u32>,
 }
 
 /// What the fast traversal found.
@@ -59,6 +78,9 @@ pub(crate) enum Outcome {
     Miss,
     /// The start is inside a cell (the spans must be merged).
     StartSolid,
+    /// The segment lies on a plane the shape has no width across, with solid on both sides:
+    /// [`collect_thin`] and geom's `first_entry_across` answer.
+    OnPlane,
     /// The first entry: the cell, its entry plane (see [`entry_plane`]) and the parameter at
     /// which the shape is [`CONTACT`] deep.
     Hit { cell: u32, entry: u32, enter: f64 },
@@ -68,6 +90,10 @@ pub(crate) enum Outcome {
 /// the start (tried first). Each keeps the part of the frame where the shape is more than
 /// [`CONTACT`] past its side's shifted plane (geom's `span_of_planes` rule for one plane).
 /// `LOOSE` also tracks the loose ends (only the span merge needs them).
+///
+/// The third value is true when the frame is deep on neither side anywhere: it lies on the
+/// plane, the shape having no width across it (a point, a flat box). Neither child then keeps
+/// it, and the caller walks both sides for the sectors around the segment ([`collect_thin`]).
 #[inline(always)]
 fn split<O: Offsets, const LOOSE: bool>(
     tree: &MelaxTree,
@@ -76,7 +102,7 @@ fn split<O: Offsets, const LOOSE: bool>(
     f: &Frame,
     start: DVec3,
     end: DVec3,
-) -> ([Option<Frame>; 2], bool) {
+) -> ([Option<Frame>; 2], bool, bool) {
     let node = &tree.nodes[index as usize];
     // Both children while this node's plane is tested.
     for child in node.children {
@@ -98,12 +124,14 @@ fn split<O: Offsets, const LOOSE: bool>(
         ..*f
     };
     if rate == 0.0 {
+        let (deep_over, deep_under) = (g_over < -TREE_BAND, g_under < -TREE_BAND);
         return (
             [
-                (g_over < -CONTACT && over.child != EMPTY).then_some(over),
-                (g_under < -CONTACT && under.child != EMPTY).then_some(under),
+                (deep_over && over.child != EMPTY).then_some(over),
+                (deep_under && under.child != EMPTY).then_some(under),
             ],
             true,
+            !deep_over && !deep_under,
         );
     }
     if !LOOSE {
@@ -113,12 +141,12 @@ fn split<O: Offsets, const LOOSE: bool>(
         // case's answer, without its division. (Not for `LOOSE`: its loose end may still move.)
         let (lo, hi) = frame_extent(d0, rate, f);
         // Over side only: nowhere deep under, everywhere deep over.
-        if lo > back - CONTACT + SIDE_GUARD && lo > CONTACT - front + SIDE_GUARD {
-            return ([(over.child != EMPTY).then_some(over), None], false);
+        if lo > back - TREE_BAND + SIDE_GUARD && lo > TREE_BAND - front + SIDE_GUARD {
+            return ([(over.child != EMPTY).then_some(over), None], false, false);
         }
         // Under side only.
-        if hi < back - CONTACT - SIDE_GUARD && hi < CONTACT - front - SIDE_GUARD {
-            return ([None, (under.child != EMPTY).then_some(under)], true);
+        if hi < back - TREE_BAND - SIDE_GUARD && hi < TREE_BAND - front - SIDE_GUARD {
+            return ([None, (under.child != EMPTY).then_some(under)], true, false);
         }
     }
     // The over side is the under side mirrored: its own depth, the rate negated.
@@ -132,12 +160,14 @@ fn split<O: Offsets, const LOOSE: bool>(
         leave::<LOOSE>(&mut under, g_under, inv);
     }
     // The shared empty leaf ends the walk: no frame for it.
+    let (keep_over, keep_under) = (over.t0 < over.t1, under.t0 < under.t1);
     (
         [
-            (over.t0 < over.t1 && over.child != EMPTY).then_some(over),
-            (under.t0 < under.t1 && under.child != EMPTY).then_some(under),
+            (keep_over && over.child != EMPTY).then_some(over),
+            (keep_under && under.child != EMPTY).then_some(under),
         ],
         rate < 0.0,
+        !keep_over && !keep_under && f.t0 < f.t1,
     )
 }
 
@@ -171,7 +201,7 @@ fn prefetch_child(tree: &MelaxTree, child: u32) {
 /// at the latest, recording `entry` (the general case of [`split`]).
 #[inline(always)]
 fn enter(f: &mut Frame, g: f64, inv: f64, entry: u32) {
-    let deep = (g + CONTACT) * inv;
+    let deep = (g + TREE_BAND) * inv;
     if deep > f.t0 {
         f.t0 = deep;
         f.entry = entry;
@@ -183,9 +213,9 @@ fn enter(f: &mut Frame, g: f64, inv: f64, entry: u32) {
 /// `-CONTACT` inside.
 #[inline(always)]
 fn leave<const LOOSE: bool>(f: &mut Frame, g: f64, inv: f64) {
-    f.t1 = f.t1.min((g + CONTACT) * inv);
+    f.t1 = f.t1.min((g + TREE_BAND) * inv);
     if LOOSE {
-        f.t1_loose = f.t1_loose.min((g - CONTACT) * inv);
+        f.t1_loose = f.t1_loose.min((g - TREE_BAND) * inv);
     }
 }
 
@@ -195,8 +225,9 @@ fn leave<const LOOSE: bool>(f: &mut Frame, g: f64, inv: f64) {
 /// its general case), without the over side's frame and without a pass through the walk's
 /// stack, bound and leaf tests for every node: 13 % less time per sphere, cylinder and box
 /// trace on the benchmark world (`tools/bench/findings.md`); a point does not take runs
-/// ([`Offsets::back_runs`]). Leaves `f` at the run's first other child and returns whether the
-/// frame goes on there.
+/// ([`Offsets::back_runs`]). Leaves `f` at the run's first other child and says whether the
+/// frame goes on there, or stops, or lies on a node's plane (deep on neither side: only a shape
+/// without width across it, which [`collect_thin`] walks instead).
 #[inline(always)]
 fn back_run<O: Offsets, const LOOSE: bool>(
     tree: &MelaxTree,
@@ -205,29 +236,37 @@ fn back_run<O: Offsets, const LOOSE: bool>(
     start: DVec3,
     end: DVec3,
     visited: &mut u64,
-) -> bool {
+) -> Run {
     loop {
         let index = f.child;
         let node = &tree.nodes[index as usize];
         let child = node.children[1];
         prefetch_child(tree, child);
-        let (back, _) = offsets.offsets(node.normal, node.horizontal());
+        let (back, front) = offsets.offsets(node.normal, node.horizontal());
         let (d0, d1) = node.distances(start, end);
         let rate = d0 - d1;
         let g_under = d0 - back;
         let (lo, hi) = frame_extent(d0, rate, f);
-        if lo > back - CONTACT + SIDE_GUARD {
+        // Dropped with the over side nowhere deep either: on the plane.
+        let dropped = || {
+            if hi <= TREE_BAND - front {
+                Run::OnPlane
+            } else {
+                Run::Stop
+            }
+        };
+        if lo > back - TREE_BAND + SIDE_GUARD {
             // Nowhere deep inside: the clip would drop the frame (the under side's half of
-            // `split`'s one-side tests).
-            return false;
-        } else if !LOOSE && hi < back - CONTACT - SIDE_GUARD {
+            // `split`'s one-side tests; the guard keeps it off the plane).
+            return Run::Stop;
+        } else if !LOOSE && hi < back - TREE_BAND - SIDE_GUARD {
             // Deep inside all along: the clip would keep the frame as it is (the other half;
             // not for `LOOSE`, whose loose end may still move).
         } else if rate == 0.0 {
             // Parallel: kept only when deep inside all along (as in `split`).
-            let deep = g_under < -CONTACT;
+            let deep = g_under < -TREE_BAND;
             if !deep {
-                return false;
+                return dropped();
             }
         } else {
             let inv = 1.0 / rate;
@@ -241,12 +280,44 @@ fn back_run<O: Offsets, const LOOSE: bool>(
         // An empty frame stays empty further down the run (`t0` only rises, `t1` only falls).
         let kept = f.t0 < f.t1;
         if !kept {
-            return false;
+            return dropped();
         }
         if !tree.in_back_run(child) {
-            return child != EMPTY;
+            return if child != EMPTY { Run::Go } else { Run::Stop };
         }
         *visited += 1;
+    }
+}
+
+/// How a [`back_run`] ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// The frame goes on at the run's first other child.
+    Go,
+    /// The frame is dropped.
+    Stop,
+    /// The frame lies on a plane of the run.
+    OnPlane,
+}
+
+/// The span of the solid cell frame `f` reached: its interval along the segment and the plane
+/// it was entered through, with the time the shape touches it.
+fn frame_span<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    f: &Frame,
+    start: DVec3,
+    end: DVec3,
+) -> Span {
+    let entry = (f.entry != NO_ENTRY).then(|| {
+        let plane = entry_plane(tree, offsets, f.entry);
+        (plane, touch_time(&plane, start, end))
+    });
+    Span {
+        enter: f.t0,
+        leave: f.t1,
+        leave_loose: f.t1_loose,
+        entry,
     }
 }
 
@@ -284,41 +355,50 @@ pub(crate) fn first_hit<O: Offsets>(
         }
         *visited += 1;
         if offsets.back_runs() && tree.in_back_run(f.child) {
-            if !back_run::<O, false>(tree, offsets, &mut f, start, end, visited) || f.t0 > bound {
-                continue;
+            match back_run::<O, false>(tree, offsets, &mut f, start, end, visited) {
+                Run::OnPlane => return Outcome::OnPlane,
+                Run::Stop => continue,
+                Run::Go if f.t0 > bound => continue,
+                Run::Go => {}
             }
             *visited += 1;
         }
-        if f.child & LEAF != 0 {
-            if f.child == EMPTY {
-                continue;
-            }
-            let cell = f.child & !LEAF;
-            if f.t0 < 0.0 {
-                if f.t1 > 0.0 {
-                    return Outcome::StartSolid;
-                }
-                // Touched at the start only.
-                continue;
+        // A solid cell reached over `[t0, t1]` through `entry`: the start is inside, or a
+        // candidate for the first entry.
+        let mut reach = |t0: f64, t1: f64, cell: u32, entry: u32| {
+            if t0 < 0.0 {
+                // Inside at the start, or touched at the start only.
+                return t1 > 0.0;
             }
             best = Some(match best {
-                Some(b) if f.t0 >= b.0 - TIE && f.t0 <= b.0 + TIE => {
+                Some(b) if t0 >= b.0 - TIE && t0 <= b.0 + TIE => {
                     // Simultaneous entries: the one the mover must stop earliest for wins.
                     let score = |entry| pull_back(tree, offsets, entry, start, end, skin);
-                    if score(f.entry) < score(b.2) {
-                        (f.t0.min(b.0), cell, f.entry)
+                    if score(entry) < score(b.2) {
+                        (t0.min(b.0), cell, entry)
                     } else {
-                        (f.t0.min(b.0), b.1, b.2)
+                        (t0.min(b.0), b.1, b.2)
                     }
                 }
-                Some(b) if b.0 < f.t0 => b,
-                _ => (f.t0, cell, f.entry),
+                Some(b) if b.0 < t0 => b,
+                _ => (t0, cell, entry),
             });
             bound = best.map_or(bound, |b| b.0 + TIE);
+            false
+        };
+        if f.child & LEAF != 0 {
+            if f.child != EMPTY && reach(f.t0, f.t1, f.child & !LEAF, f.entry) {
+                return Outcome::StartSolid;
+            }
             continue;
         }
-        let ([over, under], under_first) =
+        let ([over, under], under_first, on_plane) =
             split::<O, false>(tree, offsets, f.child, &f, start, end);
+        if on_plane {
+            // Even with empty space on one side here: another branch of the tree may hold
+            // that side (the union decides, whatever the order of the splits).
+            return Outcome::OnPlane;
+        }
         let (first, second) = if under_first {
             (under, over)
         } else {
@@ -352,28 +432,26 @@ pub(crate) fn collect_spans<O: Offsets>(
     while let Some(mut f) = stack.pop() {
         *visited += 1;
         if offsets.back_runs() && tree.in_back_run(f.child) {
-            if !back_run::<O, true>(tree, offsets, &mut f, start, end, visited) {
+            // (A frame on a plane is a thin shape's, which `collect_thin` walks.)
+            if back_run::<O, true>(tree, offsets, &mut f, start, end, visited) != Run::Go {
                 continue;
             }
             *visited += 1;
         }
         if f.child & LEAF != 0 {
             if f.child != EMPTY {
-                let entry = (f.entry != NO_ENTRY).then(|| {
-                    let plane = entry_plane(tree, offsets, f.entry);
-                    (plane, touch_time(&plane, start, end))
-                });
-                let span = Span {
-                    enter: f.t0,
-                    leave: f.t1,
-                    leave_loose: f.t1_loose,
-                    entry,
-                };
+                let span = frame_span(tree, offsets, &f, start, end);
                 spans.push((span, f.child & !LEAF));
             }
             continue;
         }
-        let ([over, under], under_first) = split::<O, true>(tree, offsets, f.child, &f, start, end);
+        let ([over, under], under_first, on_plane) =
+            split::<O, true>(tree, offsets, f.child, &f, start, end);
+        if on_plane {
+            // Only a shape without width across the plane lies on it, which
+            // [`collect_thin`] walks instead.
+            continue;
+        }
         let (first, second) = if under_first {
             (under, over)
         } else {
@@ -383,6 +461,75 @@ pub(crate) fn collect_spans<O: Offsets>(
         stack.extend(first);
     }
 }
+
+/// Every solid cell's span along the segment for a shape without width across some plane,
+/// into `scratch.thin_spans`: at a node whose plane the segment lies on (deep on neither side),
+/// both sides are walked with the segment as it is, each noting the side it took (the plane's
+/// normal facing it, in `scratch.facing`), so geom's
+/// [`first_entry_across`](cspace_geom::exact::first_entry_across) takes each cell in the sectors
+/// around the segment its sides face, and a stretch is solid where every sector is: a ray down
+/// a seam of touching cells, or along a plane splitting solid, is inside; one on a face with
+/// empty space beyond it touches it only (issue 35, item 2). The answer is that of the union of
+/// the cells, whatever the order of the tree's splits (taking both sides node by node and
+/// keeping what both hold would depend on it, and on sides that name no place around the
+/// segment).
+pub(crate) fn collect_thin<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    start: DVec3,
+    end: DVec3,
+    scratch: &mut Scratch,
+    visited: &mut u64,
+) {
+    let Scratch {
+        thin_stack: stack,
+        chains,
+        thin_spans: spans,
+        facing,
+        ..
+    } = scratch;
+    stack.clear();
+    chains.clear();
+    spans.clear();
+    facing.clear();
+    stack.push((root_frame(tree), NO_CHAIN));
+    // Node by node, without the back runs: a plane of a run the segment lies on has empty
+    // space on its over side here, which another branch of the tree may fill.
+    while let Some((f, chain)) = stack.pop() {
+        *visited += 1;
+        if f.child & LEAF != 0 {
+            if f.child != EMPTY {
+                let span = frame_span(tree, offsets, &f, start, end);
+                let from = facing.len();
+                let mut link = chain;
+                while link != NO_CHAIN {
+                    let (normal, up) = chains[link as usize];
+                    facing.push(normal);
+                    link = up;
+                }
+                spans.push((span, f.child & !LEAF, from..facing.len()));
+            }
+            continue;
+        }
+        let ([over, under], _, on_plane) = split::<O, true>(tree, offsets, f.child, &f, start, end);
+        if on_plane {
+            let node = &tree.nodes[f.child as usize];
+            let n = node.normal;
+            for (child, side) in node.children.into_iter().zip([n, -n]) {
+                if child != EMPTY {
+                    chains.push((side, chain));
+                    stack.push((Frame { child, ..f }, chains.len() as u32 - 1));
+                }
+            }
+            continue;
+        }
+        stack.extend(over.map(|o| (o, chain)));
+        stack.extend(under.map(|u| (u, chain)));
+    }
+}
+
+/// No side taken yet.
+const NO_CHAIN: u32 = u32::MAX;
 
 /// True when the shape at `position` is deeper than [`CONTACT`] inside a (shifted) solid cell:
 /// the point query, Melax's `F()` with the planes shifted instead of the polytope tested
@@ -404,6 +551,72 @@ pub(crate) fn point_solid<O: Offsets>(
         true
     });
     solid
+}
+
+/// [`point_solid`] for a shape without width across some plane (geom's
+/// [`is_thin`](cspace_geom::exact::is_thin)): the cells the shape at `position` reaches or
+/// touches (within [`CONTACT`]), each with its planes through the position (closed across the
+/// planes the shape has no width across: two cells touching there are one), must cover every
+/// direction around it (geom's [`covers_point`]). So a position on a plane splitting solid, or
+/// on a seam of touching cells, is inside their union, and one in the corner of a floor and a
+/// wall is not (issue 35).
+pub(crate) fn thin_point_solid<O: Offsets>(
+    tree: &MelaxTree,
+    offsets: &O,
+    position: DVec3,
+    visited: &mut u64,
+) -> bool {
+    // (child, chain of active planes above it)
+    let mut stack: Vec<(u32, u32)> = vec![(tree.root, NO_CHAIN)];
+    let mut chains: Vec<(ActivePlane, u32)> = Vec::new();
+    let mut cells: Vec<Vec<ActivePlane>> = Vec::new();
+    while let Some((child, chain)) = stack.pop() {
+        *visited += 1;
+        if child & LEAF != 0 {
+            if child != EMPTY {
+                if chain == NO_CHAIN {
+                    // Deeper than CONTACT inside this cell.
+                    return true;
+                }
+                let mut planes = Vec::new();
+                let mut link = chain;
+                while link != NO_CHAIN {
+                    let (plane, up) = chains[link as usize];
+                    planes.push(plane);
+                    link = up;
+                }
+                cells.push(planes);
+            }
+            continue;
+        }
+        let node = &tree.nodes[child as usize];
+        let (back, front) = offsets.offsets(node.normal, node.horizontal());
+        let d = node.normal.dot(position) - node.dist;
+        let closed = back + front <= THIN;
+        // Each side the shape reaches or touches, with the plane when it only touches.
+        for (next, g, outward) in [
+            (node.children[0], -d - front, -node.normal),
+            (node.children[1], d - back, node.normal),
+        ] {
+            if g > TREE_BAND || next == EMPTY {
+                continue;
+            }
+            let link = if g < -TREE_BAND {
+                chain
+            } else {
+                chains.push((
+                    ActivePlane {
+                        normal: outward,
+                        closed,
+                    },
+                    chain,
+                ));
+                chains.len() as u32 - 1
+            };
+            stack.push((next, link));
+        }
+    }
+    covers_point(cells.iter().map(Vec::as_slice))
 }
 
 /// The solid cells the shape at `position` reaches (deeper than [`CONTACT`]), all of them (not
@@ -446,10 +659,10 @@ fn walk_point<O: Offsets>(
         let node = &tree.nodes[child as usize];
         let (back, front) = offsets.offsets(node.normal, node.horizontal());
         let d = node.normal.dot(position) - node.dist;
-        if -d - front < -CONTACT {
+        if -d - front < -TREE_BAND {
             stack.push(node.children[0]);
         }
-        if d - back < -CONTACT {
+        if d - back < -TREE_BAND {
             stack.push(node.children[1]);
         }
     }
@@ -521,7 +734,7 @@ mod tests {
     /// and the plane itself.
     fn band_edges<O: Offsets>(offsets: &O, node: &crate::tree::Node) -> [f64; 3] {
         let (back, front) = offsets.offsets(node.normal, node.horizontal());
-        [back - CONTACT, CONTACT - front, 0.0]
+        [back - TREE_BAND, TREE_BAND - front, 0.0]
     }
 
     /// A distance from a node's plane: a third at random within 60 units, the rest on one of
@@ -551,10 +764,16 @@ mod tests {
 
     /// The same children, bit for bit: which sides are kept, and their cells, entries and times
     /// (the order only matters when both are kept).
-    fn same_split(a: ([Option<Frame>; 2], bool), b: ([Option<Frame>; 2], bool)) -> bool {
+    fn same_split(
+        a: ([Option<Frame>; 2], bool, bool),
+        b: ([Option<Frame>; 2], bool, bool),
+    ) -> bool {
         let key = |f: &Option<Frame>| f.map(|f| (f.child, f.entry, f.t0.to_bits(), f.t1.to_bits()));
         let both = a.0.iter().all(Option::is_some);
-        key(&a.0[0]) == key(&b.0[0]) && key(&a.0[1]) == key(&b.0[1]) && (!both || a.1 == b.1)
+        key(&a.0[0]) == key(&b.0[0])
+            && key(&a.0[1]) == key(&b.0[1])
+            && (!both || a.1 == b.1)
+            && a.2 == b.2
     }
 
     /// Checks [`back_run`] against [`split`] node by node (the under side, until a leaf or a
@@ -598,7 +817,8 @@ mod tests {
                     nodes += 1;
                 }
                 let mut run = f;
-                let kept = back_run::<O, LOOSE>(tree, offsets, &mut run, start, end, &mut 0);
+                let kept =
+                    back_run::<O, LOOSE>(tree, offsets, &mut run, start, end, &mut 0) == Run::Go;
                 let key = |f: Frame| {
                     (
                         f.child,

@@ -271,22 +271,52 @@ impl OnionCollider {
         candidates.clear();
         let world = &self.world;
         let near = &self.near[space];
-        let mut consider = |id: BrushId| {
-            let Some(span) = span_of_planes(near.planes(id).iter().copied(), start, end) else {
-                return;
-            };
-            let Some((plane, toi)) = span.entry else {
-                return;
-            };
+        // A box without width across a plane the move lies in enters the union there, not a
+        // brush on its own: a brush counts by its other planes (the exact backend's rule).
+        let thin = cspace_geom::exact::is_thin(&as_shape);
+        let width = shape.maxs - shape.mins;
+        let lies = |p: &Plane| {
+            thin && p.signed_distance(start).abs() <= CONTACT
+                && p.signed_distance(end).abs() <= CONTACT
+                && (width * p.normal().abs()).element_sum() <= cspace_geom::exact::THIN
+        };
+        // Brush `id`'s entry near `time` with its planes pushed out by `band`: the enter time,
+        // the plane (back where it was) and its touch time, and the skin pull-back it gives.
+        // (A band of 0 keeps the planes as they are, bit for bit: no signed zero changes.)
+        let entry = |id: BrushId, band: f64| {
+            let shift = |p: Plane, by: f64| if band == 0.0 { p } else { p.shifted(by) };
+            let planes = near
+                .planes(id)
+                .iter()
+                .map(|&p| shift(p, band))
+                .filter(|p| !lies(p));
+            let span = span_of_planes(planes, start, end)?;
+            let (plane, toi) = span.entry?;
             if span.enter >= span.leave || (toi - time).abs() * length > SAME_HIT {
-                return;
+                return None;
             }
+            let plane = shift(plane, -band);
             let score = skin_fraction(
                 plane.signed_distance(start),
                 plane.signed_distance(end),
                 skin,
             );
-            candidates.push((span.enter, id, score, plane, toi));
+            Some((span.enter, plane, toi, score))
+        };
+        let at = |id: BrushId, plane: Plane, toi: f64| {
+            let toi = toi.clamp(0.0, 1.0);
+            let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
+            HitSurface {
+                plane,
+                point: self.world.brush(id).brush.closest_point(on_shape),
+                brush: id,
+                time_of_impact: toi,
+            }
+        };
+        let mut consider = |id: BrushId| {
+            if let Some((enter, plane, toi, score)) = entry(id, 0.0) {
+                candidates.push((enter, id, score, plane, toi));
+            }
         };
         if !near.for_each(touch, &query, &mut consider) {
             world.for_each_overlapping(&query, &mut consider);
@@ -308,26 +338,37 @@ impl OnionCollider {
             }
         }
         if let Some((id, plane, toi)) = best {
-            let toi = toi.clamp(0.0, 1.0);
-            let on_shape = lerp(start, end, toi) + as_shape.support_point(-plane.normal());
-            let point = self.world.brush(id).brush.closest_point(on_shape);
+            return Some(at(id, plane, toi));
+        }
+        if let Some(plane) = tree_plane
+            && let Some((brush, point)) =
+                self.world
+                    .find_contact(&as_shape, touch, plane.normal(), SAME_HIT)
+        {
             return Some(HitSurface {
                 plane,
                 point,
-                brush: id,
-                time_of_impact: toi,
+                brush,
+                time_of_impact: time.clamp(0.0, 1.0),
             });
         }
-        let plane = tree_plane?;
-        let (brush, point) = self
-            .world
-            .find_contact(&as_shape, touch, plane.normal(), SAME_HIT)?;
-        Some(HitSurface {
-            plane,
-            point,
-            brush,
-            time_of_impact: time.clamp(0.0, 1.0),
-        })
+        // No brush is entered there, only touched: the union closes a gap the box fits with no
+        // room to spare (ARCHITECTURE.md, "Zero-clearance gaps"). The surface is that of the
+        // brush the move would enter first were it a contact band wider (the exact backend's
+        // tie rule among those touched then).
+        let mut touched: Option<(f64, BrushId, Plane, f64)> = None;
+        let mut consider = |id: BrushId| {
+            if let Some((_, plane, toi, score)) = entry(id, 2.0 * CONTACT)
+                && touched.is_none_or(|t| (score, id) < (t.0, t.1))
+            {
+                touched = Some((score, id, plane, toi));
+            }
+        };
+        if !near.for_each(touch, &query, &mut consider) {
+            world.for_each_overlapping(&query, &mut consider);
+        }
+        let (_, id, plane, toi) = touched?;
+        Some(at(id, plane, toi))
     }
 }
 

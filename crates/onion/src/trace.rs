@@ -11,10 +11,10 @@
 use cspace_geom::Plane;
 use cspace_geom::collider::lerp;
 use cspace_geom::hint::prefetch;
-use cspace_geom::tolerance::{CONTACT, START_NUDGE};
+use cspace_geom::tolerance::{CONTACT, START_NUDGE, TREE_BAND};
 use glam::DVec3;
 
-use crate::tree::{OnionTree, REGION, SOLID, SpaceTree};
+use crate::tree::{OnionTree, REGION, SOLID, SpaceNode, SpaceTree};
 
 /// The deepest traversal stack a collider keeps without growing: it reserves this many frames
 /// once, so no trace allocates below it.
@@ -95,6 +95,8 @@ pub struct WalkScratch {
     pub(crate) visited: u64,
     /// Stretch lists for the two sides of planes a segment lies on, reused.
     pool: Vec<Vec<Stretch>>,
+    /// The normals, facing the side taken, of the planes above that the segment lies on.
+    sides: Vec<DVec3>,
 }
 
 /// The first entry into solid of a move after the solid it starts in, if any: the collider's
@@ -251,20 +253,20 @@ impl SpaceTree {
                 // compiler makes the pick of the child a branch; forcing a conditional move with
                 // `select_unpredictable` was 3 to 4 % slower on E1M1: a predicted branch lets the
                 // next node's fetch start before the test is done.)
-                let front = (da > CONTACT) & (db > CONTACT);
-                let back = (da < -CONTACT) & (db < -CONTACT);
+                let front = (da > TREE_BAND) & (db > TREE_BAND);
+                let back = (da < -TREE_BAND) & (db < -TREE_BAND);
                 if front | back {
                     at = node.children[usize::from(back)];
                     continue;
                 }
-                let on_start = (-CONTACT..=CONTACT).contains(&da);
-                if da >= -CONTACT && db >= -CONTACT {
-                    if da <= CONTACT && db <= CONTACT {
+                let on_start = (-TREE_BAND..=TREE_BAND).contains(&da);
+                if da >= -TREE_BAND && db >= -TREE_BAND {
+                    if da <= TREE_BAND && db <= TREE_BAND {
                         // On the plane: both sides; solid where both are (touching is free).
                         if !self.both_sides(
                             start,
                             end,
-                            node.children,
+                            node,
                             (t0, t1),
                             entry,
                             record_start,
@@ -280,7 +282,7 @@ impl SpaceTree {
                         entry = at | FLIP;
                     }
                     at = node.children[0];
-                } else if da <= CONTACT && db <= CONTACT {
+                } else if da <= TREE_BAND && db <= TREE_BAND {
                     if on_start && entry == NO_PLANE && record_start {
                         entry = at;
                     }
@@ -317,14 +319,17 @@ impl SpaceTree {
     }
 
     /// Both children of a node the segment lies on, merged: solid only where both are, and the
-    /// empty side's region where one is. (Rare: its visitor goes through a pointer, so the
-    /// generic walk does not nest without end.)
+    /// empty side's region where one is. A side that names no place around the segment (with
+    /// the planes above it lies on: geom's
+    /// [`direction_exists`](cspace_geom::exact::direction_exists)) has no say: the other side's
+    /// stretches stand. (Rare: its visitor goes through a pointer, so the generic walk does not
+    /// nest without end.)
     #[allow(clippy::too_many_arguments)]
     fn both_sides(
         &self,
         start: DVec3,
         end: DVec3,
-        children: [u32; 2],
+        node: &SpaceNode,
         span: (f64, f64),
         entry: u32,
         record_start: bool,
@@ -335,21 +340,40 @@ impl SpaceTree {
             scratch.pool.pop().unwrap_or_default(),
             scratch.pool.pop().unwrap_or_default(),
         ];
-        for (side, child) in sides.iter_mut().zip(children) {
+        let n = node.plane.normal();
+        let mut exists = [true; 2];
+        for ((side, child), (facing, exists)) in sides
+            .iter_mut()
+            .zip(node.children)
+            .zip([n, -n].into_iter().zip(&mut exists))
+        {
             side.clear();
-            self.walk_span(
-                start,
-                end,
-                child,
-                span,
-                entry,
-                record_start,
-                scratch,
-                &mut |iv| {
-                    side.push(iv);
-                    true
-                },
-            );
+            scratch.sides.push(facing);
+            *exists = cspace_geom::exact::direction_exists(&scratch.sides, &[end - start]);
+            if *exists {
+                self.walk_span(
+                    start,
+                    end,
+                    child,
+                    span,
+                    entry,
+                    record_start,
+                    scratch,
+                    &mut |iv| {
+                        side.push(iv);
+                        true
+                    },
+                );
+            }
+            scratch.sides.pop();
+        }
+        if exists != [true; 2] {
+            // One side only (or none, which cannot be: the sides above name a place).
+            let [front, back] = &sides;
+            let only = if exists[0] { front } else { back };
+            let go_on = only.iter().all(|iv| visit(*iv));
+            scratch.pool.extend(sides);
+            return go_on;
         }
         let [front, back] = &sides;
         let (mut i, mut j) = (0, 0);
@@ -383,11 +407,26 @@ impl SpaceTree {
     /// answer). Whether the start is in solid follows from the first stretch: empty, it is free;
     /// solid with no plane at the start, it is inside; solid with the start on a plane, the
     /// point query decides (solid only where both sides are).
+    ///
+    /// A run of solid stretches no longer than twice [`CONTACT`] along the move, with empty
+    /// space after it, is no entry: no point of it is deeper than `CONTACT` inside (its depth is
+    /// at most half its length). Such slivers are rounding: where several planes cross the move
+    /// at one point (a ray down a face meeting a corner of the brushes beyond it), the two sides
+    /// of a plane the move lies on can both be solid over the last bit of a crossing time
+    /// (issue 35: one of 29,480 vertical rays over E1M1 stopped in mid-air).
     pub fn first_entry(&self, start: DVec3, end: DVec3, scratch: &mut WalkScratch) -> SolidEntry {
         let mut start_solid = false;
         let mut in_start = false;
         let mut seen_any = false;
         let mut hit: Option<(f64, u32)> = None;
+        // The run of solid stretches under way: where it began, through which plane, and where
+        // it reaches.
+        let mut run: Option<(f64, u32, f64)> = None;
+        let sliver = if start == end {
+            f64::INFINITY
+        } else {
+            2.0 * CONTACT / start.distance(end)
+        };
         self.walk(start, end, scratch, |iv| {
             let first = !seen_any;
             seen_any = true;
@@ -405,18 +444,33 @@ impl SpaceTree {
                 return true;
             }
             if iv.solid() {
-                hit = Some((iv.t0, iv.entry));
-                return false;
+                let (t0, entry, _) = run.unwrap_or((iv.t0, iv.entry, iv.t1));
+                if iv.t1 - t0 > sliver {
+                    hit = Some((t0, entry));
+                    return false;
+                }
+                run = Some((t0, entry, iv.t1));
+            } else {
+                // A sliver, then empty space again.
+                run = None;
             }
             true
         });
+        // A run reaching the end of the move is entered, however short.
+        if hit.is_none()
+            && let Some((t0, entry, _)) = run
+        {
+            hit = Some((t0, entry));
+        }
         match hit {
             Some((time, entry)) => SolidEntry::Hit {
                 start_solid,
                 time,
                 plane: self.recorded_plane(entry),
             },
-            None if in_start => SolidEntry::AllSolid,
+            // In solid to the end, unless the end itself only touches it (the move leaves
+            // solid there: its end is free, as the exact backend finds).
+            None if in_start && self.is_solid(end) => SolidEntry::AllSolid,
             None => SolidEntry::Free { start_solid },
         }
     }

@@ -1,7 +1,7 @@
 //! The compiled onion tree: packed nodes, a shared plane table and leaf solidity bit-vectors.
 
 use cspace_geom::Plane;
-use cspace_geom::tolerance::CONTACT;
+use cspace_geom::tolerance::{CONTACT, TREE_BAND};
 use glam::DVec3;
 
 use crate::pose::Pose;
@@ -240,9 +240,13 @@ impl SpaceTree {
             .is_some_and(|(_, starts)| starts.tight(cell) == SOLID)
     }
 
-    /// True when `point` is solid: on a plane (within [`CONTACT`]) only where both sides are.
+    /// True when `point` is solid: on a plane (within [`CONTACT`]) only where both sides are,
+    /// a side that names no place around the point (with the planes above it lies on: geom's
+    /// [`direction_exists`](cspace_geom::exact::direction_exists)) having no say. (Where three
+    /// planes meet, the side of the third beyond both others can be a leaf of no volume near the
+    /// point, and empty: issue 35.)
     pub fn is_solid(&self, point: DVec3) -> bool {
-        self.solid_from(self.start(point, point), point)
+        self.solid_from(self.start(point, point), point, &mut Vec::new())
     }
 
     /// The region holding `point`, or `None` in solid, going to the front where it lies on a
@@ -251,7 +255,7 @@ impl SpaceTree {
         let mut at = self.start(point, point);
         while at & REGION == 0 {
             let node = &self.nodes[at as usize];
-            at = node.children[usize::from(node.signed_distance(point) < -CONTACT)];
+            at = node.children[usize::from(node.signed_distance(point) < -TREE_BAND)];
         }
         (at != SOLID).then_some(at & !REGION)
     }
@@ -271,22 +275,29 @@ impl SpaceTree {
         &self.regions
     }
 
-    fn solid_from(&self, mut at: u32, point: DVec3) -> bool {
+    fn solid_from(&self, mut at: u32, point: DVec3, sides: &mut Vec<DVec3>) -> bool {
         loop {
             if at & REGION != 0 {
                 return at == SOLID;
             }
             let node = &self.nodes[at as usize];
             let d = node.signed_distance(point);
-            if d > CONTACT {
+            if d > TREE_BAND {
                 at = node.children[0];
-            } else if d < -CONTACT {
+            } else if d < -TREE_BAND {
                 at = node.children[1];
             } else {
-                if !self.solid_from(node.children[0], point) {
-                    return false;
+                let n = node.plane.normal();
+                for (child, facing) in node.children.into_iter().zip([n, -n]) {
+                    sides.push(facing);
+                    let solid = !cspace_geom::exact::direction_exists(sides, &[])
+                        || self.solid_from(child, point, sides);
+                    sides.pop();
+                    if !solid {
+                        return false;
+                    }
                 }
-                at = node.children[1];
+                return true;
             }
         }
     }

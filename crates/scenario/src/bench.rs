@@ -10,10 +10,8 @@ use std::time::Instant;
 
 use cspace_contact::filter::Filter;
 use cspace_contact::{FilterStats, Slot};
-use cspace_geom::generate::Rng;
-use cspace_geom::{
-    Aabb, Brush, Collider, DVec3, ExactCollider, QueryCounters, Shape, WithContext, World,
-};
+use cspace_geom::generate::{Pillars, Rng};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, QueryCounters, Shape, WithContext, World};
 
 use crate::error::Error;
 use cspace_sim::{
@@ -144,28 +142,13 @@ pub fn place(
 /// pillars).
 pub fn open_world(count: usize, seconds: f64) -> Crowd {
     let scale = (count as f64 / 1000.0).sqrt().max(1.0);
-    let (half, spread) = (2048.0 * scale, 1900.0 * scale);
-    let pillars = (200.0 * scale * scale).round() as usize;
-    let mut rng = Rng::new(99);
-    let mut brushes = vec![
-        Brush::from_aabb(Aabb::new(
-            DVec3::new(-half, -half, -16.0),
-            DVec3::new(half, half, 0.0),
-        ))
-        .expect("valid"),
-    ];
-    for _ in 0..pillars {
-        let c = DVec3::new(rng.range(-spread, spread), rng.range(-spread, spread), 0.0);
-        let h = DVec3::new(
-            rng.range(8.0, 48.0),
-            rng.range(8.0, 48.0),
-            rng.range(32.0, 160.0),
-        );
-        brushes.push(
-            Brush::from_aabb(Aabb::new(c - DVec3::new(h.x, h.y, 0.0), c + h)).expect("valid"),
-        );
-    }
-    let world = Arc::new(World::from_brushes(brushes));
+    let spread = 1900.0 * scale;
+    let pillars = Pillars {
+        count: (200.0 * scale * scale).round() as usize,
+        half_side: 2048.0 * scale,
+        seed: 99,
+    };
+    let world = Arc::new(pillars.world());
     let agents = place(
         &world,
         &[DVec3::new(0.0, 0.0, 24.5)],

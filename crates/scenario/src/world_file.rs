@@ -174,7 +174,8 @@ pub fn inline_brushes(
                         .map_err(|e| at(p.span().start, format!("brush {index} plane {i}: {e}")))?;
                     built.push(plane);
                 }
-                Brush::from_planes(&built).map_err(|e| at(start, format!("brush {index}: {e}")))?
+                Brush::from_written_planes(&built)
+                    .map_err(|e| at(start, format!("brush {index}: {e}")))?
             }
             (Some(_), Some(_)) => {
                 return Err(at(

@@ -569,8 +569,9 @@ fn trees_section(md: &mut String, subjects: &[&Subject]) {
 /// What the tables do not say by themselves.
 const NOTES: &str = "## Notes\n
 - **Solid is deeper than `CONTACT` (1e-9 units) inside, per cell.** Each child keeps the part of the
-  segment more than `CONTACT` past its shifted plane, so the interval reaching a solid leaf is that
-  cell's span exactly as geom's `span_of_planes` computes a brush's; a move starting inside a cell
+  segment more than `TREE_BAND` (`CONTACT` less four `PLANE_MERGE`: the tree's planes are its plane
+  table's, merged within that) past its shifted plane, so the interval reaching a solid leaf is that
+  cell's span as geom's `span_of_planes` computes a brush's; a move starting inside a cell
   merges every cell's span with geom's `first_entry`, as the exact backend merges brushes.
 - **Exact bevels make box traces exact.** The integration tests compare 968,000 box traces (100,000 for each of three
   boxes on generated worlds, two on every corpus map) with the exact backend: same hit/miss and
@@ -582,9 +583,14 @@ const NOTES: &str = "## Notes\n
   everywhere; the tests assert it); bevels only trim. The error is early stops and invisible walls
   (Figure 1's sphere A, Section 5), which the paper's bevels reduce but do not remove: at 90 degrees
   a right-angled edge keeps its square corner (up to `(sqrt(2) - 1) r` too far out).
-- **Seams along split planes.** A zero-size shape moving exactly inside a plane that splits solid
-  into two cells is in neither cell's interior, as a ray along the seam of two touching brushes is
-  in the exact backend; any shape with extent across the plane is unaffected.
+- **Seams along split planes.** A shape without width across a plane (a point, a flat box) moving
+  exactly inside a plane that splits solid into two cells is in neither cell's interior, yet inside
+  their union: the walk stops there and the collider takes every cell along the segment in the
+  sectors the planes it lies in cut around it (`collect_thin`, geom's `first_entry_across`), as the
+  exact backend takes brushes; a point is solid where the cells it touches cover every direction
+  around it (issue 35: E1M1's vertical point rays every 16 units differed from the exact backend
+  on 3,473 of 29,480 for melax-exact before, on none now; `tests/it/split_planes.rs` and
+  `touching.rs`). Any shape with extent across the plane is unaffected.
 - **Degenerate cells.** Solid leaves whose cell has no volume (within the plane thickness) become
   empty, as do subtrees whose region has none; the neighbouring cells hold the solid.
 - **Timings** come from a shared two-core machine under load from other jobs: compare ratios in one

@@ -12,6 +12,7 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::plane::{Plane, PlaneError};
 use crate::polygon::Polygon;
+use crate::tolerance::MAX_BRUSH_FACES;
 use crate::tolerance::VERTEX_SNAP_DETERMINANT;
 use crate::tolerance::{NORMAL_EQUAL, PLANE_THICKNESS, VERTEX_WELD, WORLD_HALF_EXTENT};
 
@@ -53,6 +54,17 @@ pub enum BrushError {
         /// The limit, in units.
         limit: f64,
     },
+    /// A brush written with more faces than [`MAX_BRUSH_FACES`] (refused before it is built).
+    #[error(
+        "brush has {count} faces; at most {limit} are read (tolerance::MAX_BRUSH_FACES): \
+         building a brush costs about the square of its faces"
+    )]
+    TooManyFaces {
+        /// How many faces are written.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The vertices of a flat brush ([`Brush::from_polygon`]) are not in one plane.
     #[error(
         "facet is not planar: its vertices spread {distance} units across their plane (at most \
@@ -65,6 +77,17 @@ pub enum BrushError {
     /// The polygon of a flat brush has a reflex or folded corner.
     #[error("facet is not a convex polygon")]
     NotConvex,
+}
+
+/// [`BrushError::TooManyFaces`] past [`MAX_BRUSH_FACES`].
+fn check_face_count(count: usize) -> Result<(), BrushError> {
+    if count > MAX_BRUSH_FACES {
+        return Err(BrushError::TooManyFaces {
+            count,
+            limit: MAX_BRUSH_FACES,
+        });
+    }
+    Ok(())
 }
 
 /// Planes dropped while building a brush; the brush is still valid.
@@ -258,8 +281,19 @@ impl Brush {
         }
     }
 
-    /// Builds a brush from `.map` faces, three points each (see [`Plane::from_map_points`]).
+    /// Builds a brush written in a world file (a map's faces, a TOML world's planes): as
+    /// [`Brush::from_planes`], but a brush of more than [`MAX_BRUSH_FACES`] planes is refused
+    /// before it is built ([`BrushError::TooManyFaces`]), since building one costs about the
+    /// square of its planes (a 20,000-face brush took 27.8 s in `sim map`; issue 36).
+    pub fn from_written_planes(planes: &[Plane]) -> Result<Brush, BrushError> {
+        check_face_count(planes.len())?;
+        Brush::from_planes(planes)
+    }
+
+    /// Builds a brush from `.map` faces, three points each (see [`Plane::from_map_points`]);
+    /// at most [`MAX_BRUSH_FACES`] of them ([`Brush::from_written_planes`]).
     pub fn from_map_points(faces: &[[DVec3; 3]]) -> Result<Brush, BrushError> {
+        check_face_count(faces.len())?;
         let planes = faces
             .iter()
             .enumerate()

@@ -416,3 +416,31 @@ fn the_prism_of_a_facet_is_its_sum_with_a_vertical_segment() {
         Aabb::new(DVec3::new(0.0, 0.0, -5.0), DVec3::new(40.0, 0.0, 35.0))
     );
 }
+
+/// A brush written with more than `MAX_BRUSH_FACES` planes is refused before it is built
+/// (issue 36: building costs about the square of the planes); `from_planes` itself takes any
+/// number (configuration-space brushes have several times their brush's faces).
+#[test]
+fn written_brushes_have_at_most_max_brush_faces() {
+    use crate::tolerance::MAX_BRUSH_FACES;
+    let disc = |sides: usize| -> Vec<Plane> {
+        let mut planes: Vec<Plane> = (0..sides)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / sides as f64;
+                Plane::new(DVec3::new(a.cos(), a.sin(), 0.0), 512.0).unwrap()
+            })
+            .collect();
+        planes.push(Plane::new(DVec3::Z, 64.0).unwrap());
+        planes.push(Plane::new(DVec3::NEG_Z, 0.0).unwrap());
+        planes
+    };
+    let over = disc(MAX_BRUSH_FACES - 1);
+    assert_eq!(
+        Brush::from_written_planes(&over),
+        Err(BrushError::TooManyFaces {
+            count: MAX_BRUSH_FACES + 1,
+            limit: MAX_BRUSH_FACES
+        })
+    );
+    assert!(Brush::from_written_planes(&disc(MAX_BRUSH_FACES - 2)).is_ok());
+}

@@ -11,12 +11,20 @@
 //!
 //! The intervals of all brushes are then merged, so touching brushes form one solid without
 //! seams, and the hit is the first entry from empty space into solid (after the solid region the
-//! move starts in, if any). This is the yardstick every other backend is measured against.
+//! move starts in, if any). A box without width along some axis (a point, a flat box) can lie in
+//! the plane of a seam, touching each brush alone and inside their union: the `thin` module
+//! takes the brushes in the sectors around it, and decides a point (or a start) by whether the
+//! brushes it touches cover every direction around it (the `cover` module). This is the
+//! yardstick every other backend is measured against.
 
+mod cover;
 mod planes;
 mod rounded;
+mod thin;
 
+pub use cover::{ActivePlane, MAX_PLANES, covers_point, direction_exists};
 pub use planes::span_of_planes;
+pub use thin::{AcrossScratch, MergedEntry, THIN, first_entry_across};
 
 use std::sync::Arc;
 
@@ -27,7 +35,7 @@ use crate::collider::{
     UnsupportedShape,
 };
 use crate::plane::Plane;
-use crate::shape::Shape;
+use crate::shape::{BoxShape, Shape};
 use crate::tolerance::CONTACT;
 use crate::tolerance::SAME_TIME;
 use crate::world::{BrushId, World};
@@ -62,6 +70,7 @@ pub struct ExactScratch {
     prisms: rounded::Cache,
     ids: Vec<BrushId>,
     spans: Vec<(Span, BrushId)>,
+    thin: thin::ThinScratch,
 }
 
 impl ExactCollider {
@@ -122,9 +131,61 @@ impl ExactCollider {
         ids.clear();
         self.world.for_each_overlapping(&query, |id| ids.push(id));
         ids.sort_unstable();
+        if let Shape::Box(b) = shape
+            && thin::is_thin(b)
+        {
+            // The union decides (a point on the seam of two brushes is inside).
+            self.thin_brushes(scratch, b, position, position);
+            return scratch.thin.point_solid(b, position);
+        }
         let prisms = &mut scratch.prisms;
         ids.iter()
             .any(|&id| self.brush_contains(prisms, id, shape, position))
+    }
+
+    /// The brushes in `scratch.ids` with their planes for a thin box's segment (see the `thin`
+    /// module), into `scratch.thin`.
+    fn thin_brushes(&self, scratch: &mut ExactScratch, shape: &BoxShape, start: DVec3, end: DVec3) {
+        let ExactScratch { ids, thin, .. } = scratch;
+        thin.clear();
+        for &id in ids.iter() {
+            let brush = &self.world.brush(id).brush;
+            thin.add_brush(
+                id,
+                crate::expand::box_expanded_planes_iter(brush, shape),
+                shape,
+                start,
+                end,
+            );
+        }
+    }
+}
+
+impl ExactCollider {
+    /// The answer for a move entering brush `id` through `plane` at `time_of_impact`: the contact
+    /// point on the brush, the skin pull-back.
+    #[allow(clippy::too_many_arguments)]
+    fn blocked(
+        &self,
+        shape: &Shape,
+        start: DVec3,
+        end: DVec3,
+        skin: f64,
+        plane: Plane,
+        time_of_impact: f64,
+        id: BrushId,
+        start_solid: bool,
+    ) -> Hit {
+        let touch = crate::collider::lerp(start, end, time_of_impact.clamp(0.0, 1.0));
+        let on_shape = touch + shape.support_point(-plane.normal());
+        let point = self.world.brush(id).brush.closest_point(on_shape);
+        let surface = HitSurface {
+            plane,
+            point,
+            brush: id,
+            time_of_impact: time_of_impact.clamp(0.0, 1.0),
+        };
+        Hit::blocked(start, end, skin, surface, start_solid)
     }
 }
 
@@ -210,11 +271,24 @@ impl ExactCollider {
             };
         }
         let bounds = shape.bounds().loosened(CONTACT * 16.0 + skin);
-        let ExactScratch { prisms, ids, spans } = scratch;
-        ids.clear();
+        scratch.ids.clear();
+        let ids = &mut scratch.ids;
         self.world
             .for_each_along(start, end, &bounds, |id| ids.push(id));
         ids.sort_unstable();
+        if let Shape::Box(b) = shape
+            && thin::is_thin(b)
+        {
+            self.thin_brushes(scratch, b, start, end);
+            let start_solid = scratch.thin.point_solid(b, start);
+            let outcome = scratch.thin.first_entry(b, start, end, skin, start_solid);
+            return outcome.into_hit(start, end, |plane, time, id, start_solid| {
+                self.blocked(shape, start, end, skin, plane, time, id, start_solid)
+            });
+        }
+        let ExactScratch {
+            prisms, ids, spans, ..
+        } = scratch;
         spans.clear();
         for &id in ids.iter() {
             if let Some(span) = self.span(prisms, id, shape, start, end) {
@@ -242,16 +316,16 @@ impl ExactCollider {
             FirstEntry::Hit { start_solid, index } => {
                 let (span, id) = spans[index];
                 let (plane, time_of_impact) = span.entry.expect("entry spans have an entry plane");
-                let touch = crate::collider::lerp(start, end, time_of_impact.clamp(0.0, 1.0));
-                let on_shape = touch + shape.support_point(-plane.normal());
-                let point = self.world.brush(id).brush.closest_point(on_shape);
-                let surface = HitSurface {
+                self.blocked(
+                    shape,
+                    start,
+                    end,
+                    skin,
                     plane,
-                    point,
-                    brush: id,
-                    time_of_impact: time_of_impact.clamp(0.0, 1.0),
-                };
-                Hit::blocked(start, end, skin, surface, start_solid)
+                    time_of_impact,
+                    id,
+                    start_solid,
+                )
             }
         }
     }
@@ -330,6 +404,13 @@ pub fn first_entry<T: Ord + Copy>(
         start_solid,
         index: best,
     })
+}
+
+/// True when `shape` has no width along some axis (a point, a flat box, a segment): the shapes
+/// whose configuration space has seams between touching solids, which the union closes (the
+/// `thin` module; issue 35).
+pub fn is_thin(shape: &Shape) -> bool {
+    matches!(shape, Shape::Box(b) if thin::is_thin(b))
 }
 
 #[cfg(test)]

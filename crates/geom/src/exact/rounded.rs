@@ -25,7 +25,7 @@ use crate::brush::Brush;
 use crate::plane::Plane;
 use crate::polygon::closest_on_segment;
 use crate::tolerance::{CONTACT, PLANE_THICKNESS};
-use crate::tolerance::{PARALLEL, PATCH_SLACK};
+use crate::tolerance::{PARALLEL, PATCH_SLACK, PATCH_SLACK_LIMIT};
 use crate::world::BrushId;
 
 /// The line meets `K` over `[enter, leave]`; the normal of `K` where it enters.
@@ -114,7 +114,7 @@ fn quadratic(a: f64, b: f64, c: f64) -> Option<(f64, f64)> {
 
 fn sphere_crossing(brush: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Crossing> {
     let mut crossing = Crossing::new();
-    let scale = rho.max(1.0) + d.length();
+    let slack = patch_slack(rho, d);
     // Faces moved out by rho.
     for (i, face) in brush.faces().iter().enumerate() {
         let n = face.plane.normal();
@@ -124,7 +124,7 @@ fn sphere_crossing(brush: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Crossi
         }
         let t = (face.plane.dist() + rho - n.dot(s)) / nd;
         let q = s + d * t - n * rho;
-        if inside_face(brush, i, q, PATCH_SLACK * scale) {
+        if inside_face(brush, i, q, slack) {
             crossing.add(t, n);
         }
     }
@@ -144,7 +144,7 @@ fn sphere_crossing(brush: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Crossi
         };
         for t in [t1, t2] {
             let along = (w0 + d * t).dot(u);
-            if (-PATCH_SLACK * scale..=length + PATCH_SLACK * scale).contains(&along) {
+            if (-slack..=length + slack).contains(&along) {
                 crossing.add(t, w0p + dp * t);
             }
         }
@@ -220,10 +220,21 @@ pub(crate) fn span_cylinder(
     )
 }
 
+/// How far outside a patch a crossing is accepted: [`PATCH_SLACK`] of the figures the crossing
+/// point is computed from, at most [`PATCH_SLACK_LIMIT`].
+fn patch_slack(rho: f64, d: DVec3) -> f64 {
+    (PATCH_SLACK * (rho.max(1.0) + d.length())).min(PATCH_SLACK_LIMIT)
+}
+
 fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Crossing> {
     let mut crossing = Crossing::new();
-    let scale = rho.max(1.0) + d.length();
-    let slack = PATCH_SLACK * scale;
+    let slack = patch_slack(rho, d);
+    // `K = P + D` spans exactly the prism's heights (the disc is flat): the side patches take no
+    // slack beyond them. Their slack (relative, of the move's length) would otherwise let a
+    // line just above the top cap, where no flat patch meets a level line, cross a side face:
+    // a cylinder resting on a floor, or sliding a hair above it, was found in solid (issue 35,
+    // item 4).
+    let (zmin, zmax) = (prism.bounds().min.z, prism.bounds().max.z);
     // Flat patches (horizontal faces, horizontal edges, vertices grown by the disc) are met where
     // the line crosses their height; their outward normal faces the incoming line.
     let flat_normal = DVec3::new(0.0, 0.0, -d.z.signum());
@@ -238,7 +249,8 @@ fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Cros
             }
             let t = (face.plane.dist() + rho * horizontal - n.dot(s)) / nd;
             let rim = (n.truncate() / horizontal * rho).extend(0.0);
-            if inside_face(prism, i, s + d * t - rim, slack) {
+            let q = s + d * t - rim;
+            if (zmin..=zmax).contains(&q.z) && inside_face(prism, i, q, slack) {
                 crossing.add(t, n);
             }
         } else if let Some(t) = flat_t(face.plane.dist() * n.z) {
@@ -261,7 +273,10 @@ fn cylinder_crossing(prism: &Brush, rho: f64, s: DVec3, d: DVec3) -> Option<Cros
             else {
                 continue;
             };
-            let (zlo, zhi) = (a.z.min(b.z) - slack, a.z.max(b.z) + slack);
+            let (zlo, zhi) = (
+                (a.z.min(b.z) - slack).max(zmin),
+                (a.z.max(b.z) + slack).min(zmax),
+            );
             for t in [t1, t2] {
                 let z = s.z + d.z * t;
                 if (zlo..=zhi).contains(&z) {

@@ -427,25 +427,24 @@ fn a_facet_stops_boxes_spheres_and_cylinders_from_both_sides() {
         close(hit.end().z, -above_head - SKIN, 1e-9);
         // Resting on it is free; a millionth of a unit into it is solid.
         let p = c.prepare(&shape).unwrap();
-        let resting = !c.is_solid(&p, DVec3::new(0.0, 0.0, below_feet));
-        // FIXME: a cylinder resting exactly on a horizontal face (of a facet or of any brush: a
-        // box floor does the same) is found solid by the point query, and a cylinder sliding
-        // exactly on it hits the far side: the side patches of its prism are accepted with a
-        // slack of 1e-9 per unit of radius and move length (`PATCH_SLACK`), above CONTACT.
-        // Moves never end exactly there (the skin), and a little above is free.
-        let is_cylinder = matches!(shape, Shape::Cylinder { .. });
-        assert_eq!(resting, !is_cylinder, "{}", shape.describe());
+        // (A cylinder resting exactly was solid, and one sliding exactly on it hit the far
+        // side, before issue 35: see `resting_cylinders.rs`.)
+        assert!(
+            !c.is_solid(&p, DVec3::new(0.0, 0.0, below_feet)),
+            "{}",
+            shape.describe()
+        );
         assert!(!c.is_solid(&p, DVec3::new(0.0, 0.0, below_feet + 1e-8)));
         assert!(c.is_solid(&p, DVec3::new(0.0, 0.0, below_feet - 1e-6)));
         assert!(c.is_solid(&p, DVec3::new(0.0, 0.0, -above_head + 1e-6)));
-        // Sliding along it is free (see the FIXME above for the cylinder).
+        // Sliding along it is free.
         let hit = trace(
             &mut c,
             &shape,
             [-200.0, 0.0, below_feet],
             [200.0, 0.0, below_feet],
         );
-        assert_eq!(hit.is_hit(), is_cylinder, "{}: {hit:?}", shape.describe());
+        assert!(!hit.is_hit(), "{}: {hit:?}", shape.describe());
         let above = below_feet + 1e-6;
         let hit = trace(&mut c, &shape, [-200.0, 0.0, above], [200.0, 0.0, above]);
         assert!(!hit.is_hit(), "{}: {hit:?}", shape.describe());

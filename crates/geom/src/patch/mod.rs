@@ -54,7 +54,7 @@ use glam::DVec3;
 pub use bezier::{CellBound, cell_bound, eval_curve, eval_piece};
 pub use piece::{PatchPiece, PieceError, PieceFacet};
 
-use crate::tolerance::{MAX_COORDINATE, PATCH_ERROR};
+use crate::tolerance::{MAX_COORDINATE, MAX_PATCH_FACETS, PATCH_ERROR};
 
 /// The deepest cut of a piece: a piece is cut into at most `2^MAX_LEVEL` cells along each
 /// direction. At the default error bound no piece of the corpus goes past level 6; a smaller bound
@@ -204,19 +204,32 @@ impl ControlGrid {
     }
 }
 
-/// How finely patches are tessellated.
+/// How finely patches are tessellated, and how many facets they may make.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TessellationOptions {
     max_error: f64,
+    max_facets: usize,
 }
 
 impl TessellationOptions {
-    /// Options with the given error bound, in units (positive and finite).
+    /// Options with the given error bound, in units (positive and finite), and at most
+    /// [`MAX_PATCH_FACETS`] facets.
     pub fn new(max_error: f64) -> Result<TessellationOptions, PatchError> {
         if max_error.is_finite() && max_error > 0.0 {
-            Ok(TessellationOptions { max_error })
+            Ok(TessellationOptions {
+                max_error,
+                max_facets: MAX_PATCH_FACETS,
+            })
         } else {
             Err(PatchError::ErrorBound { value: max_error })
+        }
+    }
+
+    /// The same with another facet budget (at most [`MAX_PATCH_FACETS`] is taken).
+    pub fn with_max_facets(self, max_facets: usize) -> TessellationOptions {
+        TessellationOptions {
+            max_facets: max_facets.min(MAX_PATCH_FACETS),
+            ..self
         }
     }
 
@@ -224,15 +237,38 @@ impl TessellationOptions {
     pub fn max_error(&self) -> f64 {
         self.max_error
     }
+
+    /// The most facets the patches may make together.
+    pub fn max_facets(&self) -> usize {
+        self.max_facets
+    }
 }
 
 impl Default for TessellationOptions {
-    /// [`PATCH_ERROR`] (see there for the choice).
+    /// [`PATCH_ERROR`] (see there for the choice) and [`MAX_PATCH_FACETS`].
     fn default() -> TessellationOptions {
         TessellationOptions {
             max_error: PATCH_ERROR,
+            max_facets: MAX_PATCH_FACETS,
         }
     }
+}
+
+/// Patches whose subdivision within the error bound would make more facets than the budget
+/// ([`TessellationOptions::max_facets`], at most [`MAX_PATCH_FACETS`]): refused before a facet
+/// is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "patch subdivision within the error bound needs {facets} facets or more (patch {patch} the      most), beyond the limit of {limit} (tolerance::MAX_PATCH_FACETS is {max}); the control      points bend too sharply for their size: a wider error bound needs fewer",
+    max = MAX_PATCH_FACETS
+)]
+pub struct FacetBudget {
+    /// The index of the patch with the most cells when the count passed the budget.
+    pub patch: usize,
+    /// The facets counted then (two per cell): what the subdivision needs at the least.
+    pub facets: usize,
+    /// The budget.
+    pub limit: usize,
 }
 
 /// One facet of a tessellated patch: a convex planar polygon (3 or 4 vertices), ready for
@@ -266,13 +302,23 @@ pub struct PatchTessellation {
 
 /// Tessellates `patches` together (so that patches sharing a boundary curve get the same
 /// vertices on it), one [`PatchTessellation`] per patch, in order. Deterministic.
+///
+/// The facets are counted as the cuts are refined, before any is made: past
+/// [`TessellationOptions::max_facets`] the patches are refused ([`FacetBudget`]), so neither
+/// the memory nor the work grows beyond the budget whatever the control points.
 pub fn tessellate(
     patches: &[ControlGrid],
     options: &TessellationOptions,
-) -> Vec<PatchTessellation> {
+) -> Result<Vec<PatchTessellation>, FacetBudget> {
     let (welded, moved) = weld::weld(patches);
-    let cuts = strips::refine(&welded, options.max_error);
-    welded
+    let cuts = strips::refine(&welded, options.max_error, options.max_facets).map_err(
+        |(patch, facets)| FacetBudget {
+            patch,
+            facets,
+            limit: options.max_facets,
+        },
+    )?;
+    Ok(welded
         .iter()
         .zip(moved)
         .enumerate()
@@ -287,7 +333,7 @@ pub fn tessellate(
             }
             tessellation
         })
-        .collect()
+        .collect())
 }
 
 /// The largest distance, in units, from points of the surface to the facets of their cell,

@@ -139,9 +139,40 @@ fn curve_key(p: [DVec3; 3]) -> Option<([u64; 9], bool)> {
     Some((key, reversed))
 }
 
+/// The cells the cuts make, per patch (each of its pieces has the cuts of its row's and its
+/// column's strips).
+fn cells(cuts: &Cuts, patch: usize) -> usize {
+    let of = |c: &[f64]| c.len() - 1;
+    let patch_cuts = cuts.of_patch(patch);
+    let across: usize = patch_cuts.s.iter().map(|c| of(c)).sum();
+    let along: usize = patch_cuts.t.iter().map(|c| of(c)).sum();
+    across.saturating_mul(along)
+}
+
+/// The facets the cuts would make past `max_facets`: the patch with the most cells and the
+/// count for all patches (two facets per cell at most), or `None` within it.
+fn over_budget(cuts: &Cuts, patches: usize, max_facets: usize) -> Option<(usize, usize)> {
+    let per_patch: Vec<usize> = (0..patches).map(|p| cells(cuts, p)).collect();
+    let facets = per_patch
+        .iter()
+        .fold(0usize, |sum, &c| sum.saturating_add(c.saturating_mul(2)));
+    (facets > max_facets).then(|| {
+        let worst = (0..patches)
+            .max_by_key(|&p| (per_patch[p], std::cmp::Reverse(p)))
+            .expect("a patch has cells");
+        (worst, facets)
+    })
+}
+
 /// The cuts of every strip such that every cell of every piece is within `max_error` (or at
-/// [`MAX_LEVEL`]).
-pub(super) fn refine(patches: &[ControlGrid], max_error: f64) -> Cuts {
+/// [`MAX_LEVEL`]); `Err((patch, facets))` as soon as the cells, two facets each, pass
+/// `max_facets`: the patch with the most cells and the count reached (a lower bound of what the
+/// subdivision would need).
+pub(super) fn refine(
+    patches: &[ControlGrid],
+    max_error: f64,
+    max_facets: usize,
+) -> Result<Cuts, (usize, usize)> {
     let mut first = Vec::with_capacity(patches.len());
     let mut pieces = Vec::with_capacity(patches.len());
     let mut count = 0;
@@ -213,6 +244,10 @@ pub(super) fn refine(patches: &[ControlGrid], max_error: f64) -> Cuts {
     let min_width = 0.5f64.powi(MAX_LEVEL as i32);
     let mut split: Vec<Vec<bool>> = Vec::with_capacity(count);
     loop {
+        // The work of a round is one bound per cell: past the budget, stop before it.
+        if let Some(over) = over_budget(&cuts, patches.len(), max_facets) {
+            return Err(over);
+        }
         split.clear();
         split.extend(cuts.cuts.iter().map(|c| vec![false; c.len() - 1]));
         let mut any = false;
@@ -298,5 +333,5 @@ pub(super) fn refine(patches: &[ControlGrid], max_error: f64) -> Cuts {
             }
         }
     }
-    cuts
+    Ok(cuts)
 }

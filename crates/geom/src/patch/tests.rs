@@ -184,7 +184,7 @@ fn facets_stay_within_the_bound_both_ways() {
         let scale = rng.range(10.0, 120.0);
         let g = random_grid(&mut rng, rows, columns, scale);
         let max_error = [4.0, 1.0, 0.25][round % 3];
-        let t = &tessellate(std::slice::from_ref(&g), &options(max_error))[0];
+        let t = &tessellate(std::slice::from_ref(&g), &options(max_error)).unwrap()[0];
         assert!(!t.facets.is_empty());
         assert!(
             t.error_bound <= max_error,
@@ -210,8 +210,8 @@ fn facets_stay_within_the_bound_both_ways() {
 fn a_tighter_bound_makes_more_facets_and_a_smaller_error() {
     let mut rng = Rng::new(8);
     let g = random_grid(&mut rng, 5, 5, 64.0);
-    let coarse = &tessellate(std::slice::from_ref(&g), &options(8.0))[0];
-    let fine = &tessellate(std::slice::from_ref(&g), &options(0.5))[0];
+    let coarse = &tessellate(std::slice::from_ref(&g), &options(8.0)).unwrap()[0];
+    let fine = &tessellate(std::slice::from_ref(&g), &options(0.5)).unwrap()[0];
     assert!(fine.facets.len() > 4 * coarse.facets.len());
     assert!(measured_error(&g, fine, 8) < measured_error(&g, coarse, 8));
     // Quake III's flatness of 16 measured on this surface is well above our bound.
@@ -224,7 +224,7 @@ fn a_bilinear_patch_is_one_quad_per_piece_with_no_error() {
     let g = grid(5, 3, |r, c| {
         DVec3::new(16.0 * r as f64, 32.0 * c as f64, 8.0)
     });
-    let t = &tessellate(std::slice::from_ref(&g), &options(0.01))[0];
+    let t = &tessellate(std::slice::from_ref(&g), &options(0.01)).unwrap()[0];
     assert_eq!(t.facets.len(), 2);
     assert!(t.facets.iter().all(|f| f.vertices.len() == 4));
     assert_eq!(t.error_bound, 0.0);
@@ -243,7 +243,7 @@ fn a_cylinder_is_cut_around_and_not_along() {
         DVec3::new(0.0, -64.0, 0.0),
     ];
     let g = grid(3, 5, |r, c| ring[c] + DVec3::X * (128.0 * r as f64));
-    let t = &tessellate(std::slice::from_ref(&g), &options(1.0))[0];
+    let t = &tessellate(std::slice::from_ref(&g), &options(1.0)).unwrap()[0];
     // One cell along x (the rulings are straight and evenly spaced), several around.
     assert_eq!(t.grid[0], 2);
     assert!(t.grid[1] > 8, "{:?}", t.grid);
@@ -266,7 +266,7 @@ fn collapsed_rows_and_points_give_triangles_or_nothing() {
             )
         }
     });
-    let t = &tessellate(std::slice::from_ref(&g), &options(0.5))[0];
+    let t = &tessellate(std::slice::from_ref(&g), &options(0.5)).unwrap()[0];
     assert!(!t.facets.is_empty());
     for f in &t.facets {
         Brush::from_polygon(&f.vertices).unwrap();
@@ -274,12 +274,12 @@ fn collapsed_rows_and_points_give_triangles_or_nothing() {
     assert!(measured_error(&g, t, 8) <= 0.5);
     // Every control point the same: no facet at all, every cell degenerate.
     let point = grid(3, 3, |_, _| DVec3::splat(5.0));
-    let t = &tessellate(std::slice::from_ref(&point), &options(0.5))[0];
+    let t = &tessellate(std::slice::from_ref(&point), &options(0.5)).unwrap()[0];
     assert!(t.facets.is_empty());
     assert_eq!(t.degenerate_cells, 1);
     // Every control point on a line: no area.
     let line = grid(3, 5, |r, c| DVec3::X * (r as f64 * 3.0 + c as f64 * 5.0));
-    let t = &tessellate(std::slice::from_ref(&line), &options(0.5))[0];
+    let t = &tessellate(std::slice::from_ref(&line), &options(0.5)).unwrap()[0];
     assert!(t.facets.is_empty());
     assert!(t.degenerate_cells > 0);
     // A column of coincident control points in the middle of a row (a zero-length piece
@@ -292,7 +292,7 @@ fn collapsed_rows_and_points_give_triangles_or_nothing() {
             (r * c) as f64,
         )
     });
-    let t = &tessellate(std::slice::from_ref(&pinched), &options(0.5))[0];
+    let t = &tessellate(std::slice::from_ref(&pinched), &options(0.5)).unwrap()[0];
     for f in &t.facets {
         Brush::from_polygon(&f.vertices).unwrap();
     }
@@ -360,12 +360,12 @@ fn patches_sharing_a_curve_share_its_vertices() {
             });
             v
         };
-        let together = tessellate(&[a.clone(), b.clone()], &options(0.5));
+        let together = tessellate(&[a.clone(), b.clone()], &options(0.5)).unwrap();
         let (va, vb) = (on_curve(&together[0], &a, 0), on_curve(&together[1], &b, 1));
         assert!(va.len() >= 3);
         assert_eq!(va, vb, "the shared curve's vertices differ");
-        let alone_a = &tessellate(std::slice::from_ref(&a), &options(0.5))[0];
-        let alone_b = &tessellate(std::slice::from_ref(&b), &options(0.5))[0];
+        let alone_a = &tessellate(std::slice::from_ref(&a), &options(0.5)).unwrap()[0];
+        let alone_b = &tessellate(std::slice::from_ref(&b), &options(0.5)).unwrap()[0];
         if on_curve(alone_a, &a, 0) != on_curve(alone_b, &b, 1) {
             differed_alone += 1;
         }
@@ -378,8 +378,8 @@ fn patches_sharing_a_curve_share_its_vertices() {
 fn tessellation_is_deterministic() {
     let mut rng = Rng::new(10);
     let grids: Vec<ControlGrid> = (0..6).map(|_| random_grid(&mut rng, 5, 5, 30.0)).collect();
-    let one = tessellate(&grids, &options(0.3));
-    let two = tessellate(&grids, &options(0.3));
+    let one = tessellate(&grids, &options(0.3)).unwrap();
+    let two = tessellate(&grids, &options(0.3)).unwrap();
     assert_eq!(one, two);
 }
 
@@ -394,7 +394,7 @@ fn borders_written_with_float_rounding_are_welded_and_shared() {
         .map(|p| p.as_vec3().as_dvec3() + DVec3::splat(1e-4))
         .collect();
     let b = ControlGrid::new(5, 3, rounded).unwrap();
-    let together = tessellate(&[a.clone(), b], &options(0.5));
+    let together = tessellate(&[a.clone(), b], &options(0.5)).unwrap();
     let shared_a = border_vertices(&together[0], 0);
     let shared_b = border_vertices(&together[1], 1);
     let common = shared_a.iter().filter(|v| shared_b.contains(v)).count();
@@ -516,5 +516,47 @@ fn pieces_that_do_not_fit_the_world_are_refused() {
             }
         ),
         "{error}"
+    );
+}
+
+/// The facet budget is counted while the cuts are refined: a patch past it is refused (the
+/// patch, the count reached, the limit), one within it makes its facets, and the count is never
+/// below the facets made.
+#[test]
+fn a_tessellation_past_the_facet_budget_is_refused_before_it_is_made() {
+    let g = grid(5, 5, |i, j| {
+        let z = if (i + j) % 2 == 0 {
+            500_000.0
+        } else {
+            -500_000.0
+        };
+        DVec3::new(64.0 * i as f64, 64.0 * j as f64, z)
+    });
+    let bumpy = grid(3, 3, |i, j| {
+        DVec3::new(
+            64.0 * i as f64,
+            64.0 * j as f64,
+            if i == 1 && j == 1 { 96.0 } else { 0.0 },
+        )
+    });
+    let over = tessellate(&[bumpy.clone(), g.clone()], &options(4.0)).unwrap_err();
+    assert_eq!(over.patch, 1);
+    assert_eq!(over.limit, crate::tolerance::MAX_PATCH_FACETS);
+    assert!(over.facets > over.limit);
+    let made = tessellate(std::slice::from_ref(&bumpy), &options(0.5)).unwrap()[0]
+        .facets
+        .len();
+    let tight = options(0.5).with_max_facets(made - 1);
+    let refused = tessellate(std::slice::from_ref(&bumpy), &tight).unwrap_err();
+    assert!(
+        refused.facets >= made && refused.limit == made - 1,
+        "{refused}"
+    );
+    let enough = options(0.5).with_max_facets(made);
+    assert_eq!(
+        tessellate(std::slice::from_ref(&bumpy), &enough).unwrap()[0]
+            .facets
+            .len(),
+        made
     );
 }

@@ -2,6 +2,9 @@
 
 mod gjk;
 mod overlap;
+mod resting_cylinders;
+mod seams;
 mod source;
 mod sweeps;
 mod tolerance_literals;
+mod touching;

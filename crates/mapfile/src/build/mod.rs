@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use cspace_geom::brush::DroppedPlanes;
 use cspace_geom::patch::TessellationOptions;
+use cspace_geom::tolerance::MAX_BRUSH_FACES;
 use cspace_geom::{
     Aabb, Brush, BrushError, BrushId, BrushSource, Contents, Plane, PlaneError, World, WorldBrush,
 };
@@ -292,7 +293,7 @@ pub fn load_world(
     file: &str,
     options: &BuildOptions,
 ) -> Result<MapWorld, MapError> {
-    Ok(build_world(&MapFile::parse(source, file)?, options))
+    build_world(&MapFile::parse(source, file)?, options)
 }
 
 /// What a brush's faces say, before its entity's class is considered.
@@ -372,7 +373,7 @@ impl WorldBuilder {
     fn add(&mut self, brush: &MapBrush, contents: Contents, source: &BrushSource) -> BrushFate {
         self.planes.clear();
         let built = face_planes(brush, &mut self.planes).and_then(|()| {
-            let built = Brush::from_planes(&self.planes)?;
+            let built = Brush::from_written_planes(&self.planes)?;
             built.check_domain()?;
             Ok(built)
         });
@@ -410,6 +411,13 @@ impl WorldBuilder {
 /// points whose difference overflows `f64` (coordinates near `1e308`), where it should report
 /// [`PlaneError::NonFinite`].
 fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushError> {
+    if brush.faces.len() > MAX_BRUSH_FACES {
+        // Refused before its planes are made (Brush::from_written_planes would refuse them).
+        return Err(BrushError::TooManyFaces {
+            count: brush.faces.len(),
+            limit: MAX_BRUSH_FACES,
+        });
+    }
     for (face, f) in brush.faces.iter().enumerate() {
         let [p0, p1, p2] = f.points;
         let plane = Plane::from_map_points(p0, p1, p2)
@@ -460,11 +468,16 @@ fn face_planes(brush: &MapBrush, planes: &mut Vec<Plane>) -> Result<(), BrushErr
 ///    patches. A patch whose grid is not one (a side even or below 3) is reported as
 ///    [`PatchFate::Invalid`] with the place of its size header, and skipped.
 ///
+/// The one error: patches whose subdivision within the error bound would make more facets
+/// than a world may hold ([`MapError::PatchBudget`], the limit
+/// [`MAX_PATCH_FACETS`](cspace_geom::tolerance::MAX_PATCH_FACETS)), counted before any facet
+/// is made, so a hostile patch costs neither unbounded memory nor unbounded time.
+///
 /// Sky is solid. Movers are taken at the position written in the file (closed doors, plats at
 /// their start). Brush sources carry the file name, the brush's line, the entity index and the
 /// brush index within the entity; a facet's carries its patch's line, the patch index within the
 /// entity and the facet's index within the patch ([`BrushSource::facet`]).
-pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
+pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, MapError> {
     let mut builder = WorldBuilder::default();
     let mut records: Vec<BrushRecord> = Vec::with_capacity(map.brush_count());
     let mut tally = BrushTally::default();
@@ -526,11 +539,11 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
     }
 
     let (patch_records, patch_tally, pieces) =
-        patches.finish(&map.file, &mut builder.brushes, options);
+        patches.finish(&map.file, &mut builder.brushes, options)?;
     let world = World::new(builder.brushes)
         .with_patch_pieces(pieces)
         .expect("the pieces name the facets just made");
-    MapWorld {
+    Ok(MapWorld {
         bounds: world.bounds(),
         world,
         file: map.file.clone(),
@@ -545,5 +558,5 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> MapWorld {
         patch_tally,
         dropped_planes: builder.dropped_planes,
         warnings,
-    }
+    })
 }

@@ -17,7 +17,7 @@ use cspace_geom::{Brush, BrushId, BrushSource, Contents, WorldBrush};
 
 use super::{BuildOptions, DropReason, NonSolidReason, world_contents};
 use super::{ClassSolidity, face_contents};
-use crate::error::Location;
+use crate::error::{Location, MapError};
 use crate::map::Entity;
 
 /// What became of one patch of the file.
@@ -149,6 +149,8 @@ struct Pending {
     entity: u32,
     patch: u32,
     line: u32,
+    /// Where its size header `( W H 0 0 0 )` is.
+    size_at: [u32; 2],
 }
 
 /// A record whose fate waits for the tessellation when it is collidable.
@@ -191,6 +193,7 @@ impl PatchBuilder {
                             entity: index,
                             patch: p as u32,
                             line: patch.line,
+                            size_at: patch.size_at,
                         });
                         None
                     }
@@ -220,19 +223,33 @@ impl PatchBuilder {
     }
 
     /// Tessellates the collidable patches together and appends their facets to `brushes`;
-    /// returns the records, their tally and the pieces the facets come from.
+    /// returns the records, their tally and the pieces the facets come from. Patches that would
+    /// make more facets than the budget ([`MapError::PatchBudget`]) are refused before any is
+    /// made, at the size header of the patch with the most cells.
     pub fn finish(
         self,
         file: &Arc<str>,
         brushes: &mut Vec<WorldBrush>,
         options: &BuildOptions,
-    ) -> (Vec<PatchRecord>, PatchTally, Vec<PatchPiece>) {
+    ) -> Result<(Vec<PatchRecord>, PatchTally, Vec<PatchPiece>), MapError> {
         let PatchBuilder {
             mut drafts,
             pending,
         } = self;
         let grids: Vec<ControlGrid> = pending.iter().map(|p| p.grid.clone()).collect();
-        let tessellations = tessellate(&grids, &options.tessellation);
+        let tessellations = tessellate(&grids, &options.tessellation).map_err(|over| {
+            let worst = &pending[over.patch];
+            MapError::PatchBudget {
+                at: Location {
+                    file: file.clone(),
+                    line: worst.size_at[0],
+                    column: worst.size_at[1],
+                },
+                facets: over.facets,
+                bound: options.tessellation.max_error().to_string(),
+                limit: over.limit,
+            }
+        })?;
         let mut pieces = Vec::new();
         for (pending, tessellation) in pending.iter().zip(tessellations) {
             let first = BrushId(brushes.len() as u32);
@@ -304,7 +321,7 @@ impl PatchBuilder {
                 PatchFate::Invalid { .. } => tally.invalid += 1,
             }
         }
-        (records, tally, pieces)
+        Ok((records, tally, pieces))
     }
 }
 

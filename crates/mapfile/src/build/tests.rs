@@ -11,6 +11,7 @@ fn build(text: &str, options: &BuildOptions) -> MapWorld {
         &MapFile::parse(text, "t.map").unwrap_or_else(|e| panic!("{e}")),
         options,
     )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn fates(world: &MapWorld) -> Vec<BrushFate> {

@@ -122,7 +122,7 @@ fn every_corpus_map_loads_with_the_counts_of_sources_md() {
         );
         assert_eq!(map.formats(), [expected.format], "{name}: formats");
 
-        let loaded = build_world(&map, &BuildOptions::default());
+        let loaded = build_world(&map, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let t = &loaded.tally;
         eprintln!(
             "{name}: {} brushes: {} solid, {} clip, {} non-solid ({} by class, {} unknown class, \

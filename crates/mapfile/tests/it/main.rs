@@ -6,5 +6,7 @@ mod corpus;
 mod corrupt;
 mod errors;
 mod invalid_brush;
+mod many_faces;
+mod patch_budget;
 mod patches;
 mod support;

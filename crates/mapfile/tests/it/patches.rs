@@ -203,7 +203,7 @@ fn collidable_grids(text: &[u8], name: &str) -> Vec<ControlGrid> {
     let map = MapFile::parse(text, name).unwrap();
     collidable_patch_grids(
         &map,
-        &cspace_mapfile::build_world(&map, &BuildOptions::default()),
+        &cspace_mapfile::build_world(&map, &BuildOptions::default()).unwrap(),
     )
 }
 
@@ -288,7 +288,7 @@ fn chasm_patches_collide_within_the_bound_and_share_their_borders() {
     // The world's facets are the tessellation of the collidable patches, in order.
     let grids = collidable_grids(&text, name);
     let started = std::time::Instant::now();
-    let tessellations = tessellate(&grids, &TessellationOptions::default());
+    let tessellations = tessellate(&grids, &TessellationOptions::default()).unwrap();
     let seconds = started.elapsed().as_secs_f64();
     let facets: Vec<&Vec<DVec3>> = tessellations
         .iter()

@@ -9,3 +9,5 @@ mod hull;
 mod invariance;
 mod overlap;
 mod paper;
+mod split_planes;
+mod touching;

@@ -47,6 +47,12 @@ impl BuildPolygon {
     }
 }
 
+/// The most polygons of a node a candidate splitter is scored on: above it, an even sample of
+/// the node's polygons (every `k`-th). 2,048: the nodes of sealed maps below a few levels have
+/// fewer, and the score of a sample this large picks splitters as good (the tree's depth and
+/// size stay within a few percent: `docs/onion.md`, "Compile cost").
+const SCORE_SAMPLE: usize = 2048;
+
 /// A leaf cell whose interior point is no deeper than this inside it, in units, has no volume
 /// (its faces coincide to rounding): solid in every space.
 const LEAF_MIN_DEPTH: f64 = PLANE_MERGE;
@@ -189,12 +195,17 @@ impl<'a> Builder<'a> {
             candidates = picked;
         }
         let o = self.options;
-        let total = polygons.len() as f64;
+        // A node of many polygons scores the candidates on an even sample of them: the counts
+        // scale alike, and scoring all of them is what made the tree's cost grow faster than
+        // its polygons (48 candidates times every polygon, at every level).
+        let stride = polygons.len().div_ceil(SCORE_SAMPLE).max(1);
+        let sample = || polygons.iter().step_by(stride);
+        let total = sample().count() as f64;
         let mut best: Option<(f64, u32)> = None;
         for &c in &candidates {
             let plane = self.planes[c as usize];
             let (mut front, mut back, mut splits, mut coplanar) = (0usize, 0usize, 0usize, 0usize);
-            for p in polygons {
+            for p in sample() {
                 match classify(p, p.plane == c, &plane) {
                     PolygonSide::Front => front += 1,
                     PolygonSide::Back => back += 1,

@@ -4,6 +4,7 @@
 
 mod agreement;
 mod common;
+mod contact_band;
 mod corpus;
 mod edits;
 mod errors;
@@ -11,5 +12,7 @@ mod examples;
 mod fill;
 mod io;
 mod seams;
+mod slivers;
 mod space_trees;
+mod touching;
 mod verify;

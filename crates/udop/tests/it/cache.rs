@@ -80,14 +80,7 @@ struct Pair {
 impl Pair {
     fn new(world: &Arc<World>, config: CacheConfig, what: String) -> Pair {
         Pair {
-            cache: WithContext::new(
-                UdopCache::new(
-                    world.clone(),
-                    Box::new(ExactCollider::new(world.clone())),
-                    config,
-                )
-                .unwrap(),
-            ),
+            cache: crate::common::exact_cache(world, config),
             exact: WithContext::new(ExactCollider::new(world.clone())),
             movers: BTreeMap::new(),
             tally: Tally::default(),

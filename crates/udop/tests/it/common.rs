@@ -5,6 +5,19 @@ use std::sync::Arc;
 use cspace_geom::generate::{RandomBoxes, RandomPatches, Rng, oriented_box, random_convex_brushes};
 use cspace_geom::patch::TessellationOptions;
 use cspace_geom::{Aabb, Brush, Collider, DVec3, ExactCollider, Shape, WithContext, World};
+use cspace_udop::{CacheConfig, UdopCache};
+
+/// The free-space cache in front of the exact backend over `world`, with its own context.
+pub fn exact_cache(world: &Arc<World>, config: CacheConfig) -> WithContext<UdopCache> {
+    WithContext::new(
+        UdopCache::new(
+            world.clone(),
+            Box::new(ExactCollider::new(world.clone())),
+            config,
+        )
+        .expect("the exact backend takes every shape"),
+    )
+}
 
 /// A generated world with a name for messages.
 pub struct NamedWorld {

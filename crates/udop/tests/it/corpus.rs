@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, MoverCache, Shape, WithContext, World};
-use cspace_udop::{CacheConfig, UdopCache};
+use cspace_udop::CacheConfig;
 
 use crate::conservative::{builders, sample};
 
@@ -81,14 +81,7 @@ fn corpus_cache_answers_as_the_exact_backend() {
         if world.is_empty() {
             continue;
         }
-        let mut cache = WithContext::new(
-            UdopCache::new(
-                world.clone(),
-                Box::new(ExactCollider::new(world.clone())),
-                CacheConfig::default(),
-            )
-            .unwrap(),
-        );
+        let mut cache = crate::common::exact_cache(world, CacheConfig::default());
         let mut exact = WithContext::new(ExactCollider::new(world.clone()));
         let reference = exact.prepare(&shape).unwrap();
         let mut rng = Rng::new(62);

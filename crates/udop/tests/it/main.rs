@@ -9,3 +9,4 @@ mod common;
 mod conservative;
 mod corpus;
 mod patches;
+mod touching;
