@@ -4,6 +4,7 @@ mod cli;
 mod corpus_unset;
 mod docs;
 mod hostile;
+mod living;
 mod nav;
 mod report;
 mod soak;
