@@ -86,8 +86,8 @@ mod test_maps;
 pub use build::{
     BrushFate, BrushRecord, BrushTally, BuildOptions, ClassCount, ClassSolidity, DropReason,
     EntityReport, FaceContents, MapWarning, MapWorld, NonSolidReason, PatchFate, PatchRecord,
-    PatchTally, SpawnPoint, build_world, class_solidity, collidable_patch_grids, face_contents,
-    is_spawn_class, load_world,
+    PatchTally, SpawnPoint, build_world, class_solidity, collidable_patch_grids, dialect_of,
+    face_contents, is_spawn_class, liquid_kind, load_world,
 };
 pub use error::{Location, MapError};
 pub use map::{

@@ -7,6 +7,7 @@
 //! HTML; only it knows plotters and the bundled font. The command line (`cspace-cli`) decides
 //! where they go.
 
+pub mod entities_report;
 pub mod map_report;
 pub mod nav_report;
 pub mod plot;

@@ -187,13 +187,14 @@ pub fn json(map: &MapWorld) -> Value {
             "total": t.total,
             "solid": t.solid,
             "clip": t.clip,
+            "mover": t.mover,
             "non_solid": t.non_solid(),
             "dropped": t.dropped(),
             "invalid": t.invalid,
             "mixed_contents": t.mixed_contents,
             "in_world": map.world.len(),
         },
-        "skipped": map.brushes.iter().filter(|b| !matches!(b.fate, BrushFate::Solid(_) | BrushFate::Clip(_))).map(|b| json!({
+        "skipped": map.brushes.iter().filter(|b| !matches!(b.fate, BrushFate::Solid(_) | BrushFate::Clip(_) | BrushFate::Mover(_))).map(|b| json!({
             "source": b.source.to_string(),
             "line": b.source.line,
             "entity": b.source.entity,
@@ -211,6 +212,7 @@ pub fn json(map: &MapWorld) -> Value {
         })).collect::<Vec<_>>(),
         "dropped_planes": {"duplicate": map.dropped_planes.duplicate, "redundant": map.dropped_planes.redundant},
         "warnings": map.warnings.iter().map(|w| format!("{}: {}", w.line, w.message)).collect::<Vec<_>>(),
+        "living": crate::entities_report::json(&map.living),
     })
 }
 
@@ -292,5 +294,6 @@ pub fn text(map: &MapWorld) -> String {
     for w in &map.warnings {
         writeln!(out, "warning: line {}: {}", w.line, w.message).unwrap();
     }
+    crate::entities_report::text(&mut out, &map.living);
     out
 }

@@ -118,6 +118,89 @@ fn worldspawn_blocks(text: &str) -> Vec<String> {
     blocks
 }
 
+/// A map's living entities are valid: every mover's places and every push pad's velocity
+/// finite, every warning located (a line).
+fn check_entities(e: &cspace_entities::Entities) -> Result<(), Failure> {
+    for m in &e.movers {
+        if let Some(o) = m.extreme_offsets().into_iter().find(|o| !o.is_finite()) {
+            return Err(Failure::Invalid(format!(
+                "mover of entity {} has a place {o} that is not finite",
+                m.entity
+            )));
+        }
+    }
+    for t in &e.triggers {
+        if let cspace_entities::TriggerKind::Push(p) = &t.kind
+            && p.velocity(800.0).is_some_and(|v| !v.is_finite())
+        {
+            return Err(Failure::Invalid(format!(
+                "push pad of entity {} has a velocity that is not finite",
+                t.entity
+            )));
+        }
+    }
+    if let Some(w) = e.warnings.iter().find(|w| w.line == 0) {
+        return Err(Failure::Unlocated(w.to_string()));
+    }
+    Ok(())
+}
+
+/// Entity classes the map target writes: movers, triggers, the points they name, relays and a
+/// rotating mover (`cspace_entities::rules`).
+const ENTITY_CLASSES: &[&str] = &[
+    "func_door",
+    "func_door_secret",
+    "func_plat",
+    "func_button",
+    "func_train",
+    "func_rotating",
+    "func_wall",
+    "trigger_once",
+    "trigger_multiple",
+    "trigger_teleport",
+    "trigger_push",
+    "trigger_counter",
+    "trigger_relay",
+    "trigger_hurt",
+    "path_corner",
+    "info_teleport_destination",
+    "misc_teleporter_dest",
+    "target_position",
+];
+
+/// Values for entity keys: names that link entities to each other, directions, vectors and the
+/// hostile numbers.
+fn entity_value(rng: &mut Rng) -> String {
+    match rng.below(4) {
+        0 => format!("t{}", rng.below(3)),
+        1 => ["-1", "-2", "90", "360", "0", "4", "1", "2048"][rng.below(8)].to_string(),
+        2 => format!(
+            "{} {} {}",
+            mutate::HOSTILE_NUMBERS[rng.below(mutate::HOSTILE_NUMBERS.len())],
+            rng.below(512),
+            rng.below(64)
+        ),
+        _ => mutate::HOSTILE_NUMBERS[rng.below(mutate::HOSTILE_NUMBERS.len())].to_string(),
+    }
+}
+
+/// Appends an entity to a map excerpt: a class, a few of the keys `cspace-entities` reads with
+/// values that link entities (`t0`..`t2`) or break them, and for a brush class one of the
+/// seed's brush blocks.
+fn entity(text: &mut String, blocks: &[String], rng: &mut Rng) {
+    let class = ENTITY_CLASSES[rng.below(ENTITY_CLASSES.len())];
+    text.push_str(&format!("{{\n\"classname\" \"{class}\"\n"));
+    let keys = cspace_entities::rules::KEYS;
+    for _ in 0..1 + rng.below(5) {
+        let key = keys[1 + rng.below(keys.len() - 1)];
+        text.push_str(&format!("\"{key}\" \"{}\"\n", entity_value(rng)));
+    }
+    if class.starts_with("func_") || class.starts_with("trigger_") && class != "trigger_relay" {
+        text.push_str(&blocks[rng.below(blocks.len())]);
+    }
+    text.push_str("}\n");
+}
+
 /// The `[world]` table of a scenario as a TOML world file.
 fn world_of_scenario(text: &str) -> Option<String> {
     let mut out = String::new();
@@ -294,6 +377,9 @@ impl Fixtures {
                 text.push_str(
                     "}\n{\n\"classname\" \"info_player_start\"\n\"origin\" \"0 0 24\"\n}\n",
                 );
+                for _ in 0..rng.below(4) {
+                    entity(&mut text, blocks, rng);
+                }
                 mutate::text(text.as_bytes(), rng)
             }
             Target::Scenario => {
@@ -376,9 +462,16 @@ impl Fixtures {
     }
 
     fn map(&self, input: &[u8]) -> Result<Verdict, Failure> {
-        let options = cspace_mapfile::BuildOptions::default();
+        // Half the cases read the entities with the other dialect, half let movers live.
+        let seed = fnv1a64(input);
+        let options = cspace_mapfile::BuildOptions {
+            dialect: (seed & 1 == 1).then_some(cspace_entities::Dialect::Quake3),
+            living: seed & 2 == 2,
+            ..cspace_mapfile::BuildOptions::default()
+        };
         match cspace_mapfile::load_world(input, MAP_NAME, &options) {
             Ok(map) => {
+                check_entities(&map.living)?;
                 if map.world.brushes().is_empty() {
                     return Ok(Verdict::Accepted);
                 }

@@ -12,6 +12,16 @@ pub(crate) struct MapArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Read the entities with these rules (`quake1`, `quake3`) instead of the ones the map's
+    /// format names.
+    #[arg(long, value_parser = parse_dialect)]
+    pub(crate) entities: Option<cspace_entities::Dialect>,
+}
+
+/// A dialect by name.
+fn parse_dialect(name: &str) -> Result<cspace_entities::Dialect, String> {
+    cspace_entities::Dialect::from_name(name)
+        .ok_or_else(|| format!("unknown entity rules {name:?}; expected quake1 or quake3"))
 }
 
 pub(crate) fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
@@ -22,7 +32,11 @@ pub(crate) fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     let name = cspace_mapfile::normalised(&args.file).display().to_string();
-    let map = cspace_mapfile::load_world(&text, &name, &cspace_mapfile::BuildOptions::default())?;
+    let options = cspace_mapfile::BuildOptions {
+        dialect: args.entities,
+        ..cspace_mapfile::BuildOptions::default()
+    };
+    let map = cspace_mapfile::load_world(&text, &name, &options)?;
     if args.json {
         outln!(
             "{}",

@@ -5,6 +5,7 @@ mod cli;
 mod corpus_unset;
 mod docs;
 mod hostile;
+mod living;
 mod nav;
 mod pictures;
 mod report;

@@ -1,6 +1,7 @@
 //! From a parsed map to a collision [`World`]: solidity, brush building, spawn points and the
 //! report of what happened to every brush.
 
+mod entities;
 mod patch;
 mod solidity;
 mod spawn;
@@ -18,9 +19,12 @@ use cspace_geom::{
     Aabb, Brush, BrushError, BrushId, BrushSource, Contents, Plane, PlaneError, World, WorldBrush,
 };
 
+pub use entities::{dialect_of, liquid_kind};
 pub use patch::{PatchFate, PatchRecord, PatchTally, collidable_patch_grids};
 pub use solidity::{ClassSolidity, FaceContents, class_solidity, face_contents, is_spawn_class};
 pub use spawn::SpawnPoint;
+
+use cspace_entities::{Dialect, Entities};
 
 use crate::error::MapError;
 use crate::map::{FaceFormat, FormatCounts, MapBrush, MapFile};
@@ -37,6 +41,13 @@ pub struct BuildOptions {
     /// hack) than a wall, and a game that spawns nothing for it leaves it non-solid. Either way
     /// they are counted in [`MapWorld::unknown_classes`].
     pub unknown_classes_solid: bool,
+    /// The rules the map's entities are read with; `None` (the default): the dialect its format
+    /// names ([`dialect_of`]).
+    pub dialect: Option<Dialect>,
+    /// Whether movers live: `true` takes their brushes out of [`MapWorld::world`] (they are brush
+    /// models of their own, [`MapWorld::entities`]'s movers, which a simulation moves); `false`
+    /// (the default) leaves them frozen, solid where the file draws them.
+    pub living: bool,
 }
 
 /// What became of one brush of the file.
@@ -50,6 +61,9 @@ pub enum BrushFate {
     NonSolid(NonSolidReason),
     /// Dropped: a compiler marker, not geometry.
     Dropped(DropReason),
+    /// A brush of a living mover ([`BuildOptions::living`]): in that mover's model, not in the
+    /// world; the index is the mover's in [`MapWorld::living`].
+    Mover(usize),
     /// Skipped: it should block agents but is not a valid convex volume.
     Invalid {
         /// What is wrong with it.
@@ -97,6 +111,7 @@ impl fmt::Display for BrushFate {
             }
             BrushFate::Dropped(DropReason::Origin) => f.write_str("origin brush, dropped"),
             BrushFate::Dropped(DropReason::Marker) => f.write_str("skip/hint brush, dropped"),
+            BrushFate::Mover(m) => write!(f, "mover {m} (a brush model that moves)"),
             BrushFate::Invalid { error, .. } => write!(f, "invalid, skipped: {error}"),
         }
     }
@@ -137,6 +152,8 @@ pub struct BrushTally {
     pub solid: usize,
     /// In the world as clip.
     pub clip: usize,
+    /// In a living mover's model ([`BuildOptions::living`]).
+    pub mover: usize,
     /// Non-solid by entity class.
     pub non_solid_class: usize,
     /// Non-solid because the entity class is unknown.
@@ -172,6 +189,7 @@ impl BrushTally {
         *match fate {
             BrushFate::Solid(_) => &mut self.solid,
             BrushFate::Clip(_) => &mut self.clip,
+            BrushFate::Mover(_) => &mut self.mover,
             BrushFate::NonSolid(NonSolidReason::EntityClass) => &mut self.non_solid_class,
             BrushFate::NonSolid(NonSolidReason::UnknownEntityClass) => &mut self.unknown_class,
             BrushFate::NonSolid(NonSolidReason::Liquid) => &mut self.liquid,
@@ -262,8 +280,11 @@ pub struct MapWorld {
     pub bounds: Aabb,
     /// Duplicate and redundant planes dropped while building the world's brushes, in total.
     pub dropped_planes: DroppedPlanes,
-    /// Oddities that did not stop the import.
+    /// Oddities that did not stop the import (the entities' own are [`MapWorld::living`]'s).
     pub warnings: Vec<MapWarning>,
+    /// The living entities: movers, triggers, teleporters, push pads, liquids, read with
+    /// [`BuildOptions::dialect`] (or the format's).
+    pub living: Entities,
 }
 
 impl MapWorld {
@@ -486,12 +507,14 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
     let mut spawn_points = Vec::new();
     let mut warnings = Vec::new();
     let mut patches = patch::PatchBuilder::default();
+    let mut inputs = entities::Inputs::default();
 
     for (e, entity) in map.entities.iter().enumerate() {
         let index = e as u32;
         let classname = entity.classname();
         let solidity = class_solidity(classname, e);
         let mut entity_tally = BrushTally::default();
+        inputs.begin(map, e);
         for (b, brush) in entity.brushes.iter().enumerate() {
             let source = BrushSource {
                 file: Some(map.file.clone()),
@@ -505,6 +528,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
                 Ok(contents) => builder.add(brush, contents, &source),
                 Err(fate) => fate,
             };
+            inputs.add(brush, &fate, &source, &builder.brushes);
             tally.add(&fate, verdict.mixed);
             entity_tally.add(&fate, verdict.mixed);
             records.push(BrushRecord {
@@ -538,6 +562,28 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
         });
     }
 
+    let dialect = options.dialect.unwrap_or_else(|| dialect_of(map));
+    for &(entity, brush) in &inputs.invalid {
+        let line = map.entities[entity as usize].brushes[brush as usize].line;
+        warnings.push(MapWarning {
+            entity,
+            line,
+            message: format!(
+                "brush {brush} (line {line}) of a trigger or liquid is not a valid convex volume; \
+                 left out"
+            ),
+        });
+    }
+    let living = cspace_entities::spawn(&inputs.inputs, dialect);
+    if options.living {
+        entities::remove_movers(
+            &living,
+            &mut builder.brushes,
+            &mut records,
+            &mut tally,
+            &mut entities,
+        );
+    }
     let (patch_records, patch_tally, pieces) =
         patches.finish(&map.file, &mut builder.brushes, options)?;
     let world = World::new(builder.brushes)
@@ -558,5 +604,6 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
         patch_tally,
         dropped_planes: builder.dropped_planes,
         warnings,
+        living,
     })
 }

@@ -4,6 +4,7 @@
 
 mod corpus;
 mod corrupt;
+mod entities;
 mod errors;
 mod invalid_brush;
 mod many_faces;

@@ -1,0 +1,239 @@
+//! The triggers and relays written in the file (`triggers.qc`, `g_trigger.c`, `g_target.c`), and
+//! the check of every `target`.
+
+use std::collections::BTreeSet;
+
+use cspace_geom::DVec3;
+
+use super::Spawner;
+use super::keys::Keys;
+use crate::defs::{Push, Relay, RelayKind, Trigger, TriggerKind};
+use crate::dialect::Dialect;
+use crate::input::{EntityInput, movedir};
+use crate::rules;
+
+/// Quake 1 `trigger_multiple`'s `SPAWNFLAG_NOTOUCH` and `trigger_push`'s `PUSH_ONCE`.
+const Q1_NOTOUCH: u32 = 1;
+const Q1_PUSH_ONCE: u32 = 1;
+/// Quake III `trigger_teleport`'s `SPECTATOR` flag.
+const Q3_SPECTATOR: u32 = 1;
+
+/// The trigger or relay `input` is, if it is one.
+pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
+    let class = input.classname().to_ascii_lowercase();
+    let relay = match class.as_str() {
+        "trigger_relay" | "target_relay" | "target_delay" => Some(RelayKind::Relay),
+        "trigger_always" => Some(RelayKind::Relay),
+        "trigger_counter" => None,
+        _ => {
+            if class.starts_with("trigger_") {
+                volume(s, input, &class);
+            }
+            return;
+        }
+    };
+    let mut k = Keys::new(s, input);
+    let kind = match relay {
+        Some(kind) => kind,
+        None => {
+            let count = k.float("count", f64::from(rules::COUNTER_COUNT));
+            RelayKind::Counter {
+                count: count.clamp(1.0, f64::from(u32::MAX)) as u32,
+            }
+        }
+    };
+    // Quake III's target_delay waits its `wait`; the others their `delay`.
+    let delay = if class == "target_delay" {
+        k.float("wait", 1.0)
+    } else {
+        k.float("delay", 0.0)
+    }
+    .max(0.0);
+    let relay = Relay {
+        entity: input.index,
+        line: input.line,
+        classname: input.classname().to_string(),
+        kind,
+        targetname: k.string("targetname"),
+        target: k.string("target"),
+        killtarget: k.string("killtarget"),
+        delay,
+        at_start: class == "trigger_always",
+    };
+    s.out.relays.push(relay);
+}
+
+/// A `trigger_*` entity with a volume.
+fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
+    let bounds = input.all_bounds();
+    if bounds.is_empty() {
+        s.warn(input, "trigger without a brush: it has no volume; ignored");
+        return;
+    }
+    let dialect = s.dialect;
+    let mut k = Keys::new(s, input);
+    let flags = k.flags();
+    let targetname = k.string("targetname");
+    let kind = match class {
+        "trigger_once" | "trigger_multiple" | "trigger_secret" => {
+            let once = class != "trigger_multiple";
+            let wait = if once {
+                -1.0
+            } else {
+                match dialect {
+                    Dialect::Quake1 => k.float("wait", rules::multiple_wait(dialect)),
+                    Dialect::Quake3 => k.float_or("wait", rules::multiple_wait(dialect)),
+                }
+            };
+            let health = k.float("health", 0.0) != 0.0;
+            let touchable = match dialect {
+                Dialect::Quake1 => flags & Q1_NOTOUCH == 0 && !health,
+                Dialect::Quake3 => true,
+            };
+            if health {
+                k.warn("shootable trigger (health): agents cannot shoot; only a fired target sets it off");
+            }
+            TriggerKind::Fire {
+                target: k.string("target"),
+                killtarget: k.string("killtarget"),
+                wait,
+                delay: k.float("delay", 0.0).max(0.0),
+                touchable,
+            }
+        }
+        "trigger_teleport" => teleport(&mut k, dialect, flags, targetname.is_some()),
+        "trigger_push" => match push(&mut k, dialect, flags, bounds.centre()) {
+            Some(push) => TriggerKind::Push(push),
+            None => return,
+        },
+        "trigger_hurt" => TriggerKind::Hurt {
+            damage: k.float("dmg", rules::HURT_DAMAGE),
+        },
+        _ => TriggerKind::Other,
+    };
+    let brushes = input.brushes.iter().map(|b| b.brush.clone()).collect();
+    s.out.triggers.push(Trigger {
+        entity: input.index,
+        line: input.line,
+        classname: input.classname().to_string(),
+        bounds,
+        brushes,
+        kind,
+        targetname,
+        follows: None,
+    });
+}
+
+/// `trigger_teleport`: its destinations are the named points its `target` names (Quake 1 takes
+/// the first, `find`; Quake III picks among all, `G_PickTarget`).
+fn teleport(k: &mut Keys, dialect: Dialect, flags: u32, named: bool) -> TriggerKind {
+    let Some(target) = k.string("target") else {
+        k.warn("teleporter without a target: it does nothing");
+        return TriggerKind::Teleport {
+            destinations: Vec::new(),
+            needs_firing: false,
+        };
+    };
+    let mut destinations: Vec<usize> = k
+        .spawner
+        .out
+        .spots
+        .iter()
+        .enumerate()
+        .filter(|(_, spot)| spot.targetname.as_deref() == Some(target.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    if dialect == Dialect::Quake1 {
+        destinations.truncate(1);
+    }
+    if destinations.is_empty() {
+        k.warn(format!(
+            "teleporter target {target:?} names no destination: it does nothing"
+        ));
+    }
+    if dialect == Dialect::Quake3 && flags & Q3_SPECTATOR != 0 {
+        k.warn("spectator-only teleporter: agents are not spectators; it does nothing");
+        destinations.clear();
+    }
+    TriggerKind::Teleport {
+        destinations,
+        needs_firing: dialect == Dialect::Quake1 && named,
+    }
+}
+
+/// `trigger_push`: Quake 1 sets `10 * speed` along its angle (no angle: no direction, so it
+/// stops agents, as `InitTrigger` leaves `movedir` zero); Quake III aims at its `target`'s apex
+/// from the centre of its bounds.
+fn push(k: &mut Keys, dialect: Dialect, flags: u32, centre: DVec3) -> Option<Push> {
+    match dialect {
+        Dialect::Quake1 => {
+            let yaw = k.yaw();
+            let dir = if yaw == 0.0 {
+                DVec3::ZERO
+            } else {
+                movedir(yaw)
+            };
+            let speed = k.float("speed", rules::QUAKE1_PUSH_SPEED);
+            Some(Push::Velocity {
+                velocity: dir * (speed * rules::QUAKE1_PUSH_SCALE),
+                once: flags & Q1_PUSH_ONCE != 0,
+            })
+        }
+        Dialect::Quake3 => {
+            let Some(target) = k.string("target") else {
+                k.warn("jump pad without a target: Quake III frees it; ignored");
+                return None;
+            };
+            let Some(apex) = k
+                .spawner
+                .out
+                .spots
+                .iter()
+                .find(|s| s.targetname.as_deref() == Some(target.as_str()))
+                .map(|s| s.origin)
+            else {
+                k.warn(format!(
+                    "jump pad target {target:?} names no point: Quake III frees it; ignored"
+                ));
+                return None;
+            };
+            let push = Push::Apex { from: centre, apex };
+            if push.velocity(1.0).is_none() {
+                k.warn("jump pad target is not above the pad: Quake III frees it; ignored");
+                return None;
+            }
+            Some(push)
+        }
+    }
+}
+
+/// Reports every `target` and `killtarget` that names no entity of the map (firing it does
+/// nothing).
+pub(super) fn check_targets(s: &mut Spawner, inputs: &[EntityInput]) {
+    let names: BTreeSet<&str> = inputs
+        .iter()
+        .filter_map(|e| e.get("targetname"))
+        .filter(|n| !n.is_empty())
+        .collect();
+    for input in inputs {
+        for key in ["target", "killtarget"] {
+            if let Some(name) = input.get(key).filter(|n| !n.is_empty())
+                && !names.contains(name)
+            {
+                let class = input.classname().to_ascii_lowercase();
+                // Already reported with what it means for the entity.
+                let reported = key == "target"
+                    && matches!(
+                        class.as_str(),
+                        "func_train" | "trigger_teleport" | "trigger_push" | "path_corner"
+                    );
+                if !reported {
+                    s.warn(
+                        input,
+                        format!("{key} {name:?} names no entity: firing it does nothing"),
+                    );
+                }
+            }
+        }
+    }
+}

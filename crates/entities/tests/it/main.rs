@@ -1,0 +1,3 @@
+//! The integration tests of `cspace-entities`.
+
+mod spawn;
