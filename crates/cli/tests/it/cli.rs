@@ -182,6 +182,11 @@ fn bad_input_is_a_one_line_error_with_exit_code_2() {
         (
             vec!["bench", "--agents", "0"],
             "",
+            "invalid value '0' for '--agents <AGENTS>': 0 agents; a crowd holds 1 to 1000000",
+        ),
+        (
+            vec!["bench", "--steps", "0"],
+            "",
             "--agents, --steps and --runs must be positive",
         ),
         (
