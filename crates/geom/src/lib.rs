@@ -50,7 +50,7 @@ pub mod touching;
 pub mod world;
 
 pub use aabb::Aabb;
-pub use brush::{Brush, BrushError};
+pub use brush::{Brush, BrushError, BrushId};
 pub use collider::{
     Collider, ColliderKey, ContextFor, Hit, HitSurface, MoverCache, Parts, Prepared, QueryContext,
     QueryCounters, TraceOutcome, TypedCollider, TypedContext, UnsupportedShape, WithContext,
@@ -60,6 +60,6 @@ pub use patch::{ControlGrid, PatchError, TessellationOptions};
 pub use plane::{Plane, PlaneError};
 pub use polygon::Polygon;
 pub use shape::{BoxShape, Shape, ShapeError};
-pub use world::{BrushId, BrushSource, Contents, World, WorldBrush, WorldMismatch};
+pub use world::{BrushSource, Contents, World, WorldBrush, WorldMismatch};
 
 pub use glam::DVec3;

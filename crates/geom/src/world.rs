@@ -8,19 +8,10 @@ use glam::DVec3;
 use crate::aabb::Aabb;
 use crate::aabb_tree::AabbTree;
 use crate::brush::Brush;
+pub use crate::brush::BrushId;
 use crate::patch::{PatchPiece, PieceError};
 use crate::shape::Shape;
 use crate::tolerance::SURFACE_SEARCH;
-
-/// The index of a brush in its [`World`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BrushId(pub u32);
-
-impl fmt::Display for BrushId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
 
 /// What an agent collides with in a brush.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -206,6 +197,14 @@ impl World {
     /// The brush with this id.
     pub fn brush(&self, id: BrushId) -> &WorldBrush {
         &self.brushes[id.0 as usize]
+    }
+
+    /// [`PatchPiece::measured_error`] of a piece whose facets are brushes of this world.
+    pub fn piece_error(&self, piece: &PatchPiece, samples: usize) -> f64 {
+        piece.measured_error(
+            |id| self.brushes.get(id.0 as usize).map(|b| &b.brush),
+            samples,
+        )
     }
 
     /// The number of brushes.

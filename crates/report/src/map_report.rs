@@ -44,7 +44,7 @@ impl PatchReport {
                 .patch_pieces()
                 .iter()
                 .filter(|p| p.facets.first().is_some_and(|f| ids.contains(&f.brush.0)))
-                .map(|p| p.measured_error(world, ERROR_SAMPLES))
+                .map(|p| world.piece_error(p, ERROR_SAMPLES))
                 .fold(0.0, f64::max);
             measured.push(error);
         }

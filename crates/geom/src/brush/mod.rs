@@ -7,6 +7,8 @@
 mod bevel;
 mod flat;
 
+use std::fmt;
+
 use glam::DVec3;
 
 use crate::aabb::Aabb;
@@ -15,6 +17,16 @@ use crate::polygon::Polygon;
 use crate::tolerance::MAX_BRUSH_FACES;
 use crate::tolerance::VERTEX_SNAP_DETERMINANT;
 use crate::tolerance::{NORMAL_EQUAL, PLANE_THICKNESS, VERTEX_WELD, WORLD_HALF_EXTENT};
+
+/// The index of a brush in its [`World`](crate::World).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BrushId(pub u32);
+
+impl fmt::Display for BrushId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
 
 /// Why a set of planes is not a usable brush.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

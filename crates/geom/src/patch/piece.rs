@@ -6,7 +6,7 @@
 use glam::DVec3;
 
 use super::{ControlGrid, Facet, eval_piece};
-use crate::world::{BrushId, World};
+use crate::brush::{Brush, BrushId};
 
 /// One facet of a [`PatchPiece`]: its brush in the world and its cell of the piece.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,11 +40,16 @@ impl PatchPiece {
         eval_piece(&self.net, s, t)
     }
 
-    /// The largest distance measured from points of the surface to the facets of their cell in
-    /// `world` (the world holding this piece's facets): `samples x samples` points per cell, as
+    /// The largest distance measured from points of the surface to the facets of their cell,
+    /// the facets' brushes looked up by `brush` (in the world holding this piece's facets:
+    /// [`World::piece_error`](crate::World::piece_error)): `samples x samples` points per cell, as
     /// [`measured_error`](super::measured_error) measures a tessellation. At most
-    /// [`PatchPiece::error_bound`]; 0 when a facet's brush is not in `world`.
-    pub fn measured_error(&self, world: &World, samples: usize) -> f64 {
+    /// [`PatchPiece::error_bound`]; a cell with a facet `brush` does not know is left out.
+    pub fn measured_error<'w>(
+        &self,
+        brush: impl Fn(BrushId) -> Option<&'w Brush>,
+        samples: usize,
+    ) -> f64 {
         let mut worst: f64 = 0.0;
         let mut start = 0;
         while start < self.facets.len() {
@@ -56,9 +61,14 @@ impl PatchPiece {
                     .take_while(|f| f.cell == cell)
                     .count();
             let group = &self.facets[start..end];
-            if group.iter().all(|f| (f.brush.0 as usize) < world.len()) {
-                let brushes = group.iter().map(|f| &world.brush(f.brush).brush);
-                worst = worst.max(super::facets::cell_error(&self.net, cell, brushes, samples));
+            let brushes: Option<Vec<&Brush>> = group.iter().map(|f| brush(f.brush)).collect();
+            if let Some(brushes) = brushes {
+                worst = worst.max(super::facets::cell_error(
+                    &self.net,
+                    cell,
+                    brushes.into_iter(),
+                    samples,
+                ));
             }
             start = end;
         }

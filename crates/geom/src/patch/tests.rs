@@ -450,7 +450,7 @@ fn a_world_keeps_the_pieces_behind_its_facets() {
             assert_eq!(world.facet_piece(f.brush), Some(p));
         }
         // The corners of each cell are facet vertices: the surface there is on the facets.
-        let measured = piece.measured_error(&world, 5);
+        let measured = world.piece_error(piece, 5);
         assert!(
             measured <= piece.error_bound,
             "{measured} > {}",
