@@ -38,7 +38,6 @@
 pub mod bevel;
 pub mod collider;
 pub mod compile;
-pub mod facet;
 pub mod hit_check;
 pub mod measure;
 pub mod offsets;

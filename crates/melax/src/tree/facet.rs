@@ -38,8 +38,8 @@ use cspace_geom::polygon::PolygonSide;
 use cspace_geom::tolerance::PLANE_THICKNESS;
 use cspace_geom::{Aabb, Brush, BrushId, DVec3, Plane, Polygon, World};
 
+use super::{EMPTY, MelaxTree};
 use crate::bevel::bevel_planes;
-use crate::tree::{EMPTY, MelaxTree};
 
 /// A piece of a facet on its way down the tree.
 #[derive(Debug, Clone)]

@@ -1,6 +1,8 @@
 //! The bevelled tree: a plain solid BSP converted into one packed node array, with bevel nodes
 //! inserted below every solid leaf (Melax Section 5, Figure 2).
 
+pub mod facet;
+
 use std::time::Instant;
 
 use cspace_geom::plane::Side;
@@ -8,9 +10,9 @@ use cspace_geom::tolerance::PLANE_THICKNESS;
 use cspace_geom::{Aabb, Brush, BrushId, DVec3, Plane, World};
 
 use crate::bevel::{BevelMode, bevel_planes};
-use crate::facet::{Piece, split_pieces};
 use crate::polyhedron::ConvexPolyhedron;
 use cspace_geom::tolerance::UNIT_NORMAL;
+use facet::{Piece, split_pieces};
 
 /// A child or root of a plain BSP tree given to [`MelaxTree::from_bsp`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +93,7 @@ pub struct MelaxStats {
     /// The largest number of internal nodes on a path from the root to a leaf.
     pub depth_max: usize,
     /// Solid cells of zero thickness standing for patch facets (flat brushes) in the empty leaves
-    /// they reach, one per facet and leaf ([`crate::facet`]).
+    /// they reach, one per facet and leaf ([`facet`]).
     pub facet_cells: usize,
     /// Their nodes but the bevels: the facet planes both ways above each group of facets in one
     /// plane, the border planes, and each cell's own two face planes (their bevel nodes are
@@ -138,7 +140,7 @@ impl MelaxTree {
     /// `bevel` (Section 5: the cells are walked from the root, sliced by each node's plane).
     /// The facets of the world (flat brushes, which a plain tree has no cell for) are pushed down
     /// with the cells and become cells of no thickness below the empty leaves they reach
-    /// ([`crate::facet`]).
+    /// ([`facet`]).
     pub fn from_bsp(world: &World, bsp: &impl PlainBsp, bevel: BevelMode) -> MelaxTree {
         let began = Instant::now();
         let bounds = if world.is_empty() {
