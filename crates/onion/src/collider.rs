@@ -15,9 +15,9 @@ use glam::DVec3;
 
 use crate::compile::Compiled;
 use crate::free_index::{FreeIndex, FreeIndexStats};
-use crate::start_grid::GridShape;
 use crate::trace::{SolidEntry, WalkScratch};
 use crate::tree::OnionTree;
+use crate::tree::start_grid::GridShape;
 use cspace_geom::tolerance::{BOX_GROWTH, SAME_HIT, SAME_TIME, SURFACE_SEARCH};
 
 /// How far the hit surface query reaches beyond the box at its touch position.

@@ -26,7 +26,7 @@ use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET};
 use cspace_geom::{Aabb, World};
 use glam::DVec3;
 
-use crate::start_grid::GridShape;
+use crate::tree::start_grid::GridShape;
 use crate::tree::{REGION, SOLID, SpaceTree};
 
 /// The cap of a cell's free box: at most this far from the cell's centre along each axis, in

@@ -10,7 +10,7 @@ use cspace_geom::{Aabb, Polygon};
 use glam::DVec3;
 
 use super::cell::Cell;
-use crate::stats::FillOutcome;
+use super::stats::FillOutcome;
 use crate::tree::{NodeRef, OnionTree, PackedNode};
 use cspace_geom::tolerance::{PORTAL_MIN_AREA, PORTAL_PLANE, ZERO_LENGTH};
 

@@ -6,6 +6,7 @@ mod cell;
 pub(crate) mod fill;
 mod planes;
 pub(crate) mod space;
+pub(crate) mod stats;
 
 use std::time::Instant;
 
@@ -13,7 +14,6 @@ use cspace_geom::{BrushError, World};
 use glam::DVec3;
 
 use crate::pose::Pose;
-use crate::stats::{FillOutcome, StageSeconds, TreeStats};
 use crate::tree::{MAX_SPACES, OnionTree};
 use build::Builder;
 pub(crate) use build::{BuildPolygon, LeafCell, cut_half, leaf_point, partition, solid_spaces};
@@ -21,6 +21,7 @@ pub(crate) use build::{LeafInfo as LeafInfoView, all_spaces};
 pub use cell::Cell;
 pub(crate) use planes::PlaneTable;
 pub(crate) use space::Space;
+use stats::{FillOutcome, StageSeconds, TreeStats};
 
 /// Splitter scoring weights and compiler switches.
 ///

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::compile::LeafInfoView;
+use super::LeafInfoView;
 use crate::tree::OnionTree;
 
 /// Seconds spent in each compile stage (wall clock).

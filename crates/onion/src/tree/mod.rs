@@ -1,11 +1,12 @@
 //! The compiled onion tree: packed nodes, a shared plane table and leaf solidity bit-vectors.
 
+pub(crate) mod start_grid;
 use cspace_geom::Plane;
 use cspace_geom::tolerance::{CONTACT, TREE_BAND};
 use glam::DVec3;
 
 use crate::pose::Pose;
-use crate::start_grid::{GridShape, StartGrid};
+use start_grid::{GridShape, StartGrid};
 
 /// A child of a node: another node or a leaf, by index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@
 use cspace_geom::Plane;
 use glam::DVec3;
 
-use crate::tree::{REGION, SpaceNode};
+use super::{REGION, SpaceNode};
 use cspace_geom::tolerance::BOX_GROWTH;
 
 /// How far inside every plane above its node a loose box must be ([`BOX_GROWTH`]).
