@@ -2,8 +2,12 @@
 
 use std::sync::Arc;
 
+use cspace_geom::tolerance::{BOX_GROWTH, VERTEX_SLACK};
+use glam::{DVec2, DVec3};
+
 use crate::directions::Directions;
 use crate::geometry::Geometry;
+use crate::polytope::{PolytopeError, clip_polygon, halfspace_vertices, planes_3d};
 use crate::vector::Vector;
 
 /// Why distances do not make a k-UDOP.
@@ -197,5 +201,73 @@ impl<V: Vector> Udop<V> {
             .iter()
             .zip(&self.distances)
             .all(|(v, h)| offset.dot(*v) < *h)
+    }
+}
+
+impl<V: Vector> Udop<V> {
+    /// Checks that the region is bounded and not empty, and returns the largest distance.
+    fn finite_extent(&self) -> Result<f64, PolytopeError> {
+        if let Some(direction) = self
+            .distances()
+            .iter()
+            .position(|h| h.is_infinite() && *h > 0.0)
+        {
+            return Err(PolytopeError::Infinite { direction });
+        }
+        let max = self
+            .distances()
+            .iter()
+            .fold(f64::NEG_INFINITY, |m, h| m.max(*h));
+        // With every h_i <= 0 the open region is empty: the directions positively span, so
+        // sum l_i v_i = 0 for some l_i >= 0 not all zero, and (x - c) . v_i < h_i <= 0 for all i
+        // would give 0 = sum l_i (x - c) . v_i < 0.
+        if max <= 0.0 {
+            return Err(PolytopeError::Empty);
+        }
+        Ok(max)
+    }
+
+    /// Section 4.1: the vertices of the closure of the region, by intersecting every `D` sides
+    /// and keeping the points inside all others (`O(k^(D+1))` at worst).
+    pub fn vertices(&self) -> Result<Vec<V>, PolytopeError> {
+        self.finite_extent()?;
+        let vertices = halfspace_vertices(self.directions().vectors(), self.distances());
+        if vertices.len() <= V::DIM {
+            return Err(PolytopeError::Empty);
+        }
+        Ok(vertices.into_iter().map(|x| x + self.centre()).collect())
+    }
+}
+
+impl Udop<DVec2> {
+    /// Section 4.1 in the plane: the polygon of the region, counter-clockwise, by clipping a
+    /// square that holds it with each side in turn (the directions' circular order makes the
+    /// plane `O(k^2)` at worst; in practice `O(k m)` for `m` sides kept). Sides that end up
+    /// without an edge are the unused directions of Table 1.
+    pub fn polygon(&self) -> Result<Vec<DVec2>, PolytopeError> {
+        let max = self.finite_extent()?;
+        // Every h_i <= max, so the region lies within max * unit_reach of the centre.
+        let square = max * self.directions().unit_reach() * (1.0 + BOX_GROWTH) + VERTEX_SLACK;
+        let polygon = clip_polygon(
+            self.centre(),
+            self.directions().vectors(),
+            self.distances(),
+            square,
+        );
+        if polygon.is_empty() {
+            return Err(PolytopeError::Empty);
+        }
+        Ok(polygon)
+    }
+}
+
+impl Udop<DVec3> {
+    /// Section 4.1 in space: the polyhedron of the region (vertices, faces and edges), through
+    /// [`cspace_geom::Brush::from_planes`]; sides that touch it in an edge or a vertex only are
+    /// dropped (counted in `Brush::dropped`).
+    pub fn polyhedron(&self) -> Result<cspace_geom::Brush, PolytopeError> {
+        self.finite_extent()?;
+        let planes = planes_3d(self.centre(), self.directions().vectors(), self.distances());
+        Ok(cspace_geom::Brush::from_planes(&planes)?)
     }
 }
