@@ -112,6 +112,7 @@
 
 pub mod bench;
 pub mod error;
+pub mod limits;
 pub mod location;
 pub mod read;
 pub mod run;

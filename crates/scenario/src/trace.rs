@@ -778,11 +778,11 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                 }
                 "agents" => {
                     header.agents = w.number()?;
-                    if header.agents > crate::scenario::MAX_AGENTS {
+                    if header.agents > crate::limits::MAX_AGENTS {
                         return w.err(format!(
                             "{} agents; a run holds at most {}",
                             header.agents,
-                            crate::scenario::MAX_AGENTS
+                            crate::limits::MAX_AGENTS
                         ));
                     }
                     agents_line = w.line;

@@ -29,9 +29,7 @@ use cspace_sim::{Action, AgentSpec, ScriptEvent, ScriptedAgent};
 
 type Located<T> = Result<T, LocatedError>;
 
-/// The most agents a scenario may hold (its agents and crowds together): a million, each a few
-/// hundred bytes of state and a place in the agent grid.
-pub const MAX_AGENTS: usize = 1_000_000;
+pub use crate::limits::MAX_AGENTS;
 
 /// The offset of `key = ` in the table whose span is `span` in `text` (written inline, or as a
 /// section, whose body runs on to the next line that opens a table), or the span's start when it

@@ -233,9 +233,7 @@ pub struct Scenario {
     pub expectations: Vec<Expectation>,
 }
 
-/// The longest name a scenario, an agent or a pose may have, bytes. Names hold no control
-/// character (a newline in a name would forge a line of the trace format or of a summary).
-pub const MAX_NAME_BYTES: usize = 256;
+pub use crate::limits::MAX_NAME_BYTES;
 
 /// Default comparison tolerance between backends, units.
 pub const DEFAULT_TOLERANCE: f64 = cspace_geom::tolerance::DEFAULT_AGREEMENT;
