@@ -21,6 +21,7 @@ use crate::config::{
     CROUCHING_EYE, EnvConfig, GoalKind, MAX_PITCH, RewardKind, STANDING_EYE, TurnMode,
 };
 use crate::rays::Fan;
+use crate::real::Real;
 use crate::replay::{Replay, StepIntent};
 use crate::view::Facing;
 
@@ -64,24 +65,6 @@ pub struct Actions<'a> {
 /// An action the batch refuses: which agent, which value, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionError(pub String);
-
-/// A number the observations are written in (NumPy's float32 or float64).
-pub trait Real: Copy + Send + Sync + 'static {
-    /// `x` in this type (rounded to nearest for `f32`).
-    fn of(x: f64) -> Self;
-}
-
-impl Real for f64 {
-    fn of(x: f64) -> f64 {
-        x
-    }
-}
-
-impl Real for f32 {
-    fn of(x: f64) -> f32 {
-        x as f32
-    }
-}
 
 /// The observation arrays, row-major, one row per agent: what `reset` and `step` write.
 #[derive(Debug)]

@@ -10,12 +10,13 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::batch::{Action, Actions, Batch, ObsSlices, Real, StepSlices};
+use crate::batch::{Action, Actions, Batch, ObsSlices, StepSlices};
 use crate::config::{
     BENCH_PLACEMENT_SEED, BENCH_SPREAD, EnvConfig, GoalKind, RayConfig, RewardKind, TaskConfig,
     TurnMode,
 };
 use crate::errors::{ActionError, Error};
+use crate::real::Real;
 
 /// The observation arrays in one element type.
 struct Arrays<T> {

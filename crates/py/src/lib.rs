@@ -18,6 +18,7 @@ mod config;
 mod core;
 mod errors;
 mod rays;
+mod real;
 mod replay;
 mod scenarios;
 mod view;

@@ -5,8 +5,8 @@
 use cspace_geom::DVec3;
 use cspace_nav::{LineOfSight, NavContext};
 
-use crate::batch::Real;
 use crate::config::{MAX_PITCH, RayConfig};
+use crate::real::Real;
 use crate::view::{Facing, sin_cos_degrees};
 
 /// The fan: each ray's yaw offset from the view as its sine and cosine (computed once), the
