@@ -24,6 +24,7 @@
 #![cfg(feature = "peers")]
 
 pub mod agreement;
+pub mod format;
 pub mod machine;
 pub mod ours;
 pub mod peers;

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use crate::agreement::{AGREEMENT_TOLERANCE, units};
+use crate::format::thousands;
 use crate::query::Query;
 use crate::suite::{CrowdTable, Report, TraceFigures, WorldTable, boxes_name};
 
@@ -121,19 +122,6 @@ fn ns(x: f64) -> String {
 
 fn ratio(x: f64) -> String {
     format!("{x:.2}×")
-}
-
-/// `n` with a comma every three digits.
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// One target: our row, the peer's, the ratio needed.

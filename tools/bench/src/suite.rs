@@ -285,7 +285,7 @@ impl Report {
 
 /// The name of a generated world of `count` boxes.
 pub fn boxes_name(count: usize) -> String {
-    format!("random boxes {}", crate::report::thousands(count))
+    format!("random boxes {}", crate::format::thousands(count))
 }
 
 /// Runs the suite, logging progress to stderr.
