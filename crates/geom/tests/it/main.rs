@@ -1,6 +1,7 @@
 //! Integration tests of cspace-geom: the exact backend checked by independent means.
 
 mod gjk;
+mod module_cycles;
 mod overlap;
 mod resting_cylinders;
 mod seams;
