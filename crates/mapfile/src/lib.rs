@@ -78,10 +78,9 @@ mod build;
 mod error;
 mod lex;
 mod map;
+pub mod map_text;
 mod parse;
 mod paths;
-#[cfg(test)]
-mod test_maps;
 
 pub use build::{
     BrushFate, BrushRecord, BrushTally, BuildOptions, ClassCount, ClassSolidity, DropReason,

@@ -1,63 +1,13 @@
 //! `sim map` lists a map's living entities (issue 32): movers, triggers, liquids and what was
 //! made of each, with located warnings for bad input.
 
+use cspace_mapfile::map_text::{self, entity};
+
 use crate::cli::{scratch, scratch_dir, sim};
 
 /// A Quake-format axial brush from `min` to `max` with `texture` on every face.
 pub fn brush(min: [i32; 3], max: [i32; 3], texture: &str) -> String {
-    let [x0, y0, z0] = min;
-    let [x1, y1, z1] = max;
-    let faces = [
-        format!(
-            "( {x0} {y0} {z0} ) ( {x0} {} {z0} ) ( {x0} {y0} {} )",
-            y0 + 1,
-            z0 + 1
-        ),
-        format!(
-            "( {x0} {y0} {z0} ) ( {x0} {y0} {} ) ( {} {y0} {z0} )",
-            z0 + 1,
-            x0 + 1
-        ),
-        format!(
-            "( {x0} {y0} {z0} ) ( {} {y0} {z0} ) ( {x0} {} {z0} )",
-            x0 + 1,
-            y0 + 1
-        ),
-        format!(
-            "( {x1} {y1} {z1} ) ( {x1} {} {z1} ) ( {} {y1} {z1} )",
-            y1 + 1,
-            x1 + 1
-        ),
-        format!(
-            "( {x1} {y1} {z1} ) ( {} {y1} {z1} ) ( {x1} {y1} {} )",
-            x1 + 1,
-            z1 + 1
-        ),
-        format!(
-            "( {x1} {y1} {z1} ) ( {x1} {y1} {} ) ( {x1} {} {z1} )",
-            z1 + 1,
-            y1 + 1
-        ),
-    ];
-    let mut text = String::from("{\n");
-    for f in faces {
-        text.push_str(&format!("{f} {texture} 0 0 0 1 1\n"));
-    }
-    text.push_str("}\n");
-    text
-}
-
-/// An entity with `keys` and `brushes`.
-pub fn entity(keys: &[(&str, &str)], brushes: &[String]) -> String {
-    let mut text = String::from("{\n");
-    for (k, v) in keys {
-        text.push_str(&format!("\"{k}\" \"{v}\"\n"));
-    }
-    for b in brushes {
-        text.push_str(b);
-    }
-    text.push_str("}\n");
-    text
+    map_text::box_brush(min, max, texture, map_text::QUAKE)
 }
 
 #[test]

@@ -4,7 +4,7 @@ use cspace_geom::{BrushId, Contents};
 use glam::DVec3;
 
 use super::*;
-use crate::test_maps::{QUAKE, QUAKE2, box_brush, box_brush_textured, entity};
+use crate::map_text::{QUAKE, QUAKE2, box_brush, box_brush_textured, entity};
 
 fn build(text: &str, options: &BuildOptions) -> MapWorld {
     build_world(

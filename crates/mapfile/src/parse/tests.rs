@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use crate::map::{FaceFormat, MapFile, SurfaceFlags, TextureProjection};
-use crate::test_maps::{QUAKE, QUAKE2, VALVE, box_brush, entity};
+use crate::map_text::{QUAKE, QUAKE2, VALVE, box_brush, entity};
 
 fn parse(text: &str) -> MapFile {
     MapFile::parse(text, "t.map").unwrap_or_else(|e| panic!("{e}"))

@@ -187,6 +187,21 @@ fn the_same_run_gives_the_same_bits_on_any_thread() {
     );
 }
 
+/// How many agents were left stuck, and how many were moved out of solid, by `events`.
+fn stuck_and_unstuck(events: &[cspace_sim::Event]) -> (usize, usize) {
+    let count = |unstuck: bool| {
+        events
+            .iter()
+            .filter(|e| match e.kind {
+                EventKind::Stuck { .. } => !unstuck,
+                EventKind::Unstuck { .. } => unstuck,
+                _ => false,
+            })
+            .count()
+    };
+    (count(false), count(true))
+}
+
 /// Issue 17, failure 9: 300 agents started on one point. The emergency search spreads them over
 /// the floor (none left stuck, none overlapping another), so the steps after cost what a crowd
 /// costs: counted in exact agent-agent tests per agent step, not timed. Stacked, every agent's
@@ -215,15 +230,7 @@ fn agents_started_on_one_point_spread_out_and_step_at_a_crowds_cost() {
     let exact = s.sim.filter_stats().tests[cspace_contact::filter::Filter::Exact as usize];
     let per_agent_step = exact as f64 / s.sim.counters().agent_steps as f64;
     eprintln!("{exact} exact agent-agent tests, {per_agent_step:.2} per agent step");
-    let events = s.sim.events();
-    let stuck = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::Stuck { .. }))
-        .count();
-    let unstuck = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::Unstuck { .. }))
-        .count();
+    let (stuck, unstuck) = stuck_and_unstuck(s.sim.events());
     assert_eq!((stuck, unstuck), (0, count as usize - 1), "stuck, unstuck");
     let states: Vec<_> = s.sim.states().collect();
     let size = DVec3::new(32.0, 32.0, 56.0) - cspace_geom::tolerance::CONTACT;
@@ -260,15 +267,7 @@ fn a_stack_of_thousands_spreads_in_a_bounded_number_of_tests_per_agent() {
     let exact = s.sim.filter_stats().tests[cspace_contact::filter::Filter::Exact as usize];
     let per_agent = exact as f64 / count as f64;
     eprintln!("{exact} exact agent-agent tests, {per_agent:.2} per agent");
-    let events = s.sim.events();
-    let stuck = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::Stuck { .. }))
-        .count();
-    let unstuck = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::Unstuck { .. }))
-        .count();
+    let (stuck, unstuck) = stuck_and_unstuck(s.sim.events());
     assert_eq!((stuck, unstuck), (0, count - 1), "stuck, unstuck");
     let mut places: Vec<[u64; 3]> = s
         .sim

@@ -1,8 +1,11 @@
-//! Small map texts for unit tests.
+//! Map texts written from code: axial box brushes and entities, in the formats this crate
+//! reads (for tests, fixtures and generated worlds).
 
-/// The face fields after the texture name, per format.
+/// The face fields after the texture name in the Quake format: offsets, rotation, scales.
 pub const QUAKE: &str = "0 0 0 1 1";
+/// The face fields in the Valve 220 format: two texture axes with offsets, rotation, scales.
 pub const VALVE: &str = "[ 1 0 0 0 ] [ 0 -1 0 0 ] 0 1 1";
+/// The face fields in the Quake 2 (and legacy Quake III) format: the Quake fields and three flags.
 pub const QUAKE2: &str = "0 0 0 1 1 0 0 0";
 
 /// An axial box brush from `min` to `max`, every face with `texture` and `fields`, in the
