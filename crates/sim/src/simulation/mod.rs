@@ -951,6 +951,14 @@ impl Sim {
                 .map(|m| (!m.rest.left_world).then(|| groups::reach(m, &self.params, dt))),
         );
         self.partition.split(&self.reaches);
+        if self.partition.len() < 2 {
+            // One group holds every agent (a packed crowd): nothing to share between threads,
+            // and the sequential step skips the groups' own filter stacks (issue 36: a packed
+            // crowd of 100,000 stepped 17 % slower on two threads than on one).
+            drop(movers);
+            self.run_in_order(Phase::Move(dt));
+            return;
+        }
         let partition = &self.partition;
         // Every agent with a reach, group after group (each group's in id order); the agents
         // that left the world last, in no group.
