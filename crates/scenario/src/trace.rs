@@ -729,6 +729,32 @@ fn agent_id(w: &mut Words, agents: usize) -> Result<AgentId, TraceError> {
     }
 }
 
+/// The name a header line gives after its key, held to the scenario reader's rule for names
+/// (`MAX_NAME_BYTES`, no control character): a name read from a trace is drawn into plots and
+/// reports, and a control character there (an escape, a NUL) is not valid SVG or HTML. Found
+/// by the fuzzer's `baseline` target (issue 35).
+fn name(w: &Words, line: &str, key: &str) -> Result<String, TraceError> {
+    let name = after_key(line, key);
+    let max = crate::scenario::MAX_NAME_BYTES;
+    let problem = if name.len() > max {
+        format!(
+            "the {key} name is {} bytes long; a name holds at most {max}",
+            name.len()
+        )
+    } else if let Some(c) = name.chars().find(|c| c.is_control()) {
+        format!(
+            "the {key} name holds the control character {c:?}; names are one line of printable text"
+        )
+    } else {
+        return Ok(name);
+    };
+    Err(TraceError {
+        line: w.line,
+        column: key.chars().count() + 2,
+        message: problem,
+    })
+}
+
 /// Parses one trace whose first line is line `offset + 1` of the file.
 fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
     let mut header = Header {
@@ -765,10 +791,10 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                 // The name as written after the key (the words of a line drop its commas
                 // and brackets, which a name may hold).
                 "scenario" => {
-                    header.scenario = after_key(line, key);
+                    header.scenario = name(&w, line, key)?;
                     scenario_line = w.line;
                 }
-                "backend" => header.backend = after_key(line, key),
+                "backend" => header.backend = name(&w, line, key)?,
                 "steps" => header.steps = w.number()?,
                 "time_step" => {
                     header.time_step = w.within(Quantity::TimeStep)?;
@@ -912,6 +938,25 @@ mod tests {
         let e = parse(&format!("cspace trace 1\nsteps {long}x\n")).unwrap_err();
         assert!(e.to_string().len() < 200, "{e}");
         assert!(e.to_string().contains("(100001 characters)"), "{e}");
+    }
+
+    #[test]
+    fn names_with_control_characters_or_past_the_limit_are_refused() {
+        let trace = |scenario: &str, backend: &str| {
+            format!("cspace trace 1\nscenario {scenario}\nbackend {backend}\nsteps 1\n\nfinal\n")
+        };
+        assert!(parse(&trace("a b, (c)", "exact")).is_ok());
+        let e = parse(&trace("drop", "\u{1b}[31mred")).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 9), "{e}");
+        assert!(e.message.contains("control character '\\u{1b}'"), "{e}");
+        let e = parse(&trace("a\rb", "exact")).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 10), "{e}");
+        let e = parse(&trace("a\0b", "exact")).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        let long = "n".repeat(crate::scenario::MAX_NAME_BYTES + 1);
+        let e = parse(&trace(&long, "exact")).unwrap_err();
+        assert!(e.message.contains("257 bytes long"), "{e}");
+        assert!(parse(&trace(&long[1..], "exact")).is_ok());
     }
 
     #[test]
