@@ -16,6 +16,9 @@
 //! Case `i` of a run with seed `s` is a pure function of `(s, i)`: a failure is replayed with
 //! `--seed s --case i`, and saved inputs are replayed by the regression test.
 
+pub mod baseline;
+pub mod classes;
+pub mod memory;
 pub mod mutate;
 pub mod targets;
 
@@ -42,6 +45,13 @@ pub enum Failure {
     Unlocated(String),
     /// An answer that is not finite or not valid.
     Invalid(String),
+    /// A case that held more memory than the cap ([`memory::MemoryCap`]), in bytes.
+    Memory {
+        /// Bytes held above the fixtures' (resident memory).
+        live: u64,
+        /// The cap.
+        cap: u64,
+    },
 }
 
 impl std::fmt::Display for Failure {
@@ -50,6 +60,7 @@ impl std::fmt::Display for Failure {
             Failure::Panic(m) => write!(f, "panic: {m}"),
             Failure::Unlocated(m) => write!(f, "error without a location: {m}"),
             Failure::Invalid(m) => write!(f, "invalid answer: {m}"),
+            Failure::Memory { live, cap } => write!(f, "memory: {live} bytes live, cap {cap}"),
         }
     }
 }

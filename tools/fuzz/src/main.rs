@@ -13,11 +13,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Parser;
 use cpu_time::ProcessTime;
-use cspace_fuzz::{Fixtures, Target, Verdict, case_seed, run_input};
+use cspace_fuzz::memory::MemoryCap;
+use cspace_fuzz::{Failure, Fixtures, Target, Verdict, case_seed, run_input};
 use cspace_geom::generate::Rng;
 
-/// Hostile input for cspace: mutated `.map` files, scenarios, TOML worlds, trace segments and
-/// tree files; each must give a located error or a finite, valid answer in time.
+/// Hostile input for cspace: mutated `.map` files, scenarios, TOML worlds, trace segments, tree
+/// files and baseline traces; each must give a located error or a finite, valid answer in time
+/// and within a memory cap.
 #[derive(Debug, Parser)]
 struct Args {
     /// Cases to run (taken by the targets in turn).
@@ -38,6 +40,11 @@ struct Args {
     /// times this much wall-clock time is a hang however little it computed (a deadlock).
     #[arg(long, default_value_t = 20.0)]
     time_limit: f64,
+    /// The memory a case may hold, in MB (resident memory above the fixtures', read after each
+    /// case and every 200 ms while cases run; see `cspace_fuzz::memory`). With several threads
+    /// the process may hold this much once per thread.
+    #[arg(long, default_value_t = 1024)]
+    memory_cap_mb: u64,
     /// Worker threads (each case runs on one).
     #[arg(long, default_value_t = 1)]
     threads: u64,
@@ -84,9 +91,10 @@ fn main() -> anyhow::Result<ExitCode> {
         Some(case) => vec![case],
         None => (0..args.cases).collect(),
     };
+    let threads = args.threads.max(1);
+    let cap = &MemoryCap::new(args.memory_cap_mb.saturating_mul(threads) << 20);
     let began = Instant::now();
     let verbose = args.verbose;
-    let threads = args.threads.max(1);
     let slots: Vec<Slot> = (0..threads)
         .map(|_| Slot {
             started: AtomicU64::new(0),
@@ -125,6 +133,18 @@ fn main() -> anyhow::Result<ExitCode> {
             let process = ProcessTime::now();
             while done.load(Ordering::Relaxed) < threads {
                 std::thread::sleep(Duration::from_millis(200));
+                if let Err(failure) = cap.check() {
+                    // Memory that a running case holds may never come back: every running
+                    // case's input is saved (one, with one thread), and the run stops.
+                    for slot in slots {
+                        if slot.started.load(Ordering::Relaxed) != 0 {
+                            let case = slot.case.load(Ordering::Relaxed);
+                            let (target, input) = input_of(case);
+                            save(target, case, &input, &failure.to_string());
+                        }
+                    }
+                    std::process::exit(3);
+                }
                 let now = began.elapsed().as_millis() as u64 + 1;
                 let cpu = process.elapsed();
                 for (slot, seen) in slots.iter().zip(&mut seen) {
@@ -171,8 +191,11 @@ fn main() -> anyhow::Result<ExitCode> {
                     slot.case.store(case, Ordering::Relaxed);
                     slot.started
                         .store(began.elapsed().as_millis() as u64 + 1, Ordering::Relaxed);
-                    let result = run_input(fixtures, target, &input);
+                    let mut result = run_input(fixtures, target, &input);
                     slot.started.store(0, Ordering::Relaxed);
+                    if let (Ok(_), Err(failure)) = (&result, cap.check()) {
+                        result = Err::<Verdict, Failure>(failure);
+                    }
                     let t = targets.iter().position(|&t2| t2 == target).unwrap();
                     let index = match &result {
                         Ok(Verdict::Accepted) => 0,

@@ -46,6 +46,106 @@ pub const HOSTILE_NUMBERS: &[&str] = &[
     "100000",
 ];
 
+/// Numbers that broke the trace readers (issue 35, items 5 and 6): beyond the domain, beyond
+/// 2^53 (the last integer a double holds exactly, the readers' bound on counts and totals), and
+/// not numbers at all.
+pub const HOSTILE_TRACE_NUMBERS: &[&str] = &[
+    "1e200",
+    "-1e200",
+    "1e300",
+    "1e308",
+    "-1e308",
+    "1e100",
+    "inf",
+    "-inf",
+    "nan",
+    "-0",
+    "9007199254740993",
+    "9007199254740992",
+    "-9007199254740993",
+    "1048577",
+    "1e-320",
+];
+
+/// Counts for header lines (`agents`, `steps`, `sample_every`): at and past the budgets
+/// (`MAX_AGENTS` is 1,000,000), past `u32` and `u64`, zero and negative.
+pub const HOSTILE_COUNTS: &[&str] = &[
+    "4294967296",
+    "4294967295",
+    "1000000",
+    "1000001",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9007199254740993",
+    "0",
+    "-1",
+    "1e6",
+];
+
+/// Names as a hostile file gives them, raw: line breaks that forge lines, control characters,
+/// path separators, a right-to-left override and a name past `MAX_NAME_BYTES` (256).
+pub const HOSTILE_NAMES: &[&str] = &[
+    "a\nsteps 99",
+    "x\nbackend onion",
+    "a\rb",
+    "a\0b",
+    "\x1b[31mred",
+    "../escaped-plot",
+    "../../etc/passwd",
+    "/abs/path/x",
+    "a/b",
+    "..\\x",
+    "\u{202e}evil",
+    "\t",
+    "",
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
+];
+
+/// One number of `bytes` replaced with one of `with` (unchanged when there is none).
+pub fn number(bytes: &[u8], with: &[&str], rng: &mut Rng) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let spans = numbers(bytes);
+    if !spans.is_empty() {
+        let (a, b) = spans[rng.below(spans.len())];
+        out.splice(a..b, with[rng.below(with.len())].bytes());
+    }
+    out
+}
+
+/// The value of one of the lines `KEY VALUE` that start a line of `bytes` set to `value`
+/// (unchanged when there is none).
+pub fn header_value(bytes: &[u8], key: &str, value: &str, rng: &mut Rng) -> Vec<u8> {
+    let starts: Vec<(usize, usize)> = lines(bytes)
+        .into_iter()
+        .filter(|&(a, b)| {
+            bytes[a..b].starts_with(key.as_bytes()) && bytes.get(a + key.len()) == Some(&b' ')
+        })
+        .collect();
+    let mut out = bytes.to_vec();
+    if !starts.is_empty() {
+        let (a, b) = starts[rng.below(starts.len())];
+        let end = if bytes[b - 1] == b'\n' { b - 1 } else { b };
+        out.splice(a + key.len() + 1..end, value.bytes());
+    }
+    out
+}
+
+/// `text` as a TOML basic string: quoted, with `"`, `\` and control characters escaped (what a
+/// scenario file writes to give a name a line break or a NUL).
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Bytes and words that change a file's structure.
 const STRUCTURE: &[&[u8]] = &[
     b"{",

@@ -26,16 +26,19 @@ pub enum Target {
     Trace,
     /// Onion tree files.
     Tree,
+    /// Recorded traces and trace snapshots, as `sim plot --against` and `sim report` read them.
+    Baseline,
 }
 
 impl Target {
     /// Every target, in the order cases take them.
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 6] = [
         Target::Map,
         Target::Scenario,
         Target::World,
         Target::Trace,
         Target::Tree,
+        Target::Baseline,
     ];
 
     /// The name of the target (and of its folder of saved inputs).
@@ -46,6 +49,7 @@ impl Target {
             Target::World => "world",
             Target::Trace => "trace",
             Target::Tree => "tree",
+            Target::Baseline => "baseline",
         }
     }
 }
@@ -79,6 +83,8 @@ pub struct Fixtures {
     tree_bytes: Vec<u8>,
     /// Its collider, and its poses' shapes prepared.
     tree: (OnionCollider, Vec<Prepared>),
+    /// The `baseline` target's fixture scenarios, their runs and seed files.
+    baselines: Vec<crate::baseline::Baseline>,
 }
 
 fn player(crouching: bool) -> Shape {
@@ -249,6 +255,16 @@ fn short(error: &str) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A refusal that names `file`, a line and a column, in one short line.
+pub(crate) fn refused_in(message: &str, file: &str) -> Result<Verdict, Failure> {
+    short(message)?;
+    if located(message, file) {
+        Ok(Verdict::Refused(message.to_string()))
+    } else {
+        Err(Failure::Unlocated(message.to_string()))
+    }
+}
+
 /// A refusal that need not name a file (a tree file's errors name offsets, nodes and leaves).
 fn refused_anywhere(message: String) -> Result<Verdict, Failure> {
     short(&message)?;
@@ -339,7 +355,9 @@ impl Fixtures {
             .iter()
             .map(|s| onion.prepare(s))
             .collect::<Result<_, _>>()?;
+        let baselines = crate::baseline::fixtures(&scenarios_dir)?;
         Ok(Fixtures {
+            baselines,
             scenarios_dir,
             scenarios,
             worlds,
@@ -354,13 +372,24 @@ impl Fixtures {
     /// How many map excerpts' sources and scenario seeds there are (for the run's header).
     pub fn describe(&self) -> String {
         format!(
-            "{} maps to cut excerpts from, {} scenarios, {} TOML worlds, {} backends, a tree of {} bytes",
+            "{} maps to cut excerpts from, {} scenarios, {} TOML worlds, {} backends, a tree of {} bytes, {} baseline files",
             self.maps.len(),
             self.scenarios.len(),
             self.worlds.len(),
             self.backends.len(),
-            self.tree_bytes.len()
+            self.tree_bytes.len(),
+            self.baselines.iter().map(|b| b.files.len()).sum::<usize>()
         )
+    }
+
+    /// The text of the `baseline` target's seed file `name` (`drop.trace`, `drop-all.trace`,
+    /// `exact@drop.toml.snap`, and the same of `rooms`), unmutated.
+    pub fn baseline_seed(&self, name: &str) -> Option<&str> {
+        self.baselines
+            .iter()
+            .flat_map(|b| &b.files)
+            .find(|(n, _)| n == name)
+            .map(|(_, text)| text.as_str())
     }
 
     /// The input of a case of `target`: a seed, mutated.
@@ -380,13 +409,29 @@ impl Fixtures {
                 for _ in 0..rng.below(4) {
                     entity(&mut text, blocks, rng);
                 }
+                // A quarter of the cases add a block past a budget (issue 35) to the
+                // worldspawn, mutated only half the time so the budget is what is met.
+                if rng.below(4) == 0 {
+                    let at = text
+                        .find("}\n{\n\"classname\" \"info_player_start\"")
+                        .unwrap_or(0);
+                    text.insert_str(at, &crate::classes::map_block(rng));
+                    if rng.below(2) == 0 {
+                        return text.into_bytes();
+                    }
+                }
                 mutate::text(text.as_bytes(), rng)
             }
             Target::Scenario => {
                 let (name, text) = &self.scenarios[rng.below(self.scenarios.len())];
                 // The scenario's file name first, so the case knows where it lives.
                 let mut input = format!("{name}\n").into_bytes();
-                input.extend(mutate::text(text.as_bytes(), rng));
+                // A third of the cases are of issue 35's classes (budgets and names).
+                if rng.below(3) == 0 {
+                    input.extend(crate::classes::scenario(text, rng).into_bytes());
+                } else {
+                    input.extend(mutate::text(text.as_bytes(), rng));
+                }
                 input
             }
             Target::World => {
@@ -415,6 +460,7 @@ impl Fixtures {
                 }
                 bytes
             }
+            Target::Baseline => crate::baseline::input(&self.baselines, rng),
         }
     }
 
@@ -426,6 +472,7 @@ impl Fixtures {
             Target::World => self.toml_world(input),
             Target::Trace => self.trace(input),
             Target::Tree => self.tree(input),
+            Target::Baseline => crate::baseline::run(&self.baselines, &self.scenarios_dir, input),
         }
     }
 
@@ -499,12 +546,7 @@ impl Fixtures {
     }
 
     fn refused(&self, message: &str, file: &str) -> Result<Verdict, Failure> {
-        short(message)?;
-        if located(message, file) {
-            Ok(Verdict::Refused(message.to_string()))
-        } else {
-            Err(Failure::Unlocated(message.to_string()))
-        }
+        refused_in(message, file)
     }
 
     fn scenario(&self, input: &[u8]) -> Result<Verdict, Failure> {

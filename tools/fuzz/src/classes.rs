@@ -1,0 +1,189 @@
+//! Issue 35's input classes for the `scenario` and `map` targets: inputs past a budget (crowds
+//! of about `MAX_AGENTS` agents with long scripts, crowds stacked on one spot, patches whose
+//! subdivision exceeds `MAX_PATCH_FACETS`, brushes of more than `MAX_BRUSH_FACES` faces) and
+//! names with control characters and path separators. Each must be refused where it is written,
+//! or accepted with bounded work (the watchdog's time limit and the memory cap).
+
+use cspace_geom::generate::Rng;
+
+use crate::mutate::{HOSTILE_NAMES, toml_string};
+
+/// Crowd sizes (rows x columns) near and past `MAX_AGENTS` (1,000,000) and the 1..=1000 rows
+/// check, and a small one for the stacking cases.
+const CROWD_SIZES: [(u32, u32); 6] = [
+    (1000, 1000),
+    (1000, 1001),
+    (100, 1000),
+    (999, 1000),
+    (0, 5),
+    (4, 4),
+];
+
+/// Crowd spacings: stacked (0), nearly stacked, subnormal, ordinary and huge.
+const CROWD_SPACINGS: [&str; 6] = ["0", "1e-9", "4.9e-324", "1e-300", "48", "1e300"];
+
+/// Script lengths (events): issue 35's crowd copied a 2,000-event script into each agent.
+const SCRIPT_EVENTS: [usize; 4] = [1, 50, 2000, 5000];
+
+/// The first pose a scenario's `[poses]` table names (what a crowd added to it stands in).
+fn first_pose(text: &str) -> Option<&str> {
+    let after = &text[text.find("[poses]")? + "[poses]".len()..];
+    after.lines().find_map(|l| {
+        let (key, _) = l.split_once('=')?;
+        let key = key.trim().trim_matches('"');
+        (!key.is_empty() && !key.starts_with('#') && !key.starts_with('[')).then_some(key)
+    })
+}
+
+/// A crowd past a budget, or stacked, appended to a scenario's text.
+fn crowd(text: &str, rng: &mut Rng) -> String {
+    let pose = first_pose(text).unwrap_or("stand");
+    let (rows, columns) = CROWD_SIZES[rng.below(CROWD_SIZES.len())];
+    let spacing = [
+        CROWD_SPACINGS[rng.below(CROWD_SPACINGS.len())],
+        CROWD_SPACINGS[rng.below(CROWD_SPACINGS.len())],
+    ];
+    let events = SCRIPT_EVENTS[rng.below(SCRIPT_EVENTS.len())];
+    // Two crowds on one origin half the time (a stack the crowd check refuses).
+    let copies = 1 + rng.below(2);
+    text.to_string() + &crowd_tables(pose, (rows, columns), spacing, events, copies)
+}
+
+/// `copies` `[[crowd]]` tables on one origin, each of `rows x columns` agents standing in
+/// `pose`, `spacing` apart, with a script of `events` moves.
+pub fn crowd_tables(
+    pose: &str,
+    (rows, columns): (u32, u32),
+    spacing: [&str; 2],
+    events: usize,
+    copies: usize,
+) -> String {
+    let script: Vec<String> = (0..events)
+        .map(|k| {
+            format!(
+                "{{ at = {}, move = [{}, 0] }}",
+                k as f64 * 0.015625,
+                if k % 2 == 0 { 1 } else { -1 }
+            )
+        })
+        .collect();
+    let table = format!(
+        "\n[[crowd]]\npose = {}\norigin = [0, 0, 24.03125]\nrows = {rows}\ncolumns = {columns}\n\
+         spacing = [{}, {}]\nscript = [{}]\n",
+        toml_string(pose),
+        spacing[0],
+        spacing[1],
+        script.join(", ")
+    );
+    table.repeat(copies)
+}
+
+/// A hostile name for one of the scenario's `name = "..."` lines (the scenario's, or an
+/// agent's), or for its first pose (its key in `[poses]` and every reference to it).
+fn name(text: &str, rng: &mut Rng) -> String {
+    let hostile = toml_string(HOSTILE_NAMES[rng.below(HOSTILE_NAMES.len())]);
+    if rng.below(3) == 0
+        && let Some(pose) = first_pose(text)
+    {
+        let quoted = format!("\"{pose}\"");
+        let mut out = text.replace(&quoted, &hostile);
+        out = out
+            .lines()
+            .map(|l| match l.strip_prefix(pose) {
+                Some(rest) if rest.trim_start().starts_with('=') => format!("{hostile}{rest}"),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        return out + "\n";
+    }
+    let names: Vec<usize> = text
+        .match_indices("name = \"")
+        .map(|(i, _)| i)
+        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .collect();
+    let Some(&at) = names.get(rng.below(names.len().max(1))) else {
+        return format!("name = {hostile}\n{text}");
+    };
+    let start = at + "name = ".len();
+    let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+    format!("{}{hostile}{}", &text[..start], &text[end..])
+}
+
+/// A scenario's text with one of issue 35's classes: a crowd past a budget or stacked, or a
+/// hostile name.
+pub fn scenario(text: &str, rng: &mut Rng) -> String {
+    if rng.below(2) == 0 {
+        crowd(text, rng)
+    } else {
+        name(text, rng)
+    }
+}
+
+/// Heights the patch's control points alternate between: issue 35's 5 x 5 patch at +-500,000
+/// asked for 8,388,608 facets; smaller ones stay within the budget.
+const PATCH_HEIGHTS: [f64; 4] = [500_000.0, 50_000.0, 5_000.0, 64.0];
+
+/// A patch entity block (`{ patchDef2 { ... } }`) whose control points alternate between `+-height` (a `side` x `side` grid).
+pub fn patch(side: usize, height: f64) -> String {
+    let mut out = format!("patchDef2\n{{\nfuzz/patch\n( {side} {side} 0 0 0 )\n(\n");
+    for i in 0..side {
+        out.push('(');
+        for j in 0..side {
+            let z = if (i + j) % 2 == 0 { height } else { -height };
+            out.push_str(&format!(" ( {} {} {z} 0 0 )", i * 64, j * 64));
+        }
+        out.push_str(" )\n");
+    }
+    out.push_str(")\n}\n");
+    format!("{{\n{out}}}\n")
+}
+
+/// Face counts of a many-sided brush: at, just past and well past `MAX_BRUSH_FACES` (1,024).
+const BRUSH_SIDES: [usize; 4] = [1022, 1023, 1100, 4000];
+
+/// A disc brush of `sides` side faces (plus a top and a bottom) around the z axis.
+pub fn disc(sides: usize) -> String {
+    let mut out = String::from("{\n");
+    for k in 0..sides {
+        let a = std::f64::consts::TAU * k as f64 / sides as f64;
+        let (x, y) = (a.cos() * 4096.0, a.sin() * 4096.0);
+        let (tx, ty) = (-a.sin() * 64.0, a.cos() * 64.0);
+        out.push_str(&format!(
+            "( {x} {y} 0 ) ( {x} {y} 64 ) ( {} {} 0 ) fuzz/disc 0 0 0 1 1\n",
+            x + tx,
+            y + ty
+        ));
+    }
+    out.push_str("( 0 0 64 ) ( 0 64 64 ) ( 64 0 64 ) fuzz/disc 0 0 0 1 1\n");
+    out.push_str("( 0 0 0 ) ( 64 0 0 ) ( 0 64 0 ) fuzz/disc 0 0 0 1 1\n}\n");
+    out
+}
+
+/// A worldspawn block past a budget for a map excerpt: a patch bent beyond the facet budget (or
+/// near it) or a brush of more faces than `MAX_BRUSH_FACES`.
+pub fn map_block(rng: &mut Rng) -> String {
+    if rng.below(2) == 0 {
+        let side = [3, 5][rng.below(2)];
+        patch(side, PATCH_HEIGHTS[rng.below(PATCH_HEIGHTS.len())])
+    } else {
+        disc(BRUSH_SIDES[rng.below(BRUSH_SIDES.len())])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_pose_is_found() {
+        let text = "name = \"x\"\n[poses]\nstand = { box = {} }\ncrouch = {}\n[world]\n";
+        assert_eq!(first_pose(text), Some("stand"));
+        assert_eq!(first_pose("name = \"x\"\n"), None);
+    }
+
+    #[test]
+    fn toml_strings_escape_control_characters() {
+        assert_eq!(toml_string("a\nb\"\\"), "\"a\\u000Ab\\\"\\\\\"");
+    }
+}
