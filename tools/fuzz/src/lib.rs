@@ -2,7 +2,7 @@
 //! fuzzer would, must give a located error or a valid, finite answer, without a panic and within
 //! a time bound.
 //!
-//! Five targets, each seeded from the project's own files (and the map corpus when
+//! Six targets, each seeded from the project's own files (and the map corpus when
 //! `CSPACE_MAPS` names it):
 //!
 //! | target | input | accepted means | refused means |
@@ -12,6 +12,13 @@
 //! | `world` | TOML world | exact and Melax traces across it are finite | `fuzz-world.toml:LINE:COLUMN: ...` |
 //! | `trace` | `sim trace` input | one finite JSON answer per segment, on every backend | `stdin:LINE:COLUMN: ...` |
 //! | `tree` | onion tree files (checksum recomputed half the time) | a tree that loads and verifies answers as the original | a load or verify error |
+//! | `baseline` | a recorded trace or a trace snapshot ([`baseline`]) | every number finite and within the domain, names printable; compared and drawn | `FILE:LINE:COLUMN: ...` |
+//!
+//! Issue 35's classes are among the mutations ([`classes`], [`mutate::HOSTILE_TRACE_NUMBERS`],
+//! [`mutate::HOSTILE_COUNTS`], [`mutate::HOSTILE_NAMES`]): crowds near and past `MAX_AGENTS`
+//! with long scripts, stacked crowds, patches past `MAX_PATCH_FACETS`, brushes past
+//! `MAX_BRUSH_FACES`, names with control characters and path separators. A case that holds more
+//! memory than the cap fails too ([`memory`]).
 //!
 //! Case `i` of a run with seed `s` is a pure function of `(s, i)`: a failure is replayed with
 //! `--seed s --case i`, and saved inputs are replayed by the regression test.

@@ -1,4 +1,5 @@
-//! The five targets: their seeds, how a case's input is made, and what a good answer is.
+//! The six targets (the `baseline` one in [`crate::baseline`]): their seeds, how a case's input
+//! is made, and what a good answer is.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
