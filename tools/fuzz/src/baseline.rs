@@ -2,7 +2,7 @@
 //! `sim plot --against` and `sim report --snapshots` read them.
 //!
 //! The seeds are made here, never read from the repository: a small fixture scenario
-//! (`scenarios/drop.toml` and `scenarios/rooms.toml`, cut to [`BASELINE_STEPS`] steps) is run
+//! (`scenarios/drop.toml` and `scenarios/rooms.toml`, cut to 48 steps) is run
 //! through the library on two backends, and its record written as `sim run --trace` writes it
 //! (one backend's trace, or one per backend joined by a blank line, `commands/run.rs`) and as an
 //! insta snapshot writes it (`snapshots/traces/*.snap`: insta's `---` header, then the trace).
@@ -261,12 +261,7 @@ impl Baseline {
 
 /// Runs a `baseline` case: the file's name, a newline, its text.
 pub(crate) fn run(fixtures: &[Baseline], dir: &Path, input: &[u8]) -> Result<Verdict, Failure> {
-    let newline = input
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(input.len());
-    let name = String::from_utf8_lossy(&input[..newline]).into_owned();
-    let body = input.get(newline + 1..).unwrap_or_default();
+    let (name, body) = crate::targets::named(input);
     let Some(fixture) = fixtures
         .iter()
         .find(|f| f.files.iter().any(|(n, _)| *n == name))

@@ -256,6 +256,17 @@ fn short(error: &str) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A case's input that starts with the name of the file it is read as: the name (its first
+/// line) and the file's bytes (the rest).
+pub(crate) fn named(input: &[u8]) -> (String, &[u8]) {
+    let newline = input
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(input.len());
+    let name = String::from_utf8_lossy(&input[..newline]).into_owned();
+    (name, input.get(newline + 1..).unwrap_or_default())
+}
+
 /// A refusal that names `file`, a line and a column, in one short line.
 pub(crate) fn refused_in(message: &str, file: &str) -> Result<Verdict, Failure> {
     short(message)?;
@@ -551,12 +562,7 @@ impl Fixtures {
     }
 
     fn scenario(&self, input: &[u8]) -> Result<Verdict, Failure> {
-        let newline = input
-            .iter()
-            .position(|&b| b == b'\n')
-            .unwrap_or(input.len());
-        let name = String::from_utf8_lossy(&input[..newline]).into_owned();
-        let body = input.get(newline + 1..).unwrap_or_default();
+        let (name, body) = named(input);
         let path = self.scenarios_dir.join(&name);
         let text = match cspace_scenario::location::text_of(&path, body.to_vec()) {
             Ok(text) => text,
