@@ -541,8 +541,10 @@ fn state(w: &mut Words, id: AgentId) -> Result<AgentState, TraceError> {
     })
 }
 
-/// The event whose words follow `step S agent A` ([`event_text`] read back).
-fn event(w: &mut Words) -> Result<EventKind, TraceError> {
+/// The event whose words follow `step S agent A` ([`event_text`] read back); an agent it
+/// touches is one of the header's `agents` (found by the fuzzer's `baseline` target: a contact
+/// with agent 4294967295 in a trace of 4).
+fn event(w: &mut Words, agents: usize) -> Result<EventKind, TraceError> {
     let first = w.next()?;
     Ok(match first {
         "contact" => {
@@ -551,7 +553,7 @@ fn event(w: &mut Words) -> Result<EventKind, TraceError> {
                     w.expect("brush")?;
                     Touched::Brush(BrushId(w.number()?))
                 }
-                "agent" => Touched::Agent(AgentId(w.number()?)),
+                "agent" => Touched::Agent(agent_id(w, agents)?),
                 other => {
                     return w.err(format!("expected world or agent, found {}", quoted(other)));
                 }
@@ -735,24 +737,14 @@ fn agent_id(w: &mut Words, agents: usize) -> Result<AgentId, TraceError> {
 /// by the fuzzer's `baseline` target (issue 35).
 fn name(w: &Words, line: &str, key: &str) -> Result<String, TraceError> {
     let name = after_key(line, key);
-    let max = crate::scenario::MAX_NAME_BYTES;
-    let problem = if name.len() > max {
-        format!(
-            "the {key} name is {} bytes long; a name holds at most {max}",
-            name.len()
-        )
-    } else if let Some(c) = name.chars().find(|c| c.is_control()) {
-        format!(
-            "the {key} name holds the control character {c:?}; names are one line of printable text"
-        )
-    } else {
-        return Ok(name);
-    };
-    Err(TraceError {
-        line: w.line,
-        column: key.chars().count() + 2,
-        message: problem,
-    })
+    match crate::limits::name_problem(&name, &format!("the {key} name")) {
+        Some(problem) => Err(TraceError {
+            line: w.line,
+            column: key.chars().count() + 2,
+            message: problem,
+        }),
+        None => Ok(name),
+    }
 }
 
 /// Parses one trace whose first line is line `offset + 1` of the file.
@@ -830,7 +822,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
                 let step = w.number()?;
                 w.expect("agent")?;
                 let agent = agent_id(&mut w, header.agents)?;
-                let kind = event(&mut w)?;
+                let kind = event(&mut w, header.agents)?;
                 w.end()?;
                 events.push(Event { step, agent, kind });
             }
@@ -953,10 +945,27 @@ mod tests {
         assert_eq!((e.line, e.column), (2, 10), "{e}");
         let e = parse(&trace("a\0b", "exact")).unwrap_err();
         assert_eq!(e.line, 2, "{e}");
-        let long = "n".repeat(crate::scenario::MAX_NAME_BYTES + 1);
+        let long = "n".repeat(crate::limits::MAX_NAME_BYTES + 1);
         let e = parse(&trace(&long, "exact")).unwrap_err();
         assert!(e.message.contains("257 bytes long"), "{e}");
         assert!(parse(&trace(&long[1..], "exact")).is_ok());
+    }
+
+    /// Found by the fuzzer's `baseline` target: a contact with agent 4294967295 in a trace of
+    /// two agents was read, and handed to plots and reports.
+    #[test]
+    fn a_contact_with_an_agent_past_the_count_is_refused_where_it_is_written() {
+        let trace = |other: u32| {
+            format!(
+                "cspace trace 1\nscenario s\nbackend exact\nsteps 1\ntime_step 0.015625\nagents 2\n\n\
+                 events\n  step 1 agent 0 contact agent {other} point (0.000, 0.000, 0.000) normal \
+                 (1.0000, 0.0000, 0.0000) toi 0.5000\n\nfinal\n"
+            )
+        };
+        assert!(parse(&trace(1)).is_ok(), "{:?}", parse(&trace(1)).err());
+        let e = parse(&trace(4_294_967_295)).unwrap_err();
+        assert_eq!(e.line, 9, "{e}");
+        assert!(e.message.contains("4294967295"), "{e}");
     }
 
     #[test]

@@ -48,12 +48,14 @@ impl AgentSpec {
 
     /// Every shape a backend must prepare for this agent under `params`: its standing and
     /// crouching shapes, and the same grown by the profile's trace epsilon when it has one
-    /// ([`grown`]).
+    /// ([`grown`]). A shape the epsilon grows out of the numeric domain has no grown form here:
+    /// [`Sim::spawn`](crate::Sim::spawn) refuses such an agent
+    /// ([`SimError::GrownShape`](crate::SimError::GrownShape)).
     pub fn shapes(&self, params: &MoveParams) -> Vec<Shape> {
         let own = std::iter::once(&self.standing).chain(self.crouching.as_ref());
         let mut out: Vec<Shape> = own.clone().cloned().collect();
         if params.trace_epsilon > 0.0 {
-            out.extend(own.map(|s| grown(s, params.trace_epsilon)));
+            out.extend(own.filter_map(|s| try_grown(s, params.trace_epsilon).ok()));
         }
         out
     }
@@ -117,17 +119,26 @@ pub struct AgentState {
 /// cylinder's radius (and half height) lengthened. The shapes the Quake III profile traces
 /// (its trace epsilon, [`MoveParams::trace_epsilon`]). A hull is not an agent shape and is
 /// returned as it is.
+///
+/// # Panics
+/// When the grown shape leaves the numeric domain (a pose within `by` of
+/// [`MAX_SHAPE_EXTENT`](cspace_geom::tolerance::MAX_SHAPE_EXTENT)): [`Sim::spawn`](crate::Sim::spawn)
+/// and the scenario checker refuse such poses first ([`try_grown`]).
 pub fn grown(shape: &Shape, by: f64) -> Shape {
-    let grown = match shape {
+    try_grown(shape, by).expect("a shape whose grown form was checked (try_grown)")
+}
+
+/// [`grown`], or why the grown shape is not a valid shape (it leaves the numeric domain).
+pub fn try_grown(shape: &Shape, by: f64) -> Result<Shape, cspace_geom::ShapeError> {
+    match shape {
         Shape::Box(b) => Shape::new_box(b.mins - DVec3::splat(by), b.maxs + DVec3::splat(by)),
         Shape::Sphere { radius } => Shape::new_sphere(radius + by),
         Shape::Cylinder {
             radius,
             half_height,
         } => Shape::new_cylinder(radius + by, half_height + by),
-        Shape::Hull(_) => return shape.clone(),
-    };
-    grown.expect("a valid shape grown by a valid length stays valid")
+        Shape::Hull(_) => Ok(shape.clone()),
+    }
 }
 
 /// The shapes of an agent's poses, prepared for the backend.

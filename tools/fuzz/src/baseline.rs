@@ -261,7 +261,7 @@ impl Baseline {
 
 /// Runs a `baseline` case: the file's name, a newline, its text.
 pub(crate) fn run(fixtures: &[Baseline], dir: &Path, input: &[u8]) -> Result<Verdict, Failure> {
-    let (name, body) = crate::targets::named(input);
+    let (name, body) = crate::verdicts::named(input);
     let Some(fixture) = fixtures
         .iter()
         .find(|f| f.files.iter().any(|(n, _)| *n == name))
@@ -273,21 +273,21 @@ pub(crate) fn run(fixtures: &[Baseline], dir: &Path, input: &[u8]) -> Result<Ver
     let path: PathBuf = dir.join(&name);
     let text = match cspace_scenario::location::text_of(&path, body.to_vec()) {
         Ok(text) => text,
-        Err(e) => return crate::targets::refused_in(&e.to_string(), &name),
+        Err(e) => return crate::verdicts::refused_in(&e.to_string(), &name),
     };
     // As `sim plot` and `sim report` say a reader's error: the file, then `LINE:COLUMN: ...`.
     let say = |e: trace::TraceError| format!("{}:{e}", path.display());
     if name.ends_with(".snap") {
         let record = match trace::parse(&text) {
             Ok(t) => t.record,
-            Err(e) => return crate::targets::refused_in(&say(e), &name),
+            Err(e) => return crate::verdicts::refused_in(&say(e), &name),
         };
         check_record(&record, &name)?;
         fixture.use_record(record, &name)?;
     } else {
         let traces = match trace::parse_all(&text) {
             Ok(t) => t,
-            Err(e) => return crate::targets::refused_in(&say(e), &name),
+            Err(e) => return crate::verdicts::refused_in(&say(e), &name),
         };
         for t in traces {
             check_record(&t.record, &name)?;

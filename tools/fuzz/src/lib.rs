@@ -28,6 +28,7 @@ pub mod classes;
 pub mod memory;
 pub mod mutate;
 pub mod targets;
+mod verdicts;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Mutex;

@@ -17,7 +17,7 @@ use super::raw::{
 };
 use super::{
     AgentPoses, AgentStart, Check, ContactFilter, Crowd, DEFAULT_TOLERANCE, Expectation,
-    ExpectedDifference, MAX_NAME_BYTES, Scenario, refusal,
+    ExpectedDifference, Scenario, refusal,
 };
 use crate::error::Error;
 use crate::location::LocatedError;
@@ -142,6 +142,7 @@ impl Checker<'_> {
             None => load_spec(raw.world.get_ref(), self.path, self.text)?,
         };
         let poses = self.poses(&raw.poses)?;
+        self.poses_grown(&raw.poses, &poses, &header.params)?;
         let mut agents = Agents::default();
         // The exact reference over the world, built once for every agent's start.
         let exact = ExactCollider::new(world.world.clone());
@@ -219,28 +220,13 @@ impl Checker<'_> {
     }
 
     /// A name as the file writes it (`what`: "name", "agent name", "pose name"): at most
-    /// [`MAX_NAME_BYTES`] bytes and no control character, so that it can never forge a line of a
+    /// [`MAX_NAME_BYTES`](crate::limits::MAX_NAME_BYTES) bytes and no control character, so that it can never forge a line of a
     /// trace or a summary. Names are never used as paths.
     fn name(&self, name: &str, at: usize, what: &str) -> Located<()> {
-        if name.len() > MAX_NAME_BYTES {
-            return self.err(
-                at,
-                format!(
-                    "{what} is {} bytes long; a name holds at most {MAX_NAME_BYTES}",
-                    name.len()
-                ),
-            );
+        match crate::limits::name_problem(name, what) {
+            Some(problem) => self.err(at, problem),
+            None => Ok(()),
         }
-        if let Some(c) = name.chars().find(|c| c.is_control()) {
-            return self.err(
-                at,
-                format!(
-                    "{what} {name:?} holds the control character {:?}; names are one line of printable text",
-                    c
-                ),
-            );
-        }
-        Ok(())
     }
 
     fn header(&self, raw: &RawScenario) -> Located<Header> {
@@ -330,6 +316,31 @@ impl Checker<'_> {
         raw.iter()
             .map(|(name, pose)| Ok((name.clone(), self.pose(name, pose)?)))
             .collect()
+    }
+
+    /// Refuses a pose that the profile's trace epsilon grows out of the numeric domain (the
+    /// shapes the `quake3` profile traces, `cspace_sim::agent::try_grown`).
+    fn poses_grown(
+        &self,
+        raw: &BTreeMap<String, Spanned<RawPose>>,
+        poses: &BTreeMap<String, Shape>,
+        params: &MoveParams,
+    ) -> Located<()> {
+        if params.trace_epsilon <= 0.0 {
+            return Ok(());
+        }
+        for (name, shape) in poses {
+            if let Err(e) = cspace_sim::agent::try_grown(shape, params.trace_epsilon) {
+                return self.err(
+                    raw[name].span().start,
+                    format!(
+                        "pose {name:?}: grown by the profile's trace epsilon {} (as it is traced): {e}",
+                        params.trace_epsilon
+                    ),
+                );
+            }
+        }
+        Ok(())
     }
 
     fn pose(&self, name: &str, pose: &Spanned<RawPose>) -> Located<Shape> {

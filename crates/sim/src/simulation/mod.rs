@@ -77,6 +77,19 @@ pub enum SimError {
         /// The shape.
         shape: String,
     },
+    /// A pose grown by the profile's trace epsilon ([`MoveParams::trace_epsilon`]) leaves the
+    /// numeric domain.
+    #[error("agent {agent}: {shape} grown by the trace epsilon {by}: {error}")]
+    GrownShape {
+        /// The agent.
+        agent: AgentId,
+        /// The shape.
+        shape: String,
+        /// The trace epsilon.
+        by: f64,
+        /// Why the grown shape is not valid.
+        error: cspace_geom::ShapeError,
+    },
     /// The planner of the goto agents cannot be built, or has no graph for an agent.
     #[error("navigation: {0}")]
     Navigation(#[from] PlanError),
@@ -386,6 +399,16 @@ impl Sim {
                     agent: id,
                     shape: shape.describe(),
                 });
+            }
+            if self.params.trace_epsilon > 0.0 {
+                crate::agent::try_grown(shape, self.params.trace_epsilon).map_err(|error| {
+                    SimError::GrownShape {
+                        agent: id,
+                        shape: shape.describe(),
+                        by: self.params.trace_epsilon,
+                        error,
+                    }
+                })?;
             }
         }
         let poses = PoseSet::prepare(

@@ -551,3 +551,32 @@ fn near_misses_stop_an_eighth_short_in_quake3_only() {
         }
     }
 }
+
+/// A pose at the edge of the numeric domain that the trace epsilon grows past it is refused by
+/// `Sim::spawn` with a typed error naming the epsilon (the fuzzer found it panicking).
+#[test]
+fn a_pose_the_trace_epsilon_grows_out_of_the_domain_is_refused_at_spawn() {
+    let tall = Shape::new_box(
+        DVec3::new(-15.0, -15.0, -24.0),
+        DVec3::new(15.0, 15.0, cspace_geom::tolerance::MAX_SHAPE_EXTENT),
+    )
+    .unwrap();
+    let params = MoveParams::quake3();
+    let spec = AgentSpec::new(tall, DVec3::new(0.0, 0.0, 100.0));
+    let world = Arc::new(World::from_brushes(vec![floor()]));
+    let collider = BackendKind::Exact
+        .build_for(&world, &spec.shapes(&params))
+        .unwrap()
+        .unwrap();
+    let config = SimConfig {
+        params,
+        dt: DT,
+        ..SimConfig::default()
+    };
+    let mut sim = Sim::new(collider, config).unwrap();
+    let error = sim.spawn(spec).unwrap_err();
+    assert!(
+        matches!(error, cspace_sim::SimError::GrownShape { by, .. } if by == 0.125),
+        "{error}"
+    );
+}
