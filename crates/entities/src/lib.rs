@@ -1,5 +1,5 @@
 //! Quake's living world for cspace: the brush entities and volumes of a `.map` file as typed
-//! values, read with Quake 1's or Quake III's rules, and the clock that moves them.
+//! values, read with Quake 1's or Quake III's rules.
 //!
 //! What it pursues, in order: the games' own rules (every default, rule and constant comes from
 //! id's QuakeC or Quake III's game code, named where it is used and listed in
@@ -14,9 +14,6 @@
 //!   teleporters, push pads, hurt volumes), [`Relay`]s (entities fired by name only), [`Spot`]s
 //!   (named points: teleport destinations, path corners, jump pad targets), [`Liquid`]s, the
 //!   brush entities kept where they are drawn ([`Kept`]) and the [`EntityWarning`]s.
-//! - [`Machinery`] is the clock: where every mover is at a time, what a touch or a fired target
-//!   does, what a blocked mover does (reverse or wait). It knows no agents; the simulator
-//!   (`cspace-sim`) pushes agents and reports touches.
 //!
 //! ```
 //! use cspace_entities::{Dialect, EntityInput, MoverKind, spawn};

@@ -7,8 +7,8 @@
 //! is tried first, and a hit pulls the end in for everything tried after it (a global bound, which
 //! is the paper's `v1 = Impact` applied to every pending subtree).
 //!
-//! Solid means deeper than [`CONTACT`] inside, as in every backend: each child keeps the part of
-//! the interval where the shape is more than [`CONTACT`] past its shifted plane, exactly as geom's
+//! Solid means deeper than [`CONTACT`](cspace_geom::tolerance::CONTACT) inside, as in every backend: each child keeps the part of
+//! the interval where the shape is more than [`CONTACT`](cspace_geom::tolerance::CONTACT) past its shifted plane, exactly as geom's
 //! [`cspace_geom::exact::span_of_planes`] does for a brush, so the interval that reaches a solid
 //! leaf is that cell's span (the depth compared with [`TREE_BAND`], `CONTACT` less the reach of
 //! the tree's plane table's merge, so that a position found free is free for the exact backend

@@ -386,10 +386,10 @@ fn unstick_placed(
     }
 }
 
-/// The places [`unstick`] tries, in order, for a mover of `size` (its shape's bounds widened by
+/// The places `unstick` tries, in order, for a mover of `size` (its shape's bounds widened by
 /// its skin) found in solid at `from`: the 26 unit offsets within +-1, nearest first (straight up
 /// before sideways), then in a fixed order; then the same directions at radii 2, 4, ... 256; then
-/// the floor around, one shape apart, ring by ring ([`floor_lattice`]; a pile of agents started
+/// the floor around, one shape apart, ring by ring (`floor_lattice`; a pile of agents started
 /// on one point fills the rings and spreads over the floor). Read by index, so a stack's next
 /// agent starts where the last one stopped, and by `sim check`, which counts the free places
 /// around a stack before it runs.
