@@ -94,6 +94,12 @@ impl ColliderKey {
         }
     }
 
+    /// The key's value: a backend's own caches in a shared context are keyed by it (one context
+    /// may serve several colliders of one backend, each answering for another world).
+    pub(crate) fn value(&self) -> u64 {
+        self.0
+    }
+
     /// True when `prepared` was made through this key.
     #[inline]
     pub fn made(&self, prepared: &Prepared) -> bool {
@@ -290,6 +296,57 @@ impl Hit {
                 Start::Free
             },
         }
+    }
+
+    /// This answer, for a move traced in a frame translated by `-offset` (a brush model placed
+    /// at `offset`: `start - offset` to `end - offset`), as the world sees it: the same outcome
+    /// and fraction, the end on the world's segment from `start` to `end`, the surface's plane
+    /// and point moved by `offset`, and its brush numbered from `first_brush` (the model's brush
+    /// ids following the world's). A Minkowski sum commutes with translation, so the answer is
+    /// exactly the model's, moved.
+    pub fn translated(&self, offset: DVec3, start: DVec3, end: DVec3, first_brush: u32) -> Hit {
+        Hit {
+            fraction: self.fraction,
+            end: lerp(start, end, self.fraction),
+            surface: self.surface.map(|s| HitSurface {
+                plane: s.plane.translated(offset),
+                point: s.point + offset,
+                brush: BrushId(first_brush + s.brush.0),
+                time_of_impact: s.time_of_impact,
+            }),
+            start: self.start,
+        }
+    }
+
+    /// The answer of a move traced against two things (the world and a brush model, say) on the
+    /// same segment, merged as Quake III's `SV_ClipMoveToEntities` merges its entities' traces:
+    /// a move that never leaves solid in one never leaves it; otherwise the earliest contact
+    /// wins (the smaller time of impact: Quake's fraction before its pull-back; on a tie, `self`),
+    /// and the move started in solid when it did in either.
+    pub fn nearer(self, other: Hit) -> Hit {
+        if self.all_solid() {
+            return self;
+        }
+        if other.all_solid() {
+            return other;
+        }
+        let start = if self.start_solid() || other.start_solid() {
+            Start::LeftSolid
+        } else {
+            Start::Free
+        };
+        let pick = match (self.surface, other.surface) {
+            (_, None) => self,
+            (None, Some(_)) => other,
+            (Some(a), Some(b)) => {
+                if b.time_of_impact < a.time_of_impact {
+                    other
+                } else {
+                    self
+                }
+            }
+        };
+        Hit { start, ..pick }
     }
 
     /// Free fraction of the move, in `[0, 1]`; 1 when nothing was hit.

@@ -54,6 +54,11 @@ pub struct BackendInfo {
     pub shapes: Shapes,
     /// Builds it for a world, ready for the given shapes.
     build: Build,
+    /// Builds its structure for one mover's brush model (a world of the model's brushes, where
+    /// the file draws them), ready for the given shapes: an onion tree per model with the same
+    /// poses, a Melax tree per model, the exact reference per model. The k-UDOP cache wraps the
+    /// static world only: its movers are the exact reference's.
+    build_model: Build,
 }
 
 /// How a backend is built for a world and the shapes it will trace.
@@ -77,6 +82,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
         about: "The exact reference: the shape swept against every brush (cspace-geom).",
         shapes: Shapes::Every,
         build: |world, _| Ok(Arc::new(ExactCollider::new(world.clone()))),
+        build_model: |world, _| Ok(Arc::new(ExactCollider::new(world.clone()))),
     },
     BackendInfo {
         kind: BackendKind::UdopExact,
@@ -91,6 +97,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
                 world,
             )?))
         },
+        build_model: |world, _| Ok(Arc::new(ExactCollider::new(world.clone()))),
     },
     BackendInfo {
         kind: BackendKind::Onion,
@@ -101,18 +108,8 @@ pub const BACKENDS: [BackendInfo; 5] = [
             why: "the onion backend answers boxes only (a configuration space per box pose)",
             at_most: cspace_onion::MAX_SPACES,
         },
-        build: |world, shapes| {
-            let compiled =
-                cspace_onion::compile(world, &box_poses(shapes), &CompileOptions::default())
-                    .map_err(|e| BuildError {
-                        backend: "onion",
-                        message: e.to_string(),
-                    })?;
-            Ok(Arc::new(
-                OnionCollider::from_compiled(world.clone(), compiled)
-                    .expect("a tree compiled from this world answers for it"),
-            ))
-        },
+        build: onion,
+        build_model: onion,
     },
     BackendInfo {
         kind: BackendKind::Melax,
@@ -121,6 +118,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
                 for every shape; approximate near edges and corners (docs/melax.md).",
         shapes: Shapes::Every,
         build: |world, _| Ok(Arc::new(melax(world, BevelMode::PAPER)?)),
+        build_model: |world, _| Ok(Arc::new(melax(world, BevelMode::PAPER)?)),
     },
     BackendInfo {
         kind: BackendKind::MelaxExact,
@@ -129,6 +127,7 @@ pub const BACKENDS: [BackendInfo; 5] = [
                 for spheres and cylinders.",
         shapes: Shapes::Every,
         build: |world, _| Ok(Arc::new(melax(world, BevelMode::Exact)?)),
+        build_model: |world, _| Ok(Arc::new(melax(world, BevelMode::Exact)?)),
     },
 ];
 
@@ -208,6 +207,24 @@ impl BackendKind {
             .all(|s| collider.prepare(s).is_ok())
             .then_some(collider))
     }
+
+    /// This backend's structure for one brush model (a mover's brushes where the file draws
+    /// them), ready for `shapes` ([`crate::movers::Models::build`] builds one per mover). `None`
+    /// when it cannot answer for one of them.
+    pub fn build_model_for(
+        self,
+        model: &Arc<World>,
+        shapes: &[Shape],
+    ) -> Result<Option<Arc<dyn Collider>>, BuildError> {
+        if !self.supports_all(shapes) {
+            return Ok(None);
+        }
+        let collider = (self.info().build_model)(model, shapes)?;
+        Ok(shapes
+            .iter()
+            .all(|s| collider.prepare(s).is_ok())
+            .then_some(collider))
+    }
 }
 
 /// A backend name that names none.
@@ -238,6 +255,20 @@ impl std::str::FromStr for BackendKind {
                 name: s.to_string(),
             })
     }
+}
+
+/// The onion backend for `world`: one tree with a configuration space per box among `shapes`
+/// ([`box_poses`]).
+fn onion(world: &Arc<World>, shapes: &[Shape]) -> Result<Arc<dyn Collider>, BuildError> {
+    let compiled = cspace_onion::compile(world, &box_poses(shapes), &CompileOptions::default())
+        .map_err(|e| BuildError {
+            backend: "onion",
+            message: e.to_string(),
+        })?;
+    Ok(Arc::new(
+        OnionCollider::from_compiled(world.clone(), compiled)
+            .expect("a tree compiled from this world answers for it"),
+    ))
 }
 
 /// Melax's backend for `world` with `bevel`.

@@ -105,7 +105,7 @@ impl ExactCollider {
                 radius,
                 half_height,
             } => {
-                let prism = prisms.prism(id, brush, *half_height);
+                let prism = prisms.prism(self.key.value(), id, brush, *half_height);
                 rounded::span_cylinder(prism, *radius, start, end)
             }
         }

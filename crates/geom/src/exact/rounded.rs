@@ -343,30 +343,48 @@ pub(crate) fn prism(brush: &Brush, half_height: f64) -> Brush {
 /// The prisms of one brush for `h - CONTACT`, `h` and `h + CONTACT`.
 type Prisms = Box<[Brush; 3]>;
 
-/// Prisms per brush for the cylinder half-heights in use (a few at a time).
+/// Prisms per brush for the cylinder half-heights in use, per collider: one context may serve
+/// several exact colliders of different worlds (the static world and each mover's model, issue
+/// 32), whose brush ids mean different brushes, so an entry belongs to its collider's key.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cache {
-    /// (half-height bits, prisms per brush id, built on first use).
-    entries: Vec<(u64, Vec<Option<Prisms>>)>,
+    /// (collider key, half-height bits, prisms per brush id, built on first use).
+    entries: Vec<(u64, u64, Vec<Option<Prisms>>)>,
+    /// The entry found last: a trace asks for one collider and height many times in a row.
+    last: usize,
 }
 
 impl Cache {
-    const MAX_HEIGHTS: usize = 8;
+    /// Entries kept before the cache starts over (colliders times half-heights in use).
+    const MAX_ENTRIES: usize = 64;
 
-    /// The prisms of brush `id` for `half_height` (`h - CONTACT`, `h`, `h + CONTACT`).
-    pub(crate) fn prism(&mut self, id: BrushId, brush: &Brush, half_height: f64) -> &[Brush; 3] {
+    /// The prisms of brush `id` of the collider keyed `owner` for `half_height` (`h - CONTACT`,
+    /// `h`, `h + CONTACT`).
+    pub(crate) fn prism(
+        &mut self,
+        owner: u64,
+        id: BrushId,
+        brush: &Brush,
+        half_height: f64,
+    ) -> &[Brush; 3] {
         let key = half_height.to_bits();
-        let slot = match self.entries.iter().position(|(k, _)| *k == key) {
-            Some(i) => i,
-            None => {
-                if self.entries.len() == Self::MAX_HEIGHTS {
-                    self.entries.remove(0);
+        let found = |e: &(u64, u64, Vec<Option<Prisms>>)| e.0 == owner && e.1 == key;
+        let slot = if self.entries.get(self.last).is_some_and(found) {
+            self.last
+        } else {
+            match self.entries.iter().position(found) {
+                Some(i) => i,
+                None => {
+                    if self.entries.len() == Self::MAX_ENTRIES {
+                        self.entries.clear();
+                    }
+                    self.entries.push((owner, key, Vec::new()));
+                    self.entries.len() - 1
                 }
-                self.entries.push((key, Vec::new()));
-                self.entries.len() - 1
             }
         };
-        let per_brush = &mut self.entries[slot].1;
+        self.last = slot;
+        let per_brush = &mut self.entries[slot].2;
         let index = id.0 as usize;
         if per_brush.len() <= index {
             per_brush.resize_with(index + 1, || None);

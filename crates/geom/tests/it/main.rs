@@ -5,6 +5,7 @@ mod module_cycles;
 mod overlap;
 mod resting_cylinders;
 mod seams;
+mod shared_context;
 mod source;
 mod sweeps;
 mod tolerance_literals;

@@ -4,6 +4,7 @@
 mod domain;
 mod driving;
 mod movement;
+mod movers;
 mod nav_brute_force;
 mod nav_validation;
 mod patches;

@@ -1,0 +1,231 @@
+//! The static world and the movers where they are now, as one collider.
+
+use std::sync::Arc;
+
+use cspace_geom::{
+    Aabb, BrushId, Collider, ColliderKey, DVec3, Hit, Prepared, QueryContext, Shape,
+    UnsupportedShape, World,
+};
+
+use super::models::Models;
+
+/// The static world's collider and every mover's model at its current place, answering as one
+/// collider: a trace runs on the static world and on every mover whose place meets the move's
+/// swept bounds, each in the mover's frame (the segment translated by minus its offset: a
+/// Minkowski sum commutes with translation, so each structure stays exact), merged as Quake III's
+/// `SV_ClipMoveToEntities` merges its entities' traces ([`Hit::nearer`]: a move never leaving
+/// solid in one never leaves it; otherwise the earliest contact wins, and starting in solid in
+/// any is starting in solid). A point is solid when it is solid in the world or in a mover.
+///
+/// Brush ids: the world's first, then each mover's, in mover order ([`Scene::mover_of_brush`]).
+/// The k-UDOP cache wraps the world only (its certified misses are of the world); movers are
+/// always traced, so a cache never changes an answer.
+///
+/// A mover's place changes between steps ([`Scene::set_offset`], `&mut self`); queries take
+/// `&self`, so every thread traces one scene while the places stand still.
+pub struct Scene {
+    key: ColliderKey,
+    inner: Arc<dyn Collider>,
+    models: Arc<Models>,
+    /// Each of the models' shapes, prepared for `inner`.
+    inner_prepared: Vec<Option<Prepared>>,
+    /// Each mover's offset from where the file draws it.
+    offsets: Vec<DVec3>,
+    /// Each mover's bounds at its offset.
+    placed: Vec<Aabb>,
+    /// Each mover's first brush id in the scene.
+    first_brush: Vec<u32>,
+}
+
+impl std::fmt::Debug for Scene {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scene")
+            .field("backend", &self.inner.name())
+            .field("movers", &self.offsets.len())
+            .finish()
+    }
+}
+
+impl Scene {
+    /// The world `inner` answers for, with `models` at offset zero (where the file draws them).
+    pub fn new(inner: Arc<dyn Collider>, models: Arc<Models>) -> Scene {
+        let inner_prepared = models
+            .shapes()
+            .iter()
+            .map(|s| inner.prepare(s).ok())
+            .collect();
+        let mut first_brush = Vec::with_capacity(models.len());
+        let mut next = inner.world().len() as u32;
+        for m in 0..models.len() {
+            first_brush.push(next);
+            next += models.brush_count(m);
+        }
+        let offsets = vec![DVec3::ZERO; models.len()];
+        let placed = (0..models.len()).map(|m| models.bounds(m)).collect();
+        Scene {
+            key: ColliderKey::new(),
+            inner,
+            models,
+            inner_prepared,
+            offsets,
+            placed,
+            first_brush,
+        }
+    }
+
+    /// The static world's collider.
+    pub fn inner(&self) -> &Arc<dyn Collider> {
+        &self.inner
+    }
+
+    /// The movers' structures.
+    pub fn models(&self) -> &Arc<Models> {
+        &self.models
+    }
+
+    /// Moves mover `m` to `offset` (from where the file draws it).
+    pub fn set_offset(&mut self, m: usize, offset: DVec3) {
+        self.offsets[m] = offset;
+        self.placed[m] = self.models.bounds(m).translated(offset);
+    }
+
+    /// Mover `m`'s offset.
+    pub fn offset(&self, m: usize) -> DVec3 {
+        self.offsets[m]
+    }
+
+    /// Every mover's offset, in mover order.
+    pub fn offsets(&self) -> &[DVec3] {
+        &self.offsets
+    }
+
+    /// Mover `m`'s bounds where it is now.
+    pub fn placed(&self, m: usize) -> Aabb {
+        self.placed[m]
+    }
+
+    /// The mover a scene brush belongs to (`None` for the world's).
+    pub fn mover_of_brush(&self, brush: BrushId) -> Option<usize> {
+        let after = self.first_brush.partition_point(|&f| f <= brush.0);
+        let m = after.checked_sub(1)?;
+        (brush.0 < self.first_brush[m] + self.models.brush_count(m)).then_some(m)
+    }
+
+    /// The world's prepared shape for the scene's `prepared`, with its skin.
+    fn inner_shape(&self, prepared: &Prepared) -> Prepared {
+        self.inner_prepared[prepared.slot() as usize]
+            .clone()
+            .expect("the scene prepares only shapes its world takes")
+            .with_skin(prepared.skin())
+    }
+
+    /// Sweeps `prepared` against mover `m` alone, where it is now (world coordinates).
+    pub fn trace_mover(
+        &self,
+        ctx: &mut QueryContext,
+        m: usize,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Option<Hit> {
+        let collider = self.models.collider(m)?;
+        let shape = self
+            .models
+            .prepared(m, prepared.slot() as usize)
+            .clone()
+            .with_skin(prepared.skin());
+        let o = self.offsets[m];
+        let local = collider.trace(ctx, &shape, start - o, end - o);
+        Some(local.translated(o, start, end, self.first_brush[m]))
+    }
+
+    /// True when `prepared` at `position` overlaps mover `m` where it is now.
+    pub fn in_mover(
+        &self,
+        ctx: &mut QueryContext,
+        m: usize,
+        prepared: &Prepared,
+        position: DVec3,
+    ) -> bool {
+        let Some(collider) = self.models.collider(m) else {
+            return false;
+        };
+        let shape = self.models.prepared(m, prepared.slot() as usize);
+        collider.is_solid(ctx, shape, position - self.offsets[m])
+    }
+
+    /// The movers whose places meet `bounds`, in mover order.
+    fn meeting<'a>(&'a self, bounds: &'a Aabb) -> impl Iterator<Item = usize> + 'a {
+        self.placed
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.intersects(bounds))
+            .map(|(m, _)| m)
+    }
+}
+
+impl Collider for Scene {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    /// The static world (the movers' brushes are [`Scene::models`]'s).
+    fn world(&self) -> &Arc<World> {
+        self.inner.world()
+    }
+
+    fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
+        let refused = |reason: String| UnsupportedShape {
+            backend: self.inner.name().to_string(),
+            shape: shape.describe(),
+            reason,
+        };
+        let index = self.models.shape_index(shape).ok_or_else(|| {
+            refused(
+                "the movers' structures were built for other shapes; build them with this one"
+                    .to_string(),
+            )
+        })?;
+        if self.inner_prepared[index].is_none() {
+            return Err(self.inner.prepare(shape).unwrap_err());
+        }
+        Ok(self.key.prepare(shape.clone(), index as u32))
+    }
+
+    fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
+        self.key.check(prepared);
+        let mut hit = self
+            .inner
+            .trace(ctx, &self.inner_shape(prepared), start, end);
+        if hit.all_solid() {
+            return hit;
+        }
+        let bounds = prepared.shape().bounds();
+        let swept = bounds
+            .translated(start)
+            .merged(bounds.translated(end))
+            .loosened(prepared.skin());
+        for m in self.meeting(&swept) {
+            if let Some(mover) = self.trace_mover(ctx, m, prepared, start, end) {
+                hit = hit.nearer(mover);
+                if hit.all_solid() {
+                    break;
+                }
+            }
+        }
+        hit
+    }
+
+    fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
+        self.key.check(prepared);
+        if self
+            .inner
+            .is_solid(ctx, &self.inner_shape(prepared), position)
+        {
+            return true;
+        }
+        let bounds = prepared.shape().bounds().translated(position);
+        self.meeting(&bounds)
+            .any(|m| self.in_mover(ctx, m, prepared, position))
+    }
+}
