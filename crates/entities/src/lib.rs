@@ -38,6 +38,7 @@
 mod defs;
 mod dialect;
 mod input;
+mod machinery;
 pub mod rules;
 mod spawn;
 mod warning;
@@ -48,5 +49,6 @@ pub use defs::{
 };
 pub use dialect::Dialect;
 pub use input::{EntityInput, InputBrush, InputContents};
+pub use machinery::{Machinery, MoverEvent, MoverEventKind};
 pub use spawn::spawn;
 pub use warning::EntityWarning;

@@ -101,6 +101,15 @@ pub const PLAT_FIELD_ABOVE: f64 = 8.0;
 /// (Quake 1 `plat_center_touch`: `nextthink = ltime + 1`; Quake III `Touch_Plat`: `+ 1000` ms).
 pub const PLAT_HOLD: f64 = 1.0;
 
+/// How often a Quake 1 door field opens its doors at most, seconds (`door_trigger_touch`:
+/// `attack_finished = time + 1`, `doors.qc`).
+pub const QUAKE1_FIELD_REPEAT: f64 = 1.0;
+
+/// How long after being used a Quake III mover at rest sets off, seconds (`Use_BinaryMover`:
+/// "start moving 50 msec later, becase if this was player triggered, level.time hasn't been
+/// advanced yet", `g_mover.c`).
+pub const QUAKE3_USE_DELAY: f64 = 0.05;
+
 /// How far a Quake 1 entity's bounds reach beyond its box for touching triggers, units:
 /// `SV_LinkEdict` grows `absmin`/`absmax` by 1 "to make sure they touch when just against"
 /// (`world.c`).

@@ -195,7 +195,25 @@ pub fn run_scenario_with(
             })
         })
         .transpose()?;
+    // A living world's movers, each with its own structure in this backend.
+    let living = match &scenario.world.living {
+        None => None,
+        Some(entities) => {
+            let models = cspace_sim::Models::build(backend, &entities.movers, &scenario.shapes())
+                .map_err(|e| Error::from(e).in_scenario(&scenario.path))?
+                .ok_or_else(|| Error::Unsupported {
+                    scenario: scenario.path.clone(),
+                    backend: backend.name(),
+                    reason: "it cannot prepare an agent's shape for the movers".to_string(),
+                })?;
+            Some(cspace_sim::Living {
+                entities: entities.clone(),
+                models: Arc::new(models),
+            })
+        }
+    };
     let config = SimConfig {
+        living,
         params: scenario.params,
         dt: scenario.dt,
         recording: Recording::Sampled {

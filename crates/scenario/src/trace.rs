@@ -14,7 +14,8 @@ use std::fmt::Write as _;
 use cspace_geom::domain::{self, Quantity};
 use cspace_geom::{BrushId, DVec3};
 use cspace_sim::{
-    AgentId, AgentState, ContactEvent, Event, EventKind, GotoFailure, Pose, Sample, Sim, Touched,
+    AgentId, AgentState, ContactEvent, Event, EventKind, GotoFailure, MoverEvent, MoverEventKind,
+    Pose, Sample, Sim, Touched,
 };
 
 /// The version written in the first line.
@@ -124,6 +125,8 @@ pub struct RunRecord {
     pub samples: Vec<Sample>,
     /// Every agent's final state, in id order.
     pub finals: Vec<FinalState>,
+    /// The movers' events, in the order they happened (a living world's; none otherwise).
+    pub movers: Vec<MoverEvent>,
 }
 
 impl RunRecord {
@@ -147,6 +150,7 @@ impl RunRecord {
             events: sim.events().to_vec(),
             samples: sim.samples().to_vec(),
             finals,
+            movers: sim.mover_events().to_vec(),
         }
     }
 
@@ -236,6 +240,7 @@ impl RunRecord {
                     ..*f
                 })
                 .collect(),
+            movers: self.movers.clone(),
         }
     }
 }
@@ -302,6 +307,17 @@ pub fn event_text(kind: &EventKind) -> String {
         }
         EventKind::Slept => "slept".to_string(),
         EventKind::Woke => "woke".to_string(),
+        EventKind::Rides { mover } => format!("rides mover {mover}"),
+    }
+}
+
+/// What a mover's event line says after `step S mover M`.
+pub fn mover_event_text(kind: &MoverEventKind) -> String {
+    match kind {
+        MoverEventKind::Started => "started".to_string(),
+        MoverEventKind::Reached => "reached its end".to_string(),
+        MoverEventKind::Blocked { agent } => format!("blocked by agent {agent}"),
+        MoverEventKind::Reversed => "reversed".to_string(),
     }
 }
 
@@ -318,7 +334,22 @@ pub fn write(record: &RunRecord) -> String {
     writeln!(out, "sample_every {}", header.sample_every).unwrap();
     writeln!(out).unwrap();
     writeln!(out, "events").unwrap();
+    // A step's agents' events, then its movers' (the movers move after the agents).
+    let mut movers = record.movers.iter().peekable();
+    let mover_line = |out: &mut String, m: &MoverEvent| {
+        writeln!(
+            out,
+            "  step {} mover {} {}",
+            m.step,
+            m.mover,
+            mover_event_text(&m.kind)
+        )
+        .unwrap();
+    };
     for e in &record.events {
+        while let Some(m) = movers.next_if(|m| m.step < e.step) {
+            mover_line(&mut out, m);
+        }
         writeln!(
             out,
             "  step {} agent {} {}",
@@ -327,6 +358,9 @@ pub fn write(record: &RunRecord) -> String {
             event_text(&e.kind)
         )
         .unwrap();
+    }
+    for m in movers {
+        mover_line(&mut out, m);
     }
     writeln!(out).unwrap();
     writeln!(out, "trajectory").unwrap();
@@ -655,7 +689,32 @@ fn event(w: &mut Words, agents: usize) -> Result<EventKind, TraceError> {
         }
         "slept" => EventKind::Slept,
         "woke" => EventKind::Woke,
+        "rides" => {
+            w.expect("mover")?;
+            EventKind::Rides { mover: w.number()? }
+        }
         other => return w.err(format!("unknown event {}", quoted(other))),
+    })
+}
+
+/// The mover's event whose words follow `step S mover M` ([`mover_event_text`] read back).
+fn mover_event(w: &mut Words, agents: usize) -> Result<MoverEventKind, TraceError> {
+    Ok(match w.next()? {
+        "started" => MoverEventKind::Started,
+        "reached" => {
+            w.expect("its")?;
+            w.expect("end")?;
+            MoverEventKind::Reached
+        }
+        "blocked" => {
+            w.expect("by")?;
+            w.expect("agent")?;
+            MoverEventKind::Blocked {
+                agent: agent_id(w, agents)?,
+            }
+        }
+        "reversed" => MoverEventKind::Reversed,
+        other => return w.err(format!("unknown mover event {}", quoted(other))),
     })
 }
 
@@ -763,6 +822,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
     let mut events = Vec::new();
     let mut samples: Vec<Sample> = Vec::new();
     let mut finals = Vec::new();
+    let mut movers = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let mut w = Words::new(line, i + 1 + offset);
         if w.words.is_empty() {
@@ -820,6 +880,14 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
             "events" => {
                 w.expect("step")?;
                 let step = w.number()?;
+                if w.peek() == Some("mover") {
+                    w.next()?;
+                    let mover = w.number()?;
+                    let kind = mover_event(&mut w, header.agents)?;
+                    w.end()?;
+                    movers.push(MoverEvent { step, mover, kind });
+                    continue;
+                }
                 w.expect("agent")?;
                 let agent = agent_id(&mut w, header.agents)?;
                 let kind = event(&mut w, header.agents)?;
@@ -889,6 +957,7 @@ fn parse_lines(lines: &[&str], offset: usize) -> Result<Trace, TraceError> {
             events,
             samples,
             finals,
+            movers,
         },
         scenario_line,
     })

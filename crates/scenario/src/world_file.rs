@@ -42,6 +42,15 @@ pub struct WorldSpec {
     /// Inline brushes.
     #[serde(default, rename = "brush")]
     pub brushes: Vec<Spanned<BrushSpec>>,
+    /// The map's movers move and push (issue 32, `docs/entities.md`): their brushes leave the
+    /// static world and become brush models of their own. Default `false`: frozen, solid where
+    /// the file draws them (every scenario before issue 32).
+    #[serde(default)]
+    pub living: bool,
+    /// The rules the map's entities are read with, `"quake1"` or `"quake3"`; default: the
+    /// dialect the map's format names.
+    #[serde(default)]
+    pub entities: Option<Spanned<String>>,
 }
 
 /// One inline brush: a box or a list of planes.
@@ -97,6 +106,9 @@ pub struct LoadedWorld {
     pub world: Arc<World>,
     /// Agent start points found in a `.map` (empty for inline worlds).
     pub spawns: Vec<DVec3>,
+    /// The living entities when the world lives (`living = true`): the movers whose brushes
+    /// were taken out of `world`, the triggers that set them going.
+    pub living: Option<Arc<cspace_entities::Entities>>,
 }
 
 /// Expands `${NAME}` references to environment variables in a path written in a file.
@@ -263,6 +275,32 @@ pub fn parse_world(path: &Path, text: &str) -> Result<LoadedWorld, Error> {
 pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorld, Error> {
     let mut brushes = Vec::new();
     let mut spawns = Vec::new();
+    let mut living = None;
+    let dialect = match &spec.entities {
+        None => None,
+        Some(d) => Some(match d.get_ref().as_str() {
+            "quake1" => cspace_entities::Dialect::Quake1,
+            "quake3" => cspace_entities::Dialect::Quake3,
+            other => {
+                return Err(LocatedError::at(
+                    file,
+                    text,
+                    d.span().start,
+                    format!("entities: {other:?} is not \"quake1\" or \"quake3\""),
+                )
+                .into());
+            }
+        }),
+    };
+    if (spec.living || dialect.is_some()) && spec.map.is_none() {
+        return Err(LocatedError::at(
+            file,
+            text,
+            0,
+            "living and entities need a `map`: inline brushes have no entities",
+        )
+        .into());
+    }
     if let Some(map) = &spec.map {
         let path = resolve_path(file, map.get_ref())
             .map_err(|e| LocatedError::at(file, text, map.span().start, format!("map: {e}")))?;
@@ -277,9 +315,15 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorl
                 ),
             )
         })?;
-        let loaded = load_map_bytes(&path, &map_bytes)?;
+        let options = cspace_mapfile::BuildOptions {
+            living: spec.living,
+            dialect,
+            ..cspace_mapfile::BuildOptions::default()
+        };
+        let loaded = load_map_with(&path, &map_bytes, &options)?;
         brushes.extend(loaded.world.brushes().iter().cloned());
         spawns = loaded.spawns;
+        living = loaded.living;
     }
     brushes.extend(inline_brushes(spec, file, text)?);
     if brushes.is_empty() {
@@ -294,16 +338,28 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorl
     Ok(LoadedWorld {
         world: Arc::new(World::new(brushes)),
         spawns,
+        living,
     })
 }
 
 /// Loads the world of a `.map` file's bytes (with `cspace-mapfile`'s solidity rules). Bytes, not
 /// text: the map reader locates a byte that is not UTF-8 by line and column.
 fn load_map_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedWorld, Error> {
-    let map = load_map(path, bytes)?;
+    load_map_with(path, bytes, &cspace_mapfile::BuildOptions::default())
+}
+
+/// [`load_map_bytes`] with `options`: a living world keeps its entities.
+fn load_map_with(
+    path: &Path,
+    bytes: &[u8],
+    options: &cspace_mapfile::BuildOptions,
+) -> Result<LoadedWorld, Error> {
+    let name = cspace_mapfile::normalised(path).display().to_string();
+    let map = cspace_mapfile::load_world(bytes, &name, options)?;
     Ok(LoadedWorld {
         spawns: map.spawn_points.iter().map(|s| s.origin).collect(),
         world: Arc::new(map.world),
+        living: options.living.then(|| Arc::new(map.living)),
     })
 }
 

@@ -41,6 +41,11 @@ pub use intent::{Action, Intent, View};
 pub use movement::{MoveHit, Player, PlayerMove};
 pub use movers::{Models, Scene};
 pub use params::MoveParams;
-pub use record::{ContactEvent, Event, EventKind, GotoFailure, Recording, Sample, Touched};
+pub use record::{
+    ContactEvent, Event, EventKind, GotoFailure, MoverEvent, MoverEventKind, Recording, Sample,
+    Touched,
+};
 pub use script::{ScriptEvent, Scripted, ScriptedAgent, Scripts};
-pub use simulation::{InSolid, PARALLEL_FROM, Sim, SimConfig, SimCounters, SimError, Verification};
+pub use simulation::{
+    InSolid, Living, PARALLEL_FROM, Sim, SimConfig, SimCounters, SimError, Verification,
+};

@@ -130,6 +130,40 @@ pub enum EventKind {
     Slept,
     /// The agent woke up.
     Woke,
+    /// The agent began to ride mover `mover` (an index of the living world's movers): its ground
+    /// is the mover's (Quake's `groundentity`), so the mover carries it (issue 32).
+    Rides {
+        /// The mover.
+        mover: u32,
+    },
+}
+
+/// What happened to a mover (a team of linked movers is named by its master).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoverEventKind {
+    /// It set off.
+    Started,
+    /// It reached the end of its move.
+    Reached,
+    /// Its push was blocked by an agent that would have been left in solid: it and everything
+    /// it moved went back (Quake III's `G_MoverTeam`, Quake 1's `SV_PushMove`).
+    Blocked {
+        /// The agent in the way.
+        agent: AgentId,
+    },
+    /// Blocked, it turned back (a door or plat that is no crusher).
+    Reversed,
+}
+
+/// A mover's event with its step (issue 32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoverEvent {
+    /// The step during which it happened.
+    pub step: u64,
+    /// The mover (an index of the living world's movers; a team's master).
+    pub mover: u32,
+    /// What happened.
+    pub kind: MoverEventKind,
 }
 
 /// Why a goto ended without arriving.
@@ -205,6 +239,8 @@ pub(crate) struct Recorder {
     pub(crate) drained: usize,
     /// The sampled states.
     pub(crate) samples: Vec<Sample>,
+    /// The movers' events, kept as `events` are.
+    pub(crate) mover_events: Vec<MoverEvent>,
     /// Per agent (by id): its last event is a refused stand. A refusal streak is recorded once.
     refusing: Vec<bool>,
 }
@@ -223,6 +259,7 @@ impl Recorder {
             events: Vec::new(),
             drained: 0,
             samples: Vec::new(),
+            mover_events: Vec::new(),
             refusing: Vec::new(),
         }
     }
@@ -231,6 +268,7 @@ impl Recorder {
     pub(crate) fn begin_step(&mut self) {
         if self.recording == Recording::Off {
             self.events.clear();
+            self.mover_events.clear();
             self.drained = 0;
         }
     }

@@ -15,9 +15,11 @@
 //! Time is `step * dt`, never accumulated.
 
 mod groups;
+mod living;
 mod tracer;
 mod verify;
 
+pub use living::Living;
 pub use verify::{InSolid, Verification};
 
 use std::sync::{Arc, Mutex};
@@ -190,6 +192,10 @@ pub struct SimConfig {
     pub planner: Option<Arc<Planner>>,
     /// The goto follower's constants.
     pub follow: FollowParams,
+    /// The living world: movers that move and push, and the triggers that set them going
+    /// (issue 32, `docs/entities.md`); `None` (the default): the world is the collider's alone,
+    /// and nothing moves but the agents.
+    pub living: Option<Living>,
 }
 
 /// [`SimConfig::parallel_from`]'s default: on two cores a crowd of 1,000 Quake players steps
@@ -207,6 +213,7 @@ impl Default for SimConfig {
             parallel_from: PARALLEL_FROM,
             planner: None,
             follow: FollowParams::default(),
+            living: None,
         }
     }
 }
@@ -276,6 +283,8 @@ pub struct Sim {
     follow_params: FollowParams,
     /// Every path planned so far, in order (kept when recording).
     plans: Vec<PlannedPath>,
+    /// The movers, their scene and their clock, when the world lives.
+    living: Option<Box<living::LivingState>>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -341,6 +350,7 @@ impl Sim {
             parallel_from,
             planner,
             follow,
+            living,
         } = config;
         params.validate()?;
         if !(dt > 0.0 && dt <= cspace_geom::tolerance::MAX_TIME_STEP) {
@@ -350,7 +360,19 @@ impl Sim {
             p.check_world(collider.world())?;
         }
         let floor = fall_floor(&collider.world().bounds());
-        let verifier = verify.then(|| verify::Verifier::new(collider.world().clone()));
+        let living = living
+            .map(|l| living::LivingState::new(collider.clone(), l, dt))
+            .transpose()?
+            .map(Box::new);
+        let verifier = verify.then(|| {
+            verify::Verifier::new(
+                collider.world().clone(),
+                living
+                    .as_ref()
+                    .map(|l| l.mover_worlds())
+                    .unwrap_or_default(),
+            )
+        });
         Ok(Sim {
             world: hecs::World::new(),
             floor,
@@ -378,6 +400,7 @@ impl Sim {
             nav_ctx: cspace_nav::NavContext::new(),
             follow_params: follow,
             plans: Vec::new(),
+            living,
         })
     }
 
@@ -412,7 +435,7 @@ impl Sim {
             }
         }
         let poses = PoseSet::prepare(
-            self.collider.as_ref(),
+            tracer(&self.collider, &self.living),
             &self.params,
             &spec.standing,
             spec.crouching.as_ref(),
@@ -507,10 +530,11 @@ impl Sim {
         )>(entity);
         let (poses, pose, at, speed, ground, rest, pending, touching) =
             query.get().expect("agents have every component");
-        if self
-            .collider
-            .is_solid(&mut self.queries, poses.get(*pose), position)
-        {
+        if tracer(&self.collider, &self.living).is_solid(
+            &mut self.queries,
+            poses.get(*pose),
+            position,
+        ) {
             return Err(SimError::TeleportIntoSolid {
                 agent: id,
                 position,
@@ -756,7 +780,8 @@ impl Sim {
             let (poses, pose, position, rest) = query.get().expect("agents have every component");
             if !rest.left_world {
                 let shape = poses.get(*pose).shape();
-                verifier.check(self.step, id, shape, *pose, position.0);
+                let offsets = self.living.as_ref().map_or(&[][..], |l| l.offsets());
+                verifier.check(self.step, id, shape, *pose, position.0, offsets);
             }
         }
     }
@@ -780,6 +805,9 @@ impl Sim {
         let params = self.params;
         for sub_dt in params.substeps(self.dt) {
             self.move_agents(sub_dt);
+        }
+        if self.living.is_some() {
+            self.run_movers();
         }
         // Time on ground, per step (asleep agents rest on ground too).
         for (ground, totals) in self.world.query_mut::<(&Ground, &mut Totals)>() {
@@ -914,7 +942,7 @@ impl Sim {
     fn run_in_order(&mut self, phase: Phase) {
         self.refresh_filters();
         let shared = Shared {
-            collider: self.collider.as_ref(),
+            collider: tracer(&self.collider, &self.living),
             params: &self.params,
             step: self.step,
             floor: self.floor,
@@ -956,7 +984,7 @@ impl Sim {
             return;
         }
         let shared = Shared {
-            collider: self.collider.as_ref(),
+            collider: tracer(&self.collider, &self.living),
             params: &self.params,
             step: self.step,
             floor: self.floor,
@@ -1106,6 +1134,18 @@ impl Sim {
         for (_, agent, kind) in events {
             self.recorder.record(self.step, agent, kind);
         }
+    }
+}
+
+/// The collider agents are traced against: the scene of the static world and the movers where
+/// they are when the world lives, else the static world's.
+fn tracer<'a>(
+    collider: &'a Arc<dyn Collider>,
+    living: &'a Option<Box<living::LivingState>>,
+) -> &'a dyn Collider {
+    match living {
+        Some(l) => l.scene(),
+        None => collider.as_ref(),
     }
 }
 

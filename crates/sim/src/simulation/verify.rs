@@ -1,6 +1,8 @@
 //! The exactness guard (`sim run --verify`): after every step, every agent's position is checked
 //! with the exact reference's point query, whatever backend moved it. A backend that lets an
-//! agent into solid is caught at the step it happens, with the agent and where.
+//! agent into solid is caught at the step it happens, with the agent and where. When the world
+//! lives, the movers are checked too, each by the exact reference on its own brushes where it is
+//! (a shape in solid in the static world or in any mover is in solid).
 
 use std::sync::Arc;
 
@@ -59,14 +61,26 @@ impl Verification {
 pub(crate) struct Verifier {
     exact: WithContext<ExactCollider>,
     prepared: Vec<(Shape, Prepared)>,
+    /// Each mover's exact reference on its brushes where drawn, its bounds there, and the
+    /// shapes it has prepared (in `prepared`'s order).
+    movers: Vec<(WithContext<ExactCollider>, cspace_geom::Aabb, Vec<Prepared>)>,
     pub(crate) found: Verification,
 }
 
 impl Verifier {
-    pub(crate) fn new(world: Arc<World>) -> Verifier {
+    /// The guard of `world` and of the movers' brush models `movers` (worlds of their brushes
+    /// where the file draws them).
+    pub(crate) fn new(world: Arc<World>, movers: Vec<Arc<World>>) -> Verifier {
         Verifier {
             exact: WithContext::new(ExactCollider::new(world)),
             prepared: Vec::new(),
+            movers: movers
+                .into_iter()
+                .map(|w| {
+                    let bounds = w.bounds();
+                    (WithContext::new(ExactCollider::new(w)), bounds, Vec::new())
+                })
+                .collect(),
             found: Verification::default(),
         }
     }
@@ -79,6 +93,7 @@ impl Verifier {
         shape: &Shape,
         pose: Pose,
         position: DVec3,
+        offsets: &[DVec3],
     ) {
         let index = match self.prepared.iter().position(|(s, _)| s == shape) {
             Some(index) => index,
@@ -88,11 +103,27 @@ impl Verifier {
                     .prepare(shape)
                     .expect("the exact reference takes every agent shape");
                 self.prepared.push((shape.clone(), prepared));
+                for (exact, _, prepared) in &mut self.movers {
+                    prepared.push(
+                        exact
+                            .prepare(shape)
+                            .expect("the exact reference takes every agent shape"),
+                    );
+                }
                 self.prepared.len() - 1
             }
         };
         self.found.checked += 1;
-        if self.exact.is_solid(&self.prepared[index].1, position) {
+        let bounds = shape.bounds().translated(position);
+        let in_mover =
+            self.movers
+                .iter_mut()
+                .zip(offsets)
+                .any(|((exact, drawn, prepared), &offset)| {
+                    drawn.translated(offset).intersects(&bounds)
+                        && exact.is_solid(&prepared[index], position - offset)
+                });
+        if in_mover || self.exact.is_solid(&self.prepared[index].1, position) {
             self.found.in_solid += 1;
             if self.found.first.len() < Verification::KEPT {
                 self.found.first.push(InSolid {

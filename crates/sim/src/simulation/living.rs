@@ -1,0 +1,336 @@
+//! The living world in the step (issue 32, `docs/entities.md`): after the agents move, every
+//! mover team advances by its clock ([`Machinery`]) in the entity order of its master and pushes
+//! what is in its way, then the triggers the agents touch act. One fixed order on the calling
+//! thread, so every thread count gives the same bits.
+//!
+//! Pushing follows Quake III's `G_MoverTeam` / `G_MoverPush` / `G_TryPushingEntity`
+//! (`g_mover.c`), which is Quake 1's `SV_PushMove` (`sv_phys.c`) with the pushed entity
+//! translated instead of traced: each member of the team is moved to where its clock puts it;
+//! every agent riding it (its ground is the mover's), and every agent the moved mover now
+//! overlaps, is moved by the same offset; an agent left in solid goes back to where it was if
+//! that place is free, and otherwise the push is blocked: the members and every agent moved go
+//! back, and the team reverses or waits ([`Machinery::block`]). Riders get no velocity.
+
+use std::sync::Arc;
+
+use cspace_entities::{Entities, Machinery, MoverEventKind as ClockEvent};
+use cspace_geom::tolerance::CONTACT;
+use cspace_geom::{Aabb, Collider, DVec3, Prepared, QueryContext, World};
+
+use crate::agent::{AgentId, Ground, Pose, PoseSet, Position, Rest};
+use crate::movers::{Models, Scene};
+use crate::record::{EventKind, MoverEvent, MoverEventKind};
+
+use super::{Sim, SimError};
+
+/// What a simulation needs for a living world ([`crate::SimConfig::living`]): the map's entities
+/// and the movers' brush models built in the run's backend for the agents' shapes.
+#[derive(Debug, Clone)]
+pub struct Living {
+    /// The entities (their movers in the order of [`Models`]).
+    pub entities: Arc<Entities>,
+    /// Every mover's structure, in the backend of the simulation's collider, ready for every
+    /// shape an agent will have ([`crate::AgentSpec::shapes`]).
+    pub models: Arc<Models>,
+}
+
+/// The movers where they are, their clock, and who rides what.
+pub(crate) struct LivingState {
+    scene: Scene,
+    machinery: Machinery,
+    entities: Arc<Entities>,
+    /// Per agent id, the mover it rode after the last step.
+    riding: Vec<Option<usize>>,
+    queries: QueryContext,
+}
+
+/// One agent as the mover pass sees it.
+struct Rider {
+    id: AgentId,
+    entity: hecs::Entity,
+    shape: Prepared,
+    traced: Prepared,
+    bounds: Aabb,
+    position: DVec3,
+    on_ground: bool,
+    moved: bool,
+}
+
+impl LivingState {
+    /// The scene of `collider`'s world and `living`'s movers where they spawn.
+    pub(crate) fn new(
+        collider: Arc<dyn Collider>,
+        living: Living,
+        dt: f64,
+    ) -> Result<LivingState, SimError> {
+        let machinery = Machinery::new(&living.entities, dt);
+        let mut scene = Scene::new(collider, living.models);
+        for (m, &offset) in machinery.offsets().iter().enumerate() {
+            scene.set_offset(m, offset);
+        }
+        Ok(LivingState {
+            scene,
+            machinery,
+            entities: living.entities,
+            riding: Vec::new(),
+            queries: QueryContext::new(),
+        })
+    }
+
+    /// The scene agents are traced against.
+    pub(crate) fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Every mover's offset now.
+    pub(crate) fn offsets(&self) -> &[DVec3] {
+        self.scene.offsets()
+    }
+
+    /// Each mover's brushes where drawn, as a world (for the exactness guard).
+    pub(crate) fn mover_worlds(&self) -> Vec<Arc<World>> {
+        self.entities
+            .movers
+            .iter()
+            .map(|m| Arc::new(World::new(m.brushes.clone())))
+            .collect()
+    }
+
+    /// The mover `rider` stands on: the one whose brush the ground probe meets first (Quake's
+    /// `groundentity`, from the same probe the movement model finds the ground with).
+    fn ground_mover(&mut self, rider: &Rider, probe: f64) -> Option<usize> {
+        if !rider.on_ground {
+            return None;
+        }
+        let reach = rider.bounds.loosened(probe + CONTACT);
+        if !(0..self.scene.models().len()).any(|m| self.scene.placed(m).intersects(&reach)) {
+            return None;
+        }
+        let below = rider.position - DVec3::new(0.0, 0.0, probe);
+        let hit = self
+            .scene
+            .trace(&mut self.queries, &rider.traced, rider.position, below);
+        hit.surface()
+            .and_then(|s| self.scene.mover_of_brush(s.brush))
+    }
+}
+
+impl Sim {
+    /// The movers' pass of the step: riders found, every team advanced and pushing in order,
+    /// then the triggers touched.
+    pub(super) fn run_movers(&mut self) {
+        let step = self.step;
+        let probe = self.params.ground_probe;
+        let Some(living) = self.living.as_mut() else {
+            return;
+        };
+        // Every agent as it stands after moving, in id order.
+        let mut riders: Vec<Rider> = Vec::with_capacity(self.live.len());
+        for &id in &self.live {
+            let entity = self.agents[id.0 as usize].expect("a live agent");
+            let mut query = self
+                .world
+                .query_one::<(&PoseSet, &Pose, &Position, &Ground, &Rest)>(entity);
+            let (poses, pose, position, ground, rest) =
+                query.get().expect("agents have every component");
+            if rest.left_world {
+                continue;
+            }
+            let shape = poses.get(*pose).clone();
+            let bounds = shape.shape().bounds().translated(position.0);
+            riders.push(Rider {
+                id,
+                entity,
+                traced: poses.traced(*pose).clone(),
+                shape,
+                bounds,
+                position: position.0,
+                on_ground: ground.walkable().is_some(),
+                moved: false,
+            });
+        }
+        let mut riding: Vec<Option<usize>> = riders
+            .iter()
+            .map(|r| living.ground_mover(r, probe))
+            .collect();
+        living.machinery.begin_step();
+        record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        for t in 0..living.machinery.team_count() {
+            let moves: Vec<(usize, DVec3)> = living
+                .machinery
+                .proposal(t)
+                .into_iter()
+                .filter(|&(m, to)| to != living.scene.offset(m))
+                .collect();
+            if moves.is_empty() {
+                living.machinery.commit(t);
+                continue;
+            }
+            let mut placed: Vec<(usize, DVec3)> = Vec::new();
+            let mut pushed: Vec<(usize, DVec3, Option<usize>)> = Vec::new();
+            let mut blocked = None;
+            'parts: for (m, to) in moves {
+                let from = living.scene.offset(m);
+                let delta = to - from;
+                living.scene.set_offset(m, to);
+                placed.push((m, from));
+                let now = living.scene.placed(m);
+                for (i, rider) in riders.iter_mut().enumerate() {
+                    let rides = riding[i] == Some(m);
+                    if !rides {
+                        // Quake III tests only agents whose bounds meet the mover's new place
+                        // (strictly), and pushes those it now overlaps.
+                        let b = rider.shape.shape().bounds().translated(rider.position);
+                        let meets = (0..3).all(|k| b.min[k] < now.max[k] && b.max[k] > now.min[k]);
+                        if !meets
+                            || !living.scene.is_solid(
+                                &mut living.queries,
+                                &rider.shape,
+                                rider.position,
+                            )
+                        {
+                            continue;
+                        }
+                    }
+                    pushed.push((i, rider.position, riding[i]));
+                    let old = rider.position;
+                    rider.position = old + delta;
+                    if !rides {
+                        // "may have pushed them off an edge".
+                        riding[i] = None;
+                    }
+                    if !living
+                        .scene
+                        .is_solid(&mut living.queries, &rider.shape, rider.position)
+                    {
+                        continue;
+                    }
+                    // "if it is ok to leave in the old position, do it".
+                    rider.position = old;
+                    if !living
+                        .scene
+                        .is_solid(&mut living.queries, &rider.shape, rider.position)
+                    {
+                        riding[i] = None;
+                        pushed.pop();
+                        continue;
+                    }
+                    blocked = Some(rider.id);
+                    break 'parts;
+                }
+            }
+            match blocked {
+                Some(agent) => {
+                    for &(i, at, was) in pushed.iter().rev() {
+                        riders[i].position = at;
+                        riding[i] = was;
+                    }
+                    for &(m, at) in placed.iter().rev() {
+                        living.scene.set_offset(m, at);
+                    }
+                    self.recorder.mover_events.push(MoverEvent {
+                        step,
+                        mover: living.machinery.members(t)[0] as u32,
+                        kind: MoverEventKind::Blocked { agent },
+                    });
+                    living.machinery.block(t);
+                }
+                None => {
+                    for &(i, ..) in &pushed {
+                        riders[i].moved = true;
+                    }
+                    living.machinery.commit(t);
+                }
+            }
+            record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        }
+        debug_assert!(
+            living
+                .machinery
+                .offsets()
+                .iter()
+                .zip(living.scene.offsets())
+                .all(|(a, b)| a == b),
+            "the scene stands where the clock says"
+        );
+        // Riders of the step, and the triggers they touch, in trigger then agent order.
+        let reach = cspace_entities::rules::QUAKE1_TOUCH_REACH;
+        for &m in riding.iter().flatten() {
+            living.machinery.ridden(m);
+        }
+        for (k, trigger) in living.entities.triggers.iter().enumerate() {
+            let bounds = match trigger.follows {
+                // A button's surface, drawn with it, moves with it.
+                Some(m) => trigger.bounds.translated(living.scene.offset(m)),
+                None => trigger.bounds,
+            }
+            .loosened(reach);
+            let touched = riders.iter().any(|r| {
+                r.shape
+                    .shape()
+                    .bounds()
+                    .translated(r.position)
+                    .loosened(reach)
+                    .intersects(&bounds)
+            });
+            if touched {
+                living.machinery.touch(k);
+            }
+        }
+        record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        // Back into the agents: positions moved, riders woken, rides begun.
+        for (i, rider) in riders.iter().enumerate() {
+            let index = rider.id.0 as usize;
+            if living.riding.len() <= index {
+                living.riding.resize(index + 1, None);
+            }
+            if riding[i].is_some() && living.riding[index] != riding[i] {
+                self.recorder.record(
+                    step,
+                    rider.id,
+                    EventKind::Rides {
+                        mover: riding[i].expect("checked") as u32,
+                    },
+                );
+            }
+            living.riding[index] = riding[i];
+            if !rider.moved {
+                continue;
+            }
+            let mut query = self
+                .world
+                .query_one::<(&mut Position, &mut Rest)>(rider.entity);
+            let (position, rest) = query.get().expect("agents have every component");
+            position.0 = rider.position;
+            rest.still_steps = 0;
+            if rest.asleep {
+                rest.asleep = false;
+                self.recorder.record(step, rider.id, EventKind::Woke);
+            }
+            self.filters_stale = true;
+        }
+    }
+
+    /// Every mover's offset from where the file draws it, when the world lives.
+    pub fn mover_offsets(&self) -> Option<&[DVec3]> {
+        self.living.as_ref().map(|l| l.offsets())
+    }
+
+    /// The movers' events kept ([`crate::SimConfig::recording`], as [`Sim::events`]).
+    pub fn mover_events(&self) -> &[MoverEvent] {
+        &self.recorder.mover_events
+    }
+}
+
+/// Moves the clock's events into the record, at `step`.
+fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery, step: u64) {
+    out.extend(machinery.drain_events().into_iter().map(|e| MoverEvent {
+        step,
+        mover: e.mover as u32,
+        kind: match e.kind {
+            ClockEvent::Started => MoverEventKind::Started,
+            ClockEvent::Reached => MoverEventKind::Reached,
+            ClockEvent::Reversed => MoverEventKind::Reversed,
+        },
+    }));
+}
