@@ -1,3 +1,4 @@
 //! The integration tests of `cspace-entities`.
 
+mod machinery;
 mod spawn;

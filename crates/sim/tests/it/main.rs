@@ -3,6 +3,7 @@
 
 mod domain;
 mod driving;
+mod living;
 mod movement;
 mod movers;
 mod nav_brute_force;
