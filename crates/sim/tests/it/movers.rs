@@ -289,7 +289,7 @@ fn contact_scale(world: &World, shape: &Shape, start: DVec3, end: DVec3) -> bool
     })
 }
 
-/// 1. The exact reference's scene answers as the exact reference on the one world, for every
+/// Claim 1: the exact reference's scene answers as the exact reference on the one world, for every
 /// shape, from free starts and starts on the movers' faces (a start touching a face and moving
 /// into it is in solid for both; from there on Quake's merge differs by design, see below).
 #[test]
@@ -353,7 +353,8 @@ fn the_exact_scene_is_the_exact_reference_on_the_moved_world() {
     }
 }
 
-/// 2. Each backend's scene against the exact reference's, on the same random movers and places.
+/// Claim 2: each backend's scene against the exact reference's, on the same random movers and
+/// places.
 #[test]
 fn every_backends_scene_agrees_with_the_exact_scene() {
     let boxes = [
@@ -403,7 +404,7 @@ fn every_backends_scene_agrees_with_the_exact_scene() {
     }
 }
 
-/// 3. Where a backend is approximate by design (Melax's paper bevels for every shape, and either
+/// Claim 3: where a backend is approximate by design (Melax's paper bevels for every shape, and either
 /// bevel mode for spheres and cylinders, `docs/melax.md`), movers make it no worse: its scene
 /// differs from the exact reference's scene on no more moves than the same backend built on the
 /// one world holding the moved brushes differs from it (plus 2 %, the two trees' bevels near the
