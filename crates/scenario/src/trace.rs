@@ -1038,6 +1038,34 @@ mod tests {
     }
 
     #[test]
+    fn mover_lines_and_rides_read_back_and_write_the_same() {
+        let text = "cspace trace 1\nscenario s\nbackend exact\nsteps 20\ntime_step 0.015625\n\
+                    agents 2\nsample_every 1\n\nevents\n\
+                    \x20 step 3 agent 1 rides mover 0\n\
+                    \x20 step 3 mover 0 started\n\
+                    \x20 step 9 agent 0 slept\n\
+                    \x20 step 12 mover 0 blocked by agent 1\n\
+                    \x20 step 12 mover 0 reversed\n\
+                    \x20 step 19 mover 0 reached its end\n\
+                    \ntrajectory\n\nfinal\n";
+        let record = parse(text).unwrap().record;
+        assert_eq!(record.events.len(), 2);
+        assert_eq!(record.events[0].kind, EventKind::Rides { mover: 0 });
+        assert_eq!(
+            record.movers[1],
+            MoverEvent {
+                step: 12,
+                mover: 0,
+                kind: MoverEventKind::Blocked { agent: AgentId(1) }
+            }
+        );
+        assert_eq!(record.movers.len(), 4);
+        assert_eq!(write(&record), text);
+        let bad = text.replace("blocked by agent 1", "blocked by agent 7");
+        assert!(parse(&bad).unwrap_err().to_string().contains("agent 7"));
+    }
+
+    #[test]
     fn a_file_may_hold_one_trace_per_backend() {
         let one = |backend: &str| {
             format!("cspace trace 1\nscenario s\nbackend {backend}\nsteps 1\n\nfinal\n")
