@@ -14,6 +14,10 @@
 //!   teleporters, push pads, hurt volumes), [`Relay`]s (entities fired by name only), [`Spot`]s
 //!   (named points: teleport destinations, path corners, jump pad targets), [`Liquid`]s, the
 //!   brush entities kept where they are drawn ([`Kept`]) and the [`EntityWarning`]s.
+//! - [`Machinery`] is the movers' clock: where every mover team is at each step, what a touched
+//!   trigger, a fired target or a blocked push does to it (reverse or wait), and the
+//!   [`MoverEvent`]s. It knows no agents; the simulator (`cspace-sim`) pushes agents and reports
+//!   touches.
 //!
 //! ```
 //! use cspace_entities::{Dialect, EntityInput, MoverKind, spawn};
