@@ -97,6 +97,11 @@ pub enum CompileError {
         /// The name.
         pose: String,
     },
+    /// The compiled tree failed the compiler's own check of it: a bug of the compiler on this
+    /// world, refused rather than used (E1M1's lone eight-sided door brushes, compiled as
+    /// movers' worlds of their own, issue 32: a leaf's interior point outside its cell).
+    #[error("the compiled tree fails its own check ({0}); a compiler bug on this world")]
+    Unsound(crate::InvalidTree),
     /// A brush could not be expanded.
     #[error("brush {brush} expanded by pose {pose} (space {space}): {error}")]
     Expansion {
@@ -209,9 +214,9 @@ pub fn compile(
     seconds.total = started.elapsed().as_secs_f64();
     let mut stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
     stats.outside_fill = fill;
-    tree.validate().expect("a compiled tree is valid");
+    tree.validate().map_err(CompileError::Unsound)?;
     tree.validate_leaf_points(&leaf_points)
-        .expect("each leaf's interior point lies in its cell");
+        .map_err(CompileError::Unsound)?;
     Ok(Compiled {
         tree,
         stats,
