@@ -101,7 +101,7 @@ pub enum CompileError {
     /// world, refused rather than used (E1M1's lone eight-sided door brushes, compiled as
     /// movers' worlds of their own, issue 32: a leaf's interior point outside its cell).
     #[error("the compiled tree fails its own check ({0}); a compiler bug on this world")]
-    Unsound(crate::InvalidTree),
+    Unsound(String),
     /// A brush could not be expanded.
     #[error("brush {brush} expanded by pose {pose} (space {space}): {error}")]
     Expansion {
@@ -214,9 +214,10 @@ pub fn compile(
     seconds.total = started.elapsed().as_secs_f64();
     let mut stats = TreeStats::new(&tree, &leaf_info, polygons_before, polygons_after, seconds);
     stats.outside_fill = fill;
-    tree.validate().map_err(CompileError::Unsound)?;
+    tree.validate()
+        .map_err(|e| CompileError::Unsound(e.to_string()))?;
     tree.validate_leaf_points(&leaf_points)
-        .map_err(CompileError::Unsound)?;
+        .map_err(|e| CompileError::Unsound(e.to_string()))?;
     Ok(Compiled {
         tree,
         stats,
