@@ -109,21 +109,27 @@ fn sims(brushes: &[Brush], params: MoveParams, spec: AgentSpec) -> Vec<Sim> {
     let world = Arc::new(World::from_brushes(brushes.to_vec()));
     BackendKind::ALL
         .iter()
-        .map(|kind| {
-            let collider = kind
-                .build_for(&world, &spec.shapes(&params))
-                .unwrap()
-                .unwrap();
-            let config = SimConfig {
-                params,
-                dt: DT,
-                ..SimConfig::default()
-            };
-            let mut sim = Sim::new(collider, config).unwrap();
+        .map(|&kind| {
+            let mut sim = empty_sim(kind, &world, params, &spec);
             sim.spawn(spec.clone()).unwrap();
             sim
         })
         .collect()
+}
+
+/// A simulation on `kind` over `world` under `params` at Quake III's frame, its backend built
+/// for `spec`'s shapes, with no agent yet.
+fn empty_sim(kind: BackendKind, world: &Arc<World>, params: MoveParams, spec: &AgentSpec) -> Sim {
+    let collider = kind
+        .build_for(world, &spec.shapes(&params))
+        .unwrap()
+        .unwrap();
+    let config = SimConfig {
+        params,
+        dt: DT,
+        ..SimConfig::default()
+    };
+    Sim::new(collider, config).unwrap()
 }
 
 /// Walking down a ramp keeps the speed along the ground: `320 cos(angle)` horizontally at a
@@ -564,16 +570,7 @@ fn a_pose_the_trace_epsilon_grows_out_of_the_domain_is_refused_at_spawn() {
     let params = MoveParams::quake3();
     let spec = AgentSpec::new(tall, DVec3::new(0.0, 0.0, 100.0));
     let world = Arc::new(World::from_brushes(vec![floor()]));
-    let collider = BackendKind::Exact
-        .build_for(&world, &spec.shapes(&params))
-        .unwrap()
-        .unwrap();
-    let config = SimConfig {
-        params,
-        dt: DT,
-        ..SimConfig::default()
-    };
-    let mut sim = Sim::new(collider, config).unwrap();
+    let mut sim = empty_sim(BackendKind::Exact, &world, params, &spec);
     let error = sim.spawn(spec).unwrap_err();
     assert!(
         matches!(error, cspace_sim::SimError::GrownShape { by, .. } if by == 0.125),
