@@ -194,40 +194,10 @@ fn pending(snapshots: &Path) -> Vec<String> {
     names
 }
 
-/// A tunnel of the test's own (the repository's scenarios are the reviewer's to change: a test
-/// that copied them failed beside the snapshot test when the reviewer made this very change):
-/// a standing agent stopped at the mouth, a crouching one through, and one that stands up at 2 s.
-const TUNNEL: &str = r#"name = "tunnel"
-time_step = 0.015625
-steps = 256
-sample_every = 8
-[poses]
-stand = { box = { mins = [-16, -16, -24], maxs = [16, 16, 32] } }
-crouch = { box = { mins = [-16, -16, -24], maxs = [16, 16, 16] } }
-[world]
-[[world.brush]]
-box = { min = [-512, -512, -16], max = [1024, 512, 0] }
-[[world.brush]]
-box = { min = [0, -300, 48], max = [256, 300, 128] }
-[[agent]]
-name = "stander"
-pose = "stand"
-crouch_pose = "crouch"
-start = [-100, -200, 24.03125]
-script = [{ at = 0, move = [1, 0] }]
-[[agent]]
-name = "croucher"
-pose = "stand"
-crouch_pose = "crouch"
-start = [-100, 0, 24.03125]
-script = [{ at = 0, crouch = true }, { at = 0, move = [1, 0] }]
-[[agent]]
-name = "riser"
-pose = "stand"
-crouch_pose = "crouch"
-start = [-100, 200, 24.03125]
-script = [{ at = 0, crouch = true }, { at = 0, move = [1, 0] }, { at = 2, stand = true }]
-"#;
+/// The CLI tests' tunnel fixture (`crates/cli/tests/fixtures/tunnel.toml`), not the
+/// repository's scenario: the repository's scenarios are the reviewer's to change, and a test
+/// that copied them failed beside the snapshot test when the reviewer made this very change.
+const TUNNEL: &str = include_str!("../../crates/cli/tests/fixtures/tunnel.toml");
 
 /// The reviewer's day (issue 34): in a project of the test's own (its tunnel and a walk, with
 /// snapshots of their own), the tunnel's riser turns at 1.5 s; the snapshot tests then fail
