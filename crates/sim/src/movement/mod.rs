@@ -476,26 +476,29 @@ fn floor_lattice() -> &'static [(i32, i32)] {
 const NUDGES_AND_RINGS: usize = 26 * 9;
 
 /// The 26 offsets of `{-1, 0, 1}^3` but the origin, by length, then up before down, then in
-/// x, y, z order.
-fn nudges() -> [DVec3; 26] {
-    let mut all = [DVec3::ZERO; 26];
-    let mut n = 0;
-    for i in [-1.0, 0.0, 1.0] {
-        for j in [-1.0, 0.0, 1.0] {
-            for k in [-1.0, 0.0, 1.0] {
-                if (i, j, k) != (0.0, 0.0, 0.0) {
-                    all[n] = DVec3::new(i, j, k);
-                    n += 1;
+/// x, y, z order; sorted once.
+fn nudges() -> &'static [DVec3; 26] {
+    static NUDGES: std::sync::OnceLock<[DVec3; 26]> = std::sync::OnceLock::new();
+    NUDGES.get_or_init(|| {
+        let mut all = [DVec3::ZERO; 26];
+        let mut n = 0;
+        for i in [-1.0, 0.0, 1.0] {
+            for j in [-1.0, 0.0, 1.0] {
+                for k in [-1.0, 0.0, 1.0] {
+                    if (i, j, k) != (0.0, 0.0, 0.0) {
+                        all[n] = DVec3::new(i, j, k);
+                        n += 1;
+                    }
                 }
             }
         }
-    }
-    all.sort_by(|a, b| {
-        a.length_squared()
-            .total_cmp(&b.length_squared())
-            .then(b.z.total_cmp(&a.z))
-    });
-    all
+        all.sort_by(|a, b| {
+            a.length_squared()
+                .total_cmp(&b.length_squared())
+                .then(b.z.total_cmp(&a.z))
+        });
+        all
+    })
 }
 
 /// `PM_Friction`, on walkable ground only, and not while knocked back.
