@@ -7,7 +7,7 @@ use cspace_geom::{Aabb, Plane, Polygon};
 use glam::DVec3;
 
 use super::CompileOptions;
-use super::cell::Cell;
+use super::cell::{Cell, covering_half};
 use super::space::Space;
 use crate::tree::{NodeRef, PackedNode};
 use cspace_geom::tolerance::SPHERE_GROWTH;
@@ -300,9 +300,10 @@ pub(crate) fn solid_spaces(spaces: &[Space], point: DVec3, depth: f64) -> u64 {
     mask
 }
 
-/// The half side of the squares that cut the cells of a tree over `bounds` (beyond any cell).
+/// The half side of the squares that cut the cells of a tree over `bounds` (beyond any cell,
+/// wherever the box lies: [`covering_half`]).
 pub(crate) fn cut_half(bounds: Aabb) -> f64 {
-    bounds.size().max_element() * 4.0 + 1024.0
+    (bounds.size().max_element() * 4.0 + 1024.0).max(covering_half(bounds))
 }
 
 /// Listing 2's polygon distribution at a node splitting by `plane`: the polygons in front and

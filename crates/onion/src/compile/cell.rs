@@ -12,6 +12,17 @@ pub struct Cell {
     pub faces: Vec<Polygon>,
 }
 
+/// The least half side of a square that covers, on any plane, the plane's part in `bounds`:
+/// [`Polygon::square_on`] centres its square on the plane's point closest to the origin, which
+/// lies within the box's farthest corner's distance `r` of the origin, as does every point of the
+/// box, so a square of half side `2 r` (covering the disc of radius `2 r`) reaches all of it.
+///
+/// A box far from the origin for its size (a lone mover's brush model, issue 32: E1M1's door
+/// brushes 14 units wide at 2,000 units out) needs more than a multiple of its size.
+pub(crate) fn covering_half(bounds: Aabb) -> f64 {
+    2.0 * bounds.min.abs().max(bounds.max.abs()).length()
+}
+
 impl Cell {
     /// The box `bounds` as a cell.
     pub fn from_box(bounds: Aabb) -> Cell {
@@ -25,7 +36,10 @@ impl Cell {
             (DVec3::NEG_Z, -min.z),
         ]
         .map(|(n, d)| Plane::new(n, d).expect("axial normals are unit"));
-        Cell::from_planes(&planes, bounds.size().max_element() * 4.0)
+        Cell::from_planes(
+            &planes,
+            (bounds.size().max_element() * 4.0).max(covering_half(bounds)),
+        )
     }
 
     /// The cell bounded by outward `planes` (Listing 4: a large polygon on each plane clipped by

@@ -11,6 +11,7 @@ mod errors;
 mod examples;
 mod fill;
 mod io;
+mod lone_brush;
 mod seams;
 mod slivers;
 mod space_trees;

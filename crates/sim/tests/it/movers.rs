@@ -530,13 +530,13 @@ fn a_scene_refuses_shapes_its_movers_were_not_built_for() {
     assert!(err.reason.contains("built for other shapes"), "{err}");
 }
 
-/// Every mover of every corpus map builds its structure on every backend, or the backend is
-/// refused with an error: never a panic. The onion's compiler failed its own check on four of
-/// E1M1's lone eight-sided door brushes (movers 22 to 25) and panicked; it now says so
-/// (`CompileError::Unsound`), and the run leaves the onion out by name.
+/// Every mover of every corpus map builds its structure on every backend. The onion's compiler
+/// (and Melax's, which compiles through it) failed its own check on E1M1's lone door brushes
+/// (movers 22 to 25, 2,000 units from the origin and 14 wide): the squares it cut cells from
+/// were sized by the box alone (`covering_half` in `crates/onion/src/compile/cell.rs`).
 #[test]
-fn every_corpus_mover_builds_or_is_refused_on_every_backend() {
-    const TEST: &str = "every_corpus_mover_builds_or_is_refused_on_every_backend";
+fn every_corpus_mover_builds_on_every_backend() {
+    const TEST: &str = "every_corpus_mover_builds_on_every_backend";
     let Some(dir) = cspace_corpus::dir(TEST) else {
         return;
     };
@@ -573,11 +573,7 @@ fn every_corpus_mover_builds_or_is_refused_on_every_backend() {
             }
         }
     }
-    eprintln!("{built} backend builds of corpus movers; refused: {refused:#?}");
+    eprintln!("{built} backend builds of corpus movers");
     assert!(built > 0, "the corpus has movers");
-    // What is refused is refused by the compiler's own check (the onion's, which Melax compiles
-    // through), with its reason.
-    for r in &refused {
-        assert!(r.contains("fails its own check"), "{r}");
-    }
+    assert!(refused.is_empty(), "{refused:#?}");
 }
