@@ -171,7 +171,25 @@ impl OnionCollider {
         world: Arc<World>,
         tree: impl Into<Arc<OnionTree>>,
     ) -> Result<OnionCollider, WorldMismatch> {
-        let tree = tree.into();
+        OnionCollider::build(world, tree.into(), true)
+    }
+
+    /// [`OnionCollider::new`] without building the free-space index: every trace walks the tree
+    /// (the same answers, bit for bit). For small worlds traced only where they are (a mover's
+    /// brush model, traced when a move's bounds meet it), the index would cost more to build
+    /// than it saves.
+    pub fn new_unindexed(
+        world: Arc<World>,
+        tree: impl Into<Arc<OnionTree>>,
+    ) -> Result<OnionCollider, WorldMismatch> {
+        OnionCollider::build(world, tree.into(), false)
+    }
+
+    fn build(
+        world: Arc<World>,
+        tree: Arc<OnionTree>,
+        indexed: bool,
+    ) -> Result<OnionCollider, WorldMismatch> {
         let fingerprint = world.fingerprint();
         if tree.world_fingerprint() != fingerprint {
             return Err(WorldMismatch {
@@ -185,6 +203,9 @@ impl OnionCollider {
         let mut free_stats = FreeIndexStats::default();
         let free = (0..tree.spaces())
             .map(|space| {
+                if !indexed {
+                    return None;
+                }
                 let pose = &tree.poses()[space];
                 let space_tree = tree.space_tree(space);
                 let (grid, _) = space_tree.starts.as_ref()?;

@@ -40,9 +40,30 @@ pub struct Crowd {
     /// The movement constants of the run (Quake's by default; `sim bench --grid-cell` changes
     /// the agent grid).
     pub params: MoveParams,
+    /// The map's living entities when the crowd runs in a living world (`sim bench --living`):
+    /// `world` is then the static world without the movers, which get structures of their own.
+    pub living: Option<Arc<cspace_entities::Entities>>,
 }
 
 impl Crowd {
+    /// The same crowd (the same agents and scripts) in the living version of its world: `world`
+    /// without the movers' brushes and `entities` (issue 32: movers moving and pushing, triggers
+    /// acting), named `name`.
+    pub fn living(
+        &self,
+        name: &str,
+        world: Arc<World>,
+        entities: Arc<cspace_entities::Entities>,
+    ) -> Crowd {
+        Crowd {
+            name: name.to_string(),
+            world,
+            agents: self.agents.clone(),
+            params: self.params,
+            living: Some(entities),
+        }
+    }
+
     /// The crowd's simulation on `collider`, in steps of 1/60 s, settled: `config` with the
     /// crowd's constants and time step.
     pub fn sim(&self, collider: Arc<dyn Collider>, config: SimConfig) -> Result<Scripted, Error> {
@@ -163,6 +184,7 @@ pub fn open_world(count: usize, seconds: f64) -> Crowd {
         world,
         agents,
         params: MoveParams::default(),
+        living: None,
     }
 }
 
@@ -197,6 +219,7 @@ pub fn map_world(
         world,
         agents,
         params: MoveParams::default(),
+        living: None,
     })
 }
 
@@ -240,6 +263,10 @@ pub struct CrowdTiming {
     pub groups_per_step: f64,
     /// The threads of the rayon pool the run stepped on.
     pub threads: usize,
+    /// Seconds to build the backend's structure of the (static) world, when the run built it.
+    pub compile_seconds: Option<f64>,
+    /// Seconds to build the movers' structures of a living world (`None`: a frozen world).
+    pub movers_compile_seconds: Option<f64>,
 }
 
 /// The end state every run reached, or `None` when two runs ended on different states (the
@@ -262,28 +289,48 @@ pub fn time_crowd_with(
     steps: u64,
     time_filters: bool,
 ) -> Result<CrowdTiming, Error> {
+    let unsupported = |what: &str| Error::Unsupported {
+        scenario: crowd.name.clone().into(),
+        backend: backend.name(),
+        reason: format!("it cannot trace the player box{what}"),
+    };
+    let clock = Instant::now();
     let collider = backend
         .build_for(&crowd.world, &[player()])?
-        .ok_or_else(|| Error::Unsupported {
-            scenario: crowd.name.clone().into(),
-            backend: backend.name(),
-            reason: "it cannot trace the player box".to_string(),
-        })?;
-    time_crowd_on(crowd, collider, steps, time_filters)
+        .ok_or_else(|| unsupported(""))?;
+    let compile_seconds = clock.elapsed().as_secs_f64();
+    let living = match &crowd.living {
+        None => None,
+        Some(entities) => {
+            let models = cspace_sim::Models::build(backend, &entities.movers, &[player()])?
+                .ok_or_else(|| unsupported(" against the movers"))?;
+            Some(cspace_sim::Living {
+                entities: entities.clone(),
+                models: Arc::new(models),
+            })
+        }
+    };
+    let mut timing = time_crowd_on(crowd, collider, living, steps, time_filters)?;
+    timing.compile_seconds = Some(compile_seconds);
+    Ok(timing)
 }
 
 /// [`time_crowd_with`] on a backend built by the caller (one the simulator does not offer by
-/// name, or a tree compiled once and shared between runs).
+/// name, or a tree compiled once and shared between runs), with the movers of a living world
+/// built for it (`None` for a frozen world).
 pub fn time_crowd_on(
     crowd: &Crowd,
     collider: Arc<dyn Collider>,
+    living: Option<cspace_sim::Living>,
     steps: u64,
     time_filters: bool,
 ) -> Result<CrowdTiming, Error> {
     let backend = collider.name().to_string();
+    let movers_compile_seconds = living.as_ref().map(|l| l.models.build_seconds());
     let config = SimConfig {
         recording: Recording::Off,
         time_filters,
+        living,
         ..SimConfig::default()
     };
     let mut run = crowd.sim(collider, config)?;
@@ -313,6 +360,8 @@ pub fn time_crowd_on(
             / (after.nanos - before.nanos).max(1) as f64,
         groups_per_step: (after.groups - before.groups) as f64 / steps.max(1) as f64,
         threads: rayon::current_num_threads(),
+        compile_seconds: None,
+        movers_compile_seconds,
     })
 }
 

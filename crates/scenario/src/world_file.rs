@@ -263,6 +263,17 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Error> {
     }
 }
 
+/// Loads a `.map` file as a living world (`[world] living = true` with the map's own dialect):
+/// the static world without its movers, and its entities (`sim bench --living`).
+pub fn load_living_map(path: &Path) -> Result<LoadedWorld, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, "read the world", e))?;
+    let options = cspace_mapfile::BuildOptions {
+        living: true,
+        ..cspace_mapfile::BuildOptions::default()
+    };
+    load_map_with(path, &bytes, &options)
+}
+
 /// Builds the world of a TOML world file's `text` (`path` locates errors and resolves `map`).
 pub fn parse_world(path: &Path, text: &str) -> Result<LoadedWorld, Error> {
     let spec: WorldSpec =

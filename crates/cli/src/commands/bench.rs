@@ -46,6 +46,11 @@ pub(crate) struct BenchArgs {
     /// row per count (default: the global pool, every core or RAYON_NUM_THREADS).
     #[arg(long, value_delimiter = ',')]
     pub(crate) threads: Vec<usize>,
+    /// Also run the `--map` crowd in the living world (issue 32: doors, lifts and trains moving
+    /// and pushing, triggers acting; the same agents and scripts), and compare it with the frozen
+    /// one: agent steps per second of each, and the movers' compile time beside the world's.
+    #[arg(long, requires = "map")]
+    pub(crate) living: bool,
     /// Print the results as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -60,13 +65,17 @@ pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut crowds = vec![bench::open_world(args.agents, seconds)];
     if let Some(path) = &args.map {
         let loaded = world_file::load_world(path)?;
-        crowds.push(bench::map_world(
-            &cspace_mapfile::normalised(path).display().to_string(),
-            loaded.world,
-            &loaded.spawns,
-            args.agents,
-            seconds,
-        )?);
+        let name = cspace_mapfile::normalised(path).display().to_string();
+        let frozen = bench::map_world(&name, loaded.world, &loaded.spawns, args.agents, seconds)?;
+        if args.living {
+            let living = world_file::load_living_map(path)?;
+            let entities = living.living.expect("a living map load keeps its entities");
+            let crowd = frozen.living(&format!("{name} (living)"), living.world, entities);
+            crowds.push(frozen);
+            crowds.push(crowd);
+        } else {
+            crowds.push(frozen);
+        }
     }
     if let Some(cell) = args.grid_cell {
         for crowd in &mut crowds {
@@ -162,6 +171,8 @@ pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
                     "traces_per_agent_step": t.traces_per_agent_step,
                     "agent_candidates_per_trace": t.agent_candidates_per_trace,
                     "backend_counters": t.backend_counters.to_string(),
+                    "compile_seconds": median_of(runs.iter().filter_map(|r| r.compile_seconds)),
+                    "movers_compile_seconds": crowd.living.as_ref().map(|_| median_of(runs.iter().filter_map(|r| r.movers_compile_seconds))),
                     "end_state": end_state,
                     "runs_end_state": runs.iter().map(|r| format!("{:016x}", r.end_state)).collect::<Vec<_>>(),
                 }));
@@ -189,6 +200,46 @@ pub(crate) fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rows)?);
+    } else if args.living {
+        // The living crowd follows its frozen one.
+        let living = crowds.len() - 1;
+        outln!("");
+        outln!(
+            "| backend | frozen agent steps/s | living agent steps/s | living / frozen | world compile s | movers' compile s | movers / world |"
+        );
+        outln!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (k, &(kind, _)) in kinds.iter().enumerate() {
+            let frozen = &timings[(living - 1) * kinds.len() + k];
+            let alive = &timings[living * kinds.len() + k];
+            let rate = |runs: &[bench::CrowdTiming]| {
+                median_of(runs.iter().map(|t| t.agent_steps_per_second))
+            };
+            let world = median_of(alive.iter().filter_map(|t| t.compile_seconds));
+            let movers = median_of(alive.iter().filter_map(|t| t.movers_compile_seconds));
+            // The exact reference (and the k-UDOP cache over it) compiles nothing: no share.
+            let compiles = !matches!(kind, BackendKind::Exact | BackendKind::UdopExact);
+            outln!(
+                "| {} | {:.0} | {:.0} | {:.3} | {:.3} | {:.3} | {} |",
+                kind.name(),
+                rate(frozen),
+                rate(alive),
+                rate(alive) / rate(frozen),
+                world,
+                movers,
+                if compiles {
+                    format!("{:.1} %", 100.0 * movers / world)
+                } else {
+                    "-".to_string()
+                }
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The median of `values` (NaN when there is none).
+fn median_of(values: impl Iterator<Item = f64>) -> f64 {
+    let mut sorted: Vec<f64> = values.collect();
+    sorted.sort_by(f64::total_cmp);
+    cspace_scenario::bench::median_of_sorted(&sorted)
 }

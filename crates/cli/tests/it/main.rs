@@ -1,5 +1,6 @@
 //! Integration tests of the `sim` binary, as a user runs it.
 
+mod bench_living;
 mod budgets;
 mod cli;
 mod corpus_unset;

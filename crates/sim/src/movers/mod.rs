@@ -4,6 +4,7 @@
 //! - [`Scene`]: the static world and the movers where they are now, as one
 //!   [`Collider`](cspace_geom::Collider).
 
+mod grid;
 mod models;
 mod scene;
 

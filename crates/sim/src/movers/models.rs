@@ -14,6 +14,8 @@ struct Model {
     collider: Option<Arc<dyn Collider>>,
     /// The bounds of its brushes where drawn.
     bounds: Aabb,
+    /// The bounds of every place its motion takes it ([`Mover::travel_bounds`]).
+    reach: Aabb,
     /// Its brush count.
     brushes: u32,
     /// Each of [`Models::shapes`], prepared for `collider`.
@@ -65,6 +67,7 @@ impl Models {
                 models.push(Model {
                     collider: None,
                     bounds: Aabb::EMPTY,
+                    reach: Aabb::EMPTY,
                     brushes: 0,
                     prepared: Vec::new(),
                 });
@@ -82,8 +85,13 @@ impl Models {
                         .expect("build_model_for checked every shape")
                 })
                 .collect();
+            let bounds = world.bounds();
             models.push(Model {
-                bounds: world.bounds(),
+                bounds,
+                reach: mover
+                    .extreme_offsets()
+                    .into_iter()
+                    .fold(Aabb::EMPTY, |a, o| a.merged(bounds.translated(o))),
                 brushes: world.len() as u32,
                 collider: Some(collider),
                 prepared,
@@ -136,6 +144,11 @@ impl Models {
     /// Mover `m`'s bounds where drawn.
     pub fn bounds(&self, m: usize) -> Aabb {
         self.models[m].bounds
+    }
+
+    /// The bounds of every place mover `m`'s motion takes it.
+    pub fn reach(&self, m: usize) -> Aabb {
+        self.models[m].reach
     }
 
     /// Mover `m`'s brush count.

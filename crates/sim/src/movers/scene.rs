@@ -7,6 +7,7 @@ use cspace_geom::{
     UnsupportedShape, World,
 };
 
+use super::grid::MoverGrid;
 use super::models::Models;
 
 /// The static world's collider and every mover's model at its current place, answering as one
@@ -35,6 +36,8 @@ pub struct Scene {
     placed: Vec<Aabb>,
     /// Each mover's first brush id in the scene.
     first_brush: Vec<u32>,
+    /// Which movers a box may meet.
+    grid: MoverGrid,
 }
 
 impl std::fmt::Debug for Scene {
@@ -61,7 +64,11 @@ impl Scene {
             next += models.brush_count(m);
         }
         let offsets = vec![DVec3::ZERO; models.len()];
-        let placed = (0..models.len()).map(|m| models.bounds(m)).collect();
+        let placed: Vec<Aabb> = (0..models.len()).map(|m| models.bounds(m)).collect();
+        let mut grid = MoverGrid::new((0..models.len()).map(|m| models.reach(m)).collect());
+        for (m, p) in placed.iter().enumerate() {
+            grid.placed(m, p);
+        }
         Scene {
             key: ColliderKey::new(),
             inner,
@@ -70,6 +77,7 @@ impl Scene {
             offsets,
             placed,
             first_brush,
+            grid,
         }
     }
 
@@ -87,6 +95,7 @@ impl Scene {
     pub fn set_offset(&mut self, m: usize, offset: DVec3) {
         self.offsets[m] = offset;
         self.placed[m] = self.models.bounds(m).translated(offset);
+        self.grid.placed(m, &self.placed[m]);
     }
 
     /// Mover `m`'s offset.
@@ -155,12 +164,21 @@ impl Scene {
     }
 
     /// The movers whose places meet `bounds`, in mover order.
-    fn meeting<'a>(&'a self, bounds: &'a Aabb) -> impl Iterator<Item = usize> + 'a {
-        self.placed
-            .iter()
-            .enumerate()
-            .filter(move |(_, p)| p.intersects(bounds))
-            .map(|(m, _)| m)
+    /// True when some mover's place meets `bounds`.
+    pub fn meets_any(&self, bounds: &Aabb) -> bool {
+        let mut any = false;
+        self.meeting(bounds, |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// Calls `each` with every mover whose place meets `bounds`, in mover order, until it says
+    /// stop (the grid lists the candidates; their places decide).
+    fn meeting(&self, bounds: &Aabb, mut each: impl FnMut(usize) -> bool) {
+        self.grid
+            .candidates(bounds, |m| !self.placed[m].intersects(bounds) || each(m));
     }
 }
 
@@ -205,14 +223,12 @@ impl Collider for Scene {
             .translated(start)
             .merged(bounds.translated(end))
             .loosened(prepared.skin());
-        for m in self.meeting(&swept) {
+        self.meeting(&swept, |m| {
             if let Some(mover) = self.trace_mover(ctx, m, prepared, start, end) {
                 hit = hit.nearer(mover);
-                if hit.all_solid() {
-                    break;
-                }
             }
-        }
+            !hit.all_solid()
+        });
         hit
     }
 
@@ -225,7 +241,11 @@ impl Collider for Scene {
             return true;
         }
         let bounds = prepared.shape().bounds().translated(position);
-        self.meeting(&bounds)
-            .any(|m| self.in_mover(ctx, m, prepared, position))
+        let mut solid = false;
+        self.meeting(&bounds, |m| {
+            solid = self.in_mover(ctx, m, prepared, position);
+            !solid
+        });
+        solid
     }
 }

@@ -103,7 +103,7 @@ impl LivingState {
             return None;
         }
         let reach = rider.bounds.loosened(probe + CONTACT);
-        if !(0..self.scene.models().len()).any(|m| self.scene.placed(m).intersects(&reach)) {
+        if !self.scene.meets_any(&reach) {
             return None;
         }
         let below = rider.position - DVec3::new(0.0, 0.0, probe);
@@ -126,13 +126,14 @@ impl Sim {
         };
         // Every agent as it stands after moving, in id order.
         let mut riders: Vec<Rider> = Vec::with_capacity(self.live.len());
+        // One view for every agent: a query per agent prepares it anew each time.
+        let mut view = self
+            .world
+            .view::<(&PoseSet, &Pose, &Position, &Ground, &Rest)>();
         for &id in &self.live {
             let entity = self.agents[id.0 as usize].expect("a live agent");
-            let mut query = self
-                .world
-                .query_one::<(&PoseSet, &Pose, &Position, &Ground, &Rest)>(entity);
             let (poses, pose, position, ground, rest) =
-                query.get().expect("agents have every component");
+                view.get_mut(entity).expect("agents have every component");
             if rest.left_world {
                 continue;
             }
@@ -149,6 +150,7 @@ impl Sim {
                 moved: false,
             });
         }
+        drop(view);
         let mut riding: Vec<Option<usize>> = riders
             .iter()
             .map(|r| living.ground_mover(r, probe))
