@@ -1195,11 +1195,7 @@ impl Checker<'_> {
                 m.span().start,
                 format!(
                     "rides: no mover {written}; the movers are: {}",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
+                    listing(&known)
                 ),
             );
         }
@@ -1239,11 +1235,7 @@ impl Checker<'_> {
                         t.span().start,
                         format!(
                             "uses_teleporter: entity {e} is no teleporter; the teleporters are entities: {}",
-                            if known.is_empty() {
-                                "none".to_string()
-                            } else {
-                                known.join(", ")
-                            }
+                            listing(&known)
                         ),
                     );
                 }
@@ -1285,14 +1277,19 @@ impl Checker<'_> {
                 t.span().start,
                 format!(
                     "triggers: no trigger {written}; the triggers are: {}",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
+                    listing(&known)
                 ),
             );
         }
         Ok(Check::Triggers { triggers, written })
+    }
+}
+
+/// What a listing of the map's entities says: `a, b, c`, or `none`.
+fn listing(known: &[String]) -> String {
+    if known.is_empty() {
+        "none".to_string()
+    } else {
+        known.join(", ")
     }
 }

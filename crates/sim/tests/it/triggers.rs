@@ -17,36 +17,26 @@
 use std::sync::Arc;
 
 use cspace_entities::{Dialect, EntityInput, Push, TriggerKind, spawn};
-use cspace_geom::{Aabb, Brush, DVec3, Plane, Shape, World};
+use cspace_geom::{Brush, DVec3, Plane, World};
 use cspace_sim::{
     AgentId, AgentSpec, BackendKind, EventKind, Intent, Living, Models, Recording, Sim, SimConfig,
 };
 
-fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
-    Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
-}
-
-fn player() -> Shape {
-    Shape::new_box(
-        DVec3::new(-16.0, -16.0, -24.0),
-        DVec3::new(16.0, 16.0, 32.0),
-    )
-    .unwrap()
-}
+use super::living::{cube, player};
 
 fn floor() -> Brush {
     cube([-1024.0, -1024.0, -16.0], [1024.0, 1024.0, 0.0])
 }
 
 /// The map's entities (after a worldspawn) read with `dialect`'s rules.
-fn entities(dialect: Dialect, inputs: Vec<EntityInput>) -> cspace_entities::Entities {
+pub(super) fn entities(dialect: Dialect, inputs: Vec<EntityInput>) -> cspace_entities::Entities {
     let mut all = vec![EntityInput::new(0, 1, [("classname", "worldspawn")])];
     all.extend(inputs);
     spawn(&all, dialect)
 }
 
 /// A living simulation of `statics` and `entities` on `backend`, with the exactness guard.
-fn living_sim(
+pub(super) fn living_sim(
     backend: BackendKind,
     statics: Vec<Brush>,
     entities: cspace_entities::Entities,

@@ -181,6 +181,7 @@ impl Sim {
             }
         }
         let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
+        let mut teleported = vec![false; agents.len()];
         let mut acts: Vec<(usize, u32, Act)> = Vec::new();
         let mut events: Vec<(AgentId, EventKind)> = Vec::new();
         for (k, trigger) in entities.triggers.iter().enumerate() {
@@ -195,10 +196,7 @@ impl Sim {
             let mut any = false;
             for (i, agent) in agents.iter().enumerate() {
                 // An agent teleported in this pass touches nothing more this step.
-                if acts
-                    .iter()
-                    .any(|(a, _, act)| *a == i && matches!(act, Act::Teleport { .. }))
-                {
+                if teleported[i] {
                     continue;
                 }
                 if !living.triggers.touches(
@@ -286,6 +284,7 @@ impl Sim {
                     }
                     _ => continue,
                 };
+                teleported[i] |= matches!(act, Act::Teleport { .. });
                 acts.push((i, k as u32, act));
                 if living.triggers.gone[k] {
                     break;
