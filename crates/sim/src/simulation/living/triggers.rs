@@ -165,12 +165,12 @@ impl Sim {
         let dialect = entities.dialect;
         let now = living.machinery.time();
         let mut agents: Vec<Toucher> = Vec::with_capacity(self.live.len());
+        // One view for every agent, as the movers' pass reads them.
+        let mut view = self.world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
         for &id in &self.live {
             let entity = self.agents[id.0 as usize].expect("a live agent");
-            let mut query = self
-                .world
-                .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
-            let (poses, pose, position, rest) = query.get().expect("agents have every component");
+            let (poses, pose, position, rest) =
+                view.get_mut(entity).expect("agents have every component");
             if !rest.left_world {
                 agents.push(Toucher {
                     id,
@@ -180,6 +180,7 @@ impl Sim {
                 });
             }
         }
+        drop(view);
         let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
         let mut teleported = vec![false; agents.len()];
         let mut acts: Vec<(usize, u32, Act)> = Vec::new();
