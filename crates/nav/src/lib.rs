@@ -78,4 +78,4 @@ pub use mesh::{NavMesh, NavStats, PoseInfo, PoseStats, WalkablePoint, sight_spac
 pub use params::{NavParams, NavPose};
 pub use path::{Path, Waypoint};
 pub use portals::{Boundary, LeafGraph, OneSided, Portal};
-pub use volumes::{Door, NavVolumes, PushPad, Teleporter};
+pub use volumes::{Destination, Door, NavVolumes, PushPad, Teleporter};

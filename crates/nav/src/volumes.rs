@@ -18,11 +18,21 @@ use crate::link::{Link, LinkKind, MAX_ARC_CHORDS, Prober};
 pub struct Teleporter {
     /// The trigger's volume, world space, units.
     pub volume: Aabb,
-    /// Where the agent's origin appears, one per destination (world space, units; Quake 1's
-    /// destination origin plus 27 up, Quake III's plus 1). Several: the game picks one at random
+    /// Where the agent appears, one per destination. Several: the game picks one at random
     /// (Quake III's `G_PickTarget`); the graph links to each, and the search takes none of them
     /// ([`Link::outcomes`]).
-    pub destinations: Vec<DVec3>,
+    pub destinations: Vec<Destination>,
+}
+
+/// Where a teleporter puts an agent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Destination {
+    /// The agent's origin, world space, units (Quake 1's destination origin plus 27 up, Quake
+    /// III's plus 1).
+    pub origin: DVec3,
+    /// The velocity it leaves with, units/s (300 along the destination's facing in Quake 1, 400
+    /// in Quake III).
+    pub velocity: DVec3,
 }
 
 /// A push pad (Quake 1's `trigger_push`, Quake III's jump pad): an agent whose box meets
@@ -80,7 +90,12 @@ impl NavVolumes {
             if !volume(&t.volume) {
                 return bad("teleporter", i, "its volume is empty or beyond the domain");
             }
-            if !t.destinations.iter().all(|&d| point(d)) {
+            let speed = |v: DVec3| v.is_finite() && v.abs().max_element() <= MAX_SPEED;
+            if !t
+                .destinations
+                .iter()
+                .all(|d| point(d.origin) && speed(d.velocity))
+            {
                 return bad("teleporter", i, "a destination is beyond the domain");
             }
         }
@@ -154,10 +169,11 @@ pub(crate) fn volume_links(
     links
 }
 
-/// A teleporter's links: from each area walked into its volume to the floor below each
-/// destination (the agent appears there and falls, at most the deepest fall), costing the fall
-/// and [`crate::NavParams::trigger_cost`]. A destination in solid for the pose, or over no
-/// walkable floor within the deepest fall, gives no link.
+/// A teleporter's links: from each area walked into its volume to where the agent lands from
+/// each destination (it appears there with the destination's velocity and flies under gravity,
+/// [`Prober::flight`]; where that flight meets a wall, straight down), costing the flight and
+/// [`crate::NavParams::trigger_cost`]. A destination in solid for the pose, or over no walkable
+/// floor within the deepest fall, gives no link.
 fn teleport_links(
     prober: &mut Prober<'_>,
     mins: DVec3,
@@ -168,12 +184,17 @@ fn teleport_links(
     let landings: Vec<(u32, DVec3, f64)> = teleporter
         .destinations
         .iter()
-        .filter_map(|&d| {
-            if prober.graph.is_solid(d) {
+        .filter_map(|d| {
+            if prober.graph.is_solid(d.origin) {
                 return None;
             }
-            let (to, floor) = prober.fall(d)?;
-            let fall = (2.0 * (d.z - floor.z).max(0.0) / params.gravity).sqrt();
+            if d.velocity != DVec3::ZERO
+                && let Some(landing) = prober.flight(None, d.origin, d.velocity, Aabb::EMPTY)
+            {
+                return Some(landing);
+            }
+            let (to, floor) = prober.fall(d.origin)?;
+            let fall = (2.0 * (d.origin.z - floor.z).max(0.0) / params.gravity).sqrt();
             Some((to, floor, fall))
         })
         .collect();
@@ -200,7 +221,7 @@ fn teleport_links(
 }
 
 /// A push pad's links: from each area walked onto it, along the flight its velocity gives
-/// ([`Prober::push_arc`]) to the walkable floor of another area it lands on.
+/// ([`Prober::flight`]) to the walkable floor of another area it lands on.
 fn pad_links(prober: &mut Prober<'_>, mins: DVec3, maxs: DVec3, pad: &PushPad) -> Vec<Link> {
     let origins = origins_meeting(pad.volume, mins, maxs);
     let mut links = Vec::new();
@@ -209,7 +230,9 @@ fn pad_links(prober: &mut Prober<'_>, mins: DVec3, maxs: DVec3, pad: &PushPad) -
         return links;
     }
     for (from, entry) in entries(prober, origins) {
-        let Some((to, landing, time)) = prober.push_arc(from, entry, pad.velocity, origins) else {
+        let start = entry + DVec3::Z * prober.params.clearance;
+        let Some((to, landing, time)) = prober.flight(Some(from), start, pad.velocity, origins)
+        else {
             continue;
         };
         links.push(Link {
@@ -227,29 +250,33 @@ fn pad_links(prober: &mut Prober<'_>, mins: DVec3, maxs: DVec3, pad: &PushPad) -
 }
 
 impl Prober<'_> {
-    /// The flight of an agent standing at `floor` (area `area`) on a push pad whose agent
-    /// origins are `pushing`: while its origin is in that box its velocity is `velocity` (the
-    /// pad sets it at every step of contact), outside it flies under gravity; traced chord by
-    /// chord ([`crate::NavParams::arc_step`]) through the pose's tree until it lands on a
-    /// walkable floor of another area: that area, the landing and the flight time. A wall or
-    /// ceiling met on the way gives none (the movement model would slide; the plan would not
-    /// hold), as for jumps.
-    pub(crate) fn push_arc(
+    /// The flight of an agent whose origin leaves `start` with `velocity`: while its origin is
+    /// in the box `pushing` (a push pad's agent origins) its velocity is `velocity` (the pad
+    /// sets it at every step of contact), outside it flies under gravity; traced chord by chord
+    /// ([`crate::NavParams::arc_step`]) through the pose's tree until it lands on a walkable
+    /// floor (of an area other than `skip`): that area, the landing and the flight time. A wall
+    /// or ceiling met on the way gives none (the movement model would slide; the plan would not
+    /// hold), as for jumps; so does a fall deeper than [`crate::NavParams::max_fall`].
+    pub(crate) fn flight(
         &mut self,
-        area: u32,
-        floor: DVec3,
+        skip: Option<u32>,
+        start: DVec3,
         velocity: DVec3,
         pushing: Aabb,
     ) -> Option<(u32, DVec3, f64)> {
         let params = *self.params;
         let (g, dt) = (params.gravity, params.arc_step);
         // Through the box at the pad's speed, then up to the apex and down to the deepest fall.
-        let across = pushing.size().length() / velocity.length();
+        let across = if pushing.is_empty() {
+            0.0
+        } else {
+            pushing.size().length() / velocity.length().max(f64::MIN_POSITIVE)
+        };
         let up = velocity.z.max(0.0);
         let flight = (up + (up * up + 2.0 * g * params.max_fall).sqrt()) / g;
         let chords = ((across + flight) / dt).ceil().min(MAX_ARC_CHORDS) as u32;
-        let lowest = floor.z - params.max_fall;
-        let mut a = floor + DVec3::Z * params.clearance;
+        let lowest = start.z - params.max_fall;
+        let mut a = start;
         let mut v = velocity;
         for step in 1..=chords {
             let b = if pushing.contains_point(a) {
@@ -266,7 +293,7 @@ impl Prober<'_> {
                     return None;
                 }
                 let to = self.area_at(point)?;
-                if to == area {
+                if skip == Some(to) {
                     return None;
                 }
                 let along = a.distance(point) / a.distance(b).max(f64::MIN_POSITIVE);

@@ -5,7 +5,8 @@
 
 use cspace_geom::{Aabb, DVec3, World};
 use cspace_nav::{
-    Door, LinkKind, NavContext, NavMesh, NavParams, NavPose, NavVolumes, Path, PushPad, Teleporter,
+    Destination, Door, LinkKind, NavContext, NavMesh, NavParams, NavPose, NavVolumes, Path,
+    PushPad, Teleporter,
 };
 
 use crate::common::{boxes, tree};
@@ -62,7 +63,10 @@ fn a_teleporter_joins_rooms_nothing_else_joins_one_way() {
     let volumes = NavVolumes {
         teleporters: vec![Teleporter {
             volume: pad_of_a(),
-            destinations: vec![destination],
+            destinations: vec![Destination {
+                origin: destination,
+                velocity: DVec3::ZERO,
+            }],
         }],
         ..NavVolumes::default()
     };
@@ -106,7 +110,12 @@ fn a_teleporter_with_several_destinations_is_linked_but_not_planned_through() {
     let volumes = NavVolumes {
         teleporters: vec![Teleporter {
             volume: pad_of_a(),
-            destinations: vec![DVec3::new(768.0, 0.0, 25.0), DVec3::new(768.0, 128.0, 25.0)],
+            destinations: [0.0, 128.0]
+                .map(|y| Destination {
+                    origin: DVec3::new(768.0, y, 25.0),
+                    velocity: DVec3::ZERO,
+                })
+                .to_vec(),
         }],
         ..NavVolumes::default()
     };
@@ -141,7 +150,10 @@ fn a_teleporter_cheaper_than_the_walk_is_taken() {
     let volumes = NavVolumes {
         teleporters: vec![Teleporter {
             volume,
-            destinations: vec![DVec3::new(1856.0, 0.0, 33.0)],
+            destinations: vec![Destination {
+                origin: DVec3::new(1856.0, 0.0, 33.0),
+                velocity: DVec3::ZERO,
+            }],
         }],
         ..NavVolumes::default()
     };

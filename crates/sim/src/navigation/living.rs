@@ -5,7 +5,7 @@
 
 use cspace_entities::{Activation, Dialect, Entities, MoverKind, Push, TriggerKind, rules};
 use cspace_geom::{Aabb, Brush, DVec3, World, WorldBrush};
-use cspace_nav::{Door, NavVolumes, PushPad, Teleporter};
+use cspace_nav::{Destination, Door, NavVolumes, PushPad, Teleporter};
 
 use super::planner::PlanError;
 
@@ -143,7 +143,10 @@ pub(crate) fn living_nav(
             .with_patch_pieces(world.patch_pieces().to_vec())
             .map_err(|e| PlanError::Build(e.to_string()))?
     };
+    // Quake 1's `teleport_touch` and Quake III's `TeleportPlayer`: the destination's origin
+    // lifted, the speed along its facing.
     let lift = DVec3::Z * rules::teleport_lift(dialect);
+    let speed = rules::teleport_speed(dialect);
     let mut teleporters = Vec::new();
     let mut pads = Vec::new();
     for trigger in &entities.triggers {
@@ -156,7 +159,14 @@ pub(crate) fn living_nav(
                 volume: trigger.bounds,
                 destinations: destinations
                     .iter()
-                    .map(|&d| entities.spots[d].origin + lift)
+                    .map(|&d| {
+                        let spot = &entities.spots[d];
+                        let (sin, cos) = spot.yaw.to_radians().sin_cos();
+                        Destination {
+                            origin: spot.origin + lift,
+                            velocity: DVec3::new(cos, sin, 0.0) * speed,
+                        }
+                    })
                     .collect(),
             }),
             TriggerKind::Push(push) => {

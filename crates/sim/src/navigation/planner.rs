@@ -192,7 +192,7 @@ impl Planner {
         if !seeds.is_empty() {
             seeds.extend(agents.iter().map(|(_, a)| a.start));
             for t in &volumes.teleporters {
-                seeds.extend(t.destinations.iter().copied());
+                seeds.extend(t.destinations.iter().map(|d| d.origin));
             }
         }
         let options = CompileOptions {
