@@ -205,19 +205,38 @@ fn teleport_links(
             if to == from {
                 continue;
             }
-            links.push(Link {
-                from,
-                to,
-                kind: LinkKind::Teleport,
-                start: [entry; 2],
-                end: [landing; 2],
-                cost: params.trigger_cost + fall,
-                rise: landing.z - entry.z,
+            let cost = params.trigger_cost + fall;
+            links.push(carried(
+                LinkKind::Teleport,
+                (from, entry),
+                (to, landing),
+                cost,
                 outcomes,
-            });
+            ));
         }
     }
     links
+}
+
+/// A link taken at one point, where the agent is carried off: from `entry` on area `from` to
+/// `landing` on area `to`.
+fn carried(
+    kind: LinkKind,
+    (from, entry): (u32, DVec3),
+    (to, landing): (u32, DVec3),
+    cost: f64,
+    outcomes: u32,
+) -> Link {
+    Link {
+        from,
+        to,
+        kind,
+        start: [entry; 2],
+        end: [landing; 2],
+        cost,
+        rise: landing.z - entry.z,
+        outcomes,
+    }
 }
 
 /// A push pad's links: from each area walked onto it, along the flight its velocity gives
@@ -235,16 +254,14 @@ fn pad_links(prober: &mut Prober<'_>, mins: DVec3, maxs: DVec3, pad: &PushPad) -
         else {
             continue;
         };
-        links.push(Link {
-            from,
-            to,
-            kind: LinkKind::Push,
-            start: [entry; 2],
-            end: [landing; 2],
-            cost: time + prober.params.jump_penalty,
-            rise: landing.z - entry.z,
-            outcomes: 1,
-        });
+        let cost = time + prober.params.jump_penalty;
+        links.push(carried(
+            LinkKind::Push,
+            (from, entry),
+            (to, landing),
+            cost,
+            1,
+        ));
     }
     links
 }

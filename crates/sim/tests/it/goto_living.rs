@@ -11,25 +11,15 @@
 use std::sync::Arc;
 
 use cspace_entities::{Dialect, EntityInput, spawn};
-use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
+use cspace_geom::{Brush, DVec3, World};
 use cspace_sim::navigation::Planner;
+
+use crate::living::{cube, player};
 use cspace_sim::record::GotoFailure;
 use cspace_sim::{
     AgentId, AgentSpec, BackendKind, Event, EventKind, Intent, Living, Models, Recording, Sim,
     SimConfig,
 };
-
-fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
-    Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
-}
-
-fn player() -> Shape {
-    Shape::new_box(
-        DVec3::new(-16.0, -16.0, -24.0),
-        DVec3::new(16.0, 16.0, 32.0),
-    )
-    .unwrap()
-}
 
 /// A living simulation of `statics` and `entities` (after the worldspawn, Quake 1's rules) on
 /// the exact backend, with one goto agent standing at `start` and the living world's planner.
