@@ -552,19 +552,15 @@ impl Follow {
             LinkKind::Crouch if now.pose == Pose::Crouching => Reach::Yes,
             LinkKind::StandUp if now.pose == Pose::Standing => Reach::Yes,
             LinkKind::Crouch | LinkKind::StandUp => Reach::No,
-            // Teleported and on the floor: landed as planned, or somewhere to plan from.
-            LinkKind::Teleport => {
-                if !(on_ground && self.teleported) {
-                    Reach::No
-                } else if across(now.position, w.position) <= fp.landing_radius && level(w.position)
-                {
-                    Reach::Yes
+            // Landed after the flight (or, teleported, on the floor): where planned, or
+            // somewhere to plan from.
+            LinkKind::Drop | LinkKind::Jump | LinkKind::Push | LinkKind::Teleport => {
+                let flown = if w.kind == LinkKind::Teleport {
+                    self.teleported
                 } else {
-                    Reach::Missed
-                }
-            }
-            LinkKind::Drop | LinkKind::Jump | LinkKind::Push => {
-                if !(on_ground && self.airborne) {
+                    self.airborne
+                };
+                if !(on_ground && flown) {
                     Reach::No
                 } else if across(now.position, w.position) <= fp.landing_radius && level(w.position)
                 {
