@@ -233,6 +233,7 @@ pub fn run_scenario_with(
         time_filters,
         parallel_from: parallel_from.unwrap_or(cspace_sim::PARALLEL_FROM),
         planner,
+        seed: scenario.seed,
         ..SimConfig::default()
     };
     let mut run = Scripted::new(collider, config, &scenario.agents)?;
@@ -403,6 +404,35 @@ fn judge(
                         (None, false) => None,
                     }
                 }
+                Check::Rides { movers, .. } => (!events.iter().any(|ev| {
+                    ev.agent == agent
+                        && matches!(ev.kind, EventKind::Rides { mover } if movers.contains(&mover))
+                }))
+                .then(|| "never rode it".to_string()),
+                Check::UsesTeleporter {
+                    expected,
+                    teleporters,
+                } => {
+                    let used = events.iter().find_map(|ev| match ev.kind {
+                        EventKind::Teleported { trigger, .. }
+                            if ev.agent == agent
+                                && teleporters.as_ref().is_none_or(|t| t.contains(&trigger)) =>
+                        {
+                            Some(ev.step)
+                        }
+                        _ => None,
+                    });
+                    match (used, expected) {
+                        (None, true) => Some("was never teleported".to_string()),
+                        (Some(step), false) => Some(format!("was teleported at step {step}")),
+                        _ => None,
+                    }
+                }
+                Check::Triggers { triggers, .. } => (!events.iter().any(|ev| {
+                    ev.agent == agent
+                        && matches!(ev.kind, EventKind::Touches { trigger, .. } if triggers.contains(&trigger))
+                }))
+                .then(|| "never touched it".to_string()),
                 Check::NoContactsWith(filter) => events
                     .iter()
                     .filter(|ev| ev.agent == agent)

@@ -210,6 +210,19 @@ impl RunRecord {
             },
             EventKind::Arrived { at } => EventKind::Arrived { at: pv(at) },
             EventKind::GotoFailed { to, why } => EventKind::GotoFailed { to: pv(to), why },
+            EventKind::Hurt { trigger, damage } => EventKind::Hurt {
+                trigger,
+                damage: p(damage),
+            },
+            EventKind::Teleported { trigger, from, to } => EventKind::Teleported {
+                trigger,
+                from: pv(from),
+                to: pv(to),
+            },
+            EventKind::TeleportRefused { trigger, to } => EventKind::TeleportRefused {
+                trigger,
+                to: pv(to),
+            },
             other => other,
         };
         RunRecord {
@@ -308,6 +321,21 @@ pub fn event_text(kind: &EventKind) -> String {
         EventKind::Slept => "slept".to_string(),
         EventKind::Woke => "woke".to_string(),
         EventKind::Rides { mover } => format!("rides mover {mover}"),
+        EventKind::Touches { trigger, entity } => {
+            format!("touches trigger {trigger} entity {entity}")
+        }
+        EventKind::Hurt { trigger, damage } => format!(
+            "hurt by trigger {trigger} damage {}",
+            fixed(damage, POSITION_DECIMALS)
+        ),
+        EventKind::Teleported { trigger, from, to } => format!(
+            "teleported by trigger {trigger} from {} to {}",
+            p(from),
+            p(to)
+        ),
+        EventKind::TeleportRefused { trigger, to } => {
+            format!("teleport refused by trigger {trigger} to {}", p(to))
+        }
     }
 }
 
@@ -693,6 +721,51 @@ fn event(w: &mut Words, agents: usize) -> Result<EventKind, TraceError> {
             w.expect("mover")?;
             EventKind::Rides { mover: w.number()? }
         }
+        "touches" => {
+            w.expect("trigger")?;
+            let trigger = w.number()?;
+            w.expect("entity")?;
+            EventKind::Touches {
+                trigger,
+                entity: w.number()?,
+            }
+        }
+        "hurt" => {
+            for word in ["by", "trigger"] {
+                w.expect(word)?;
+            }
+            let trigger = w.number()?;
+            w.expect("damage")?;
+            EventKind::Hurt {
+                trigger,
+                damage: w.in_range(-MAX_TRACE_NUMBER, MAX_TRACE_NUMBER)?,
+            }
+        }
+        "teleported" => {
+            for word in ["by", "trigger"] {
+                w.expect(word)?;
+            }
+            let trigger = w.number()?;
+            w.expect("from")?;
+            let from = w.point(Quantity::TraceCoordinate)?;
+            w.expect("to")?;
+            EventKind::Teleported {
+                trigger,
+                from,
+                to: w.point(Quantity::TraceCoordinate)?,
+            }
+        }
+        "teleport" => {
+            for word in ["refused", "by", "trigger"] {
+                w.expect(word)?;
+            }
+            let trigger = w.number()?;
+            w.expect("to")?;
+            EventKind::TeleportRefused {
+                trigger,
+                to: w.point(Quantity::TraceCoordinate)?,
+            }
+        }
         other => return w.err(format!("unknown event {}", quoted(other))),
     })
 }
@@ -1063,6 +1136,35 @@ mod tests {
         assert_eq!(write(&record), text);
         let bad = text.replace("blocked by agent 1", "blocked by agent 7");
         assert!(parse(&bad).unwrap_err().to_string().contains("agent 7"));
+    }
+
+    #[test]
+    fn trigger_lines_read_back_and_write_the_same() {
+        let text = "cspace trace 1\nscenario s\nbackend exact\nsteps 20\ntime_step 0.015625\n\
+                    agents 1\nsample_every 1\n\nevents\n\
+                    \x20 step 3 agent 0 touches trigger 2 entity 7\n\
+                    \x20 step 3 agent 0 teleported by trigger 2 from (1.000, 2.000, 3.000) to \
+                    (-4.000, 5.000, 6.500)\n\
+                    \x20 step 4 agent 0 hurt by trigger 0 damage 5.000\n\
+                    \x20 step 5 agent 0 teleport refused by trigger 2 to (0.000, 0.000, 27.000)\n\
+                    \ntrajectory\n\nfinal\n";
+        let record = parse(text).unwrap().record;
+        assert_eq!(
+            record.events[1].kind,
+            EventKind::Teleported {
+                trigger: 2,
+                from: DVec3::new(1.0, 2.0, 3.0),
+                to: DVec3::new(-4.0, 5.0, 6.5)
+            }
+        );
+        assert_eq!(
+            record.events[0].kind,
+            EventKind::Touches {
+                trigger: 2,
+                entity: 7
+            }
+        );
+        assert_eq!(write(&record), text);
     }
 
     #[test]

@@ -5,8 +5,11 @@ use cspace_geom::DVec3;
 use cspace_geom::domain::{self, OutOfDomain, Quantity};
 
 /// Where an agent looks: yaw and pitch in degrees (Quake's view angles: yaw counter-clockwise
-/// from +x seen from above, pitch positive looking down). The movement model does not read it:
-/// [`Intent::direction`] is in world space. Observations (depth rays, a policy's frame) do.
+/// from +x seen from above, pitch positive looking down). [`Intent::direction`] is in world
+/// space, so the movement model reads the view only in Quake 1's hold after a teleport (a wish
+/// against the view's forward direction is dropped, [`crate::movement::MoveTimer`]); a
+/// teleporter turns it to its destination's facing. Observations (depth rays, a policy's
+/// frame) read it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct View {
     /// Degrees counter-clockwise from +x, seen from above.

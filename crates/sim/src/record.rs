@@ -136,6 +136,41 @@ pub enum EventKind {
         /// The mover.
         mover: u32,
     },
+    /// The agent began to touch trigger `trigger` (an index of the living world's triggers),
+    /// made of map entity `entity` (issue 32): reported when the contact begins, not at every
+    /// step of it (Quake calls the trigger's `touch` every frame of contact).
+    Touches {
+        /// The trigger.
+        trigger: u32,
+        /// The map entity it comes from (the mover's, for a generated field).
+        entity: u32,
+    },
+    /// A hurt volume (`trigger_hurt`) hit the agent with `damage` as written: an event only,
+    /// there is no health.
+    Hurt {
+        /// The trigger.
+        trigger: u32,
+        /// The damage per hit as written (`dmg`).
+        damage: f64,
+    },
+    /// A teleporter (`trigger_teleport`) moved the agent from `from` to `to`.
+    Teleported {
+        /// The teleporter (an index of the living world's triggers).
+        trigger: u32,
+        /// Where the agent was.
+        from: DVec3,
+        /// Where it landed.
+        to: DVec3,
+    },
+    /// A teleporter's landing place is in solid for the agent (the world or a mover): the
+    /// teleport is refused and the agent stays (Quake III kills what stands there, Quake 1
+    /// places the player anyway; agents have no health and are never left in solid).
+    TeleportRefused {
+        /// The teleporter.
+        trigger: u32,
+        /// Where it would have landed.
+        to: DVec3,
+    },
 }
 
 /// What happened to a mover (a team of linked movers is named by its master).

@@ -163,11 +163,20 @@ impl Checker<'_> {
             .iter()
             .map(|d| self.expected_difference(d))
             .collect::<Located<Vec<_>>>()?;
+        let seed = match &raw.seed {
+            None => 0,
+            Some(seed) => u64::try_from(*seed.get_ref()).map_err(|_| {
+                self.at(
+                    seed.span().start,
+                    format!("seed must be a whole number from 0, got {}", seed.get_ref()),
+                )
+            })?,
+        };
         let end_time = header.steps as f64 * header.dt;
         let expectations = raw
             .expectations
             .iter()
-            .map(|e| self.expectation(e, &agents, end_time))
+            .map(|e| self.expectation(e, &agents, end_time, &world))
             .collect::<Located<Vec<_>>>()?;
         Ok(Scenario {
             path: self.path.to_path_buf(),
@@ -188,6 +197,7 @@ impl Checker<'_> {
             agent_poses: agents.poses,
             crowds: agents.crowds,
             expectations,
+            seed,
         })
     }
 
@@ -989,6 +999,7 @@ impl Checker<'_> {
         e: &Spanned<RawExpect>,
         agents: &Agents,
         end_time: f64,
+        world: &LoadedWorld,
     ) -> Located<Expectation> {
         let names = &agents.names;
         let raw = e.get_ref();
@@ -1024,11 +1035,14 @@ impl Checker<'_> {
             raw.no_contacts_with.is_some(),
             raw.leaves_world.is_some(),
             raw.arrives.is_some(),
+            raw.rides.is_some(),
+            raw.uses_teleporter.is_some(),
+            raw.triggers.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return self.err(
                 e.span().start,
-                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`",
+                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`, `rides`, `uses_teleporter`, `triggers`",
             );
         }
         if raw.by.is_some() && raw.reaches.is_none() && raw.arrives != Some(true) {
@@ -1049,7 +1063,13 @@ impl Checker<'_> {
         if raw.from.is_some() && raw.stays_crouched.is_none() {
             return self.err(e.span().start, "expect: `from` goes with `stays_crouched`");
         }
-        let check = if let Some(r) = &raw.reaches {
+        let check = if let Some(m) = &raw.rides {
+            self.rides(m, world)?
+        } else if let Some(t) = &raw.uses_teleporter {
+            self.uses_teleporter(t, world)?
+        } else if let Some(t) = &raw.triggers {
+            self.triggers(t, world)?
+        } else if let Some(r) = &raw.reaches {
             let by = match &raw.by {
                 Some(b) => self.finite(b, "by")?,
                 None => end_time,
@@ -1120,5 +1140,156 @@ impl Checker<'_> {
             check,
             written_at: format!("{}:{line}:{column}", self.path.display()),
         })
+    }
+
+    /// The living world's entities, for an expectation `what` that needs them.
+    fn living<'w>(
+        &self,
+        world: &'w LoadedWorld,
+        at: usize,
+        what: &str,
+    ) -> Located<&'w cspace_entities::Entities> {
+        match &world.living {
+            Some(entities) => Ok(entities),
+            None => self.err(
+                at,
+                format!("{what} needs a living world: `[world] living = true` and a map"),
+            ),
+        }
+    }
+
+    /// `rides = "class" | "kind" | index`: the movers of that class (`func_plat`), kind
+    /// (`plat`, `door`, `button`, `train`, `secret door`), or index (as the trace's `rides mover
+    /// N` writes it).
+    fn rides(&self, m: &Spanned<RawAgentRef>, world: &LoadedWorld) -> Located<Check> {
+        let entities = self.living(world, m.span().start, "rides")?;
+        let (movers, written): (Vec<u32>, String) = match m.get_ref() {
+            RawAgentRef::Index(i) => (
+                (0..entities.movers.len() as i64)
+                    .filter(|m| m == i)
+                    .map(|m| m as u32)
+                    .collect(),
+                format!("mover {i}"),
+            ),
+            RawAgentRef::Name(name) => (
+                entities
+                    .movers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| {
+                        m.classname.eq_ignore_ascii_case(name) || m.kind.name() == name
+                    })
+                    .map(|(i, _)| i as u32)
+                    .collect(),
+                name.clone(),
+            ),
+        };
+        if movers.is_empty() {
+            let known: Vec<String> = entities
+                .movers
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("{i} ({})", m.classname))
+                .collect();
+            return self.err(
+                m.span().start,
+                format!(
+                    "rides: no mover {written}; the movers are: {}",
+                    listing(&known)
+                ),
+            );
+        }
+        Ok(Check::Rides { movers, written })
+    }
+
+    /// `uses_teleporter = true | false | <entity index of a trigger_teleport>`.
+    fn uses_teleporter(
+        &self,
+        t: &Spanned<super::raw::RawTeleporterRef>,
+        world: &LoadedWorld,
+    ) -> Located<Check> {
+        use super::raw::RawTeleporterRef;
+        let entities = self.living(world, t.span().start, "uses_teleporter")?;
+        let teleporter = |k: &usize| {
+            matches!(
+                entities.triggers[*k].kind,
+                cspace_entities::TriggerKind::Teleport { .. }
+            )
+        };
+        Ok(match t.get_ref() {
+            RawTeleporterRef::Used(expected) => Check::UsesTeleporter {
+                expected: *expected,
+                teleporters: None,
+            },
+            RawTeleporterRef::Entity(e) => {
+                let found: Vec<u32> = (0..entities.triggers.len())
+                    .filter(|k| teleporter(k) && i64::from(entities.triggers[*k].entity) == *e)
+                    .map(|k| k as u32)
+                    .collect();
+                if found.is_empty() {
+                    let known: Vec<String> = (0..entities.triggers.len())
+                        .filter(teleporter)
+                        .map(|k| entities.triggers[k].entity.to_string())
+                        .collect();
+                    return self.err(
+                        t.span().start,
+                        format!(
+                            "uses_teleporter: entity {e} is no teleporter; the teleporters are entities: {}",
+                            listing(&known)
+                        ),
+                    );
+                }
+                Check::UsesTeleporter {
+                    expected: true,
+                    teleporters: Some(found),
+                }
+            }
+        })
+    }
+
+    /// `triggers = "classname" | <entity index>`: the triggers of that class (`trigger_once`,
+    /// or a generated field's `door field`, `plat field`, `button`) or made of that entity.
+    fn triggers(&self, t: &Spanned<RawAgentRef>, world: &LoadedWorld) -> Located<Check> {
+        let entities = self.living(world, t.span().start, "triggers")?;
+        let (triggers, written): (Vec<u32>, String) = match t.get_ref() {
+            RawAgentRef::Index(e) => (
+                (0..entities.triggers.len())
+                    .filter(|&k| i64::from(entities.triggers[k].entity) == *e)
+                    .map(|k| k as u32)
+                    .collect(),
+                format!("of entity {e}"),
+            ),
+            RawAgentRef::Name(name) => (
+                (0..entities.triggers.len())
+                    .filter(|&k| entities.triggers[k].classname.eq_ignore_ascii_case(name))
+                    .map(|k| k as u32)
+                    .collect(),
+                name.clone(),
+            ),
+        };
+        if triggers.is_empty() {
+            let known: Vec<String> = entities
+                .triggers
+                .iter()
+                .map(|t| format!("{} (entity {})", t.classname, t.entity))
+                .collect();
+            return self.err(
+                t.span().start,
+                format!(
+                    "triggers: no trigger {written}; the triggers are: {}",
+                    listing(&known)
+                ),
+            );
+        }
+        Ok(Check::Triggers { triggers, written })
+    }
+}
+
+/// What a listing of the map's entities says: `a, b, c`, or `none`.
+fn listing(known: &[String]) -> String {
+    if known.is_empty() {
+        "none".to_string()
+    } else {
+        known.join(", ")
     }
 }

@@ -109,6 +109,31 @@ pub enum Check {
         /// The deadline, seconds.
         by: f64,
     },
+    /// The agent rides one of these movers (indices of the living world's movers) at some step,
+    /// as [`EventKind::Rides`](cspace_sim::record::EventKind::Rides) records (issue 32).
+    Rides {
+        /// The movers that count.
+        movers: Vec<u32>,
+        /// The mover as written (a class, a kind, or an index).
+        written: String,
+    },
+    /// The agent is teleported (`expected`; by one of `teleporters`, indices of the living
+    /// world's triggers, when named) or never is, as
+    /// [`EventKind::Teleported`](cspace_sim::record::EventKind::Teleported) records.
+    UsesTeleporter {
+        /// Whether it must be teleported.
+        expected: bool,
+        /// The teleporters that count (`None`: any).
+        teleporters: Option<Vec<u32>>,
+    },
+    /// The agent touches one of these triggers (indices of the living world's triggers), as
+    /// [`EventKind::Touches`](cspace_sim::record::EventKind::Touches) records.
+    Triggers {
+        /// The triggers that count.
+        triggers: Vec<u32>,
+        /// The trigger as written (a class or an entity index).
+        written: String,
+    },
 }
 
 impl Check {
@@ -136,6 +161,24 @@ impl Check {
             Check::Arrives {
                 expected: false, ..
             } => "never arrives at its goto target".to_string(),
+            Check::Rides { written, .. } => format!("rides {written}"),
+            Check::UsesTeleporter {
+                expected: true,
+                teleporters,
+            } => match teleporters {
+                Some(t) => format!(
+                    "is teleported by trigger {}",
+                    t.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+                None => "is teleported".to_string(),
+            },
+            Check::UsesTeleporter {
+                expected: false, ..
+            } => "is never teleported".to_string(),
+            Check::Triggers { written, .. } => format!("touches trigger {written}"),
         }
     }
 }
@@ -231,6 +274,9 @@ pub struct Scenario {
     pub crowds: Vec<Crowd>,
     /// The expectations.
     pub expectations: Vec<Expectation>,
+    /// The seed of the simulation's generator (`seed`, 0 by default; `SimConfig::seed`): Quake
+    /// III's random teleporter destinations.
+    pub seed: u64,
 }
 
 pub use crate::limits::MAX_NAME_BYTES;

@@ -39,6 +39,8 @@ pub(super) struct RawScenario {
     pub(super) crowds: Vec<Spanned<RawCrowd>>,
     #[serde(default, rename = "expect")]
     pub(super) expectations: Vec<Spanned<RawExpect>>,
+    #[serde(default)]
+    pub(super) seed: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,4 +189,18 @@ pub(super) struct RawExpect {
     pub(super) leaves_world: Option<bool>,
     #[serde(default)]
     pub(super) arrives: Option<bool>,
+    #[serde(default)]
+    pub(super) rides: Option<Spanned<RawAgentRef>>,
+    #[serde(default)]
+    pub(super) uses_teleporter: Option<Spanned<RawTeleporterRef>>,
+    #[serde(default)]
+    pub(super) triggers: Option<Spanned<RawAgentRef>>,
+}
+
+/// `uses_teleporter = true | false | <entity index>`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum RawTeleporterRef {
+    Used(bool),
+    Entity(i64),
 }

@@ -37,6 +37,11 @@ pub struct MoveTimer {
     pub land: bool,
     /// Set by a push (a jump pad, a teleporter, a hit).
     pub knockback: bool,
+    /// Seconds left during which a wish backwards (against the view's forward direction) is
+    /// dropped, its sideways part kept: Quake 1's hold after a teleport ("hack to not let you
+    /// back into teleporter", `SV_AirMove` in `sv_user.c`: `fmove = 0` while `sv.time <
+    /// teleport_time`). It runs down on its own, beside `seconds`.
+    pub hold_backward: f64,
 }
 
 impl MoveTimer {
@@ -46,6 +51,7 @@ impl MoveTimer {
             seconds,
             land: false,
             knockback: true,
+            hold_backward: 0.0,
         }
     }
 
@@ -206,6 +212,7 @@ pub(crate) fn settle(
 /// `PM_DropTimers`: the timer runs down by `dt`, and ends (every timer flag cleared) when `dt`
 /// reaches what is left.
 fn drop_timers(st: &mut MoverState, dt: f64) {
+    let hold = (st.timer.hold_backward - dt).max(0.0);
     if st.timer.running() {
         if dt >= st.timer.seconds {
             st.timer = MoveTimer::default();
@@ -213,6 +220,7 @@ fn drop_timers(st: &mut MoverState, dt: f64) {
             st.timer.seconds -= dt;
         }
     }
+    st.timer.hold_backward = hold;
 }
 
 /// `PM_GroundTrace`: what is under the agent, found by a short downward trace. `frame_start` is
@@ -542,7 +550,16 @@ fn wish(st: &MoverState, p: &MoveParams, on_ground: bool) -> (DVec3, f64) {
     } else {
         st.intent.speed
     };
-    (st.intent.direction, speed)
+    let dir = st.intent.direction;
+    let forward = st.intent.view.forward();
+    let back = dir.dot(forward);
+    if st.timer.hold_backward > 0.0 && back < 0.0 {
+        // Quake 1 drops the backward move and keeps the sideways one (its wish speed is their
+        // length).
+        let side = dir - forward * back;
+        return (side.normalize_or_zero(), speed * side.length());
+    }
+    (dir, speed)
 }
 
 /// One sub-step of movement: `PM_WalkMove` on walkable ground (with the jump check), otherwise

@@ -196,6 +196,11 @@ pub struct SimConfig {
     /// (issue 32, `docs/entities.md`); `None` (the default): the world is the collider's alone,
     /// and nothing moves but the agents.
     pub living: Option<Living>,
+    /// The seed of the simulation's own generator: what Quake III leaves to chance (a
+    /// teleporter's pick among its destinations, `G_PickTarget`) is drawn from it, in the
+    /// step's fixed order, so a run ends on the same bits on every run and thread count. 0 by
+    /// default.
+    pub seed: u64,
 }
 
 /// [`SimConfig::parallel_from`]'s default: on two cores a crowd of 1,000 Quake players steps
@@ -214,6 +219,7 @@ impl Default for SimConfig {
             planner: None,
             follow: FollowParams::default(),
             living: None,
+            seed: 0,
         }
     }
 }
@@ -351,6 +357,7 @@ impl Sim {
             planner,
             follow,
             living,
+            seed,
         } = config;
         params.validate()?;
         if !(dt > 0.0 && dt <= cspace_geom::tolerance::MAX_TIME_STEP) {
@@ -361,7 +368,7 @@ impl Sim {
         }
         let floor = fall_floor(&collider.world().bounds());
         let living = living
-            .map(|l| living::LivingState::new(collider.clone(), l, dt))
+            .map(|l| living::LivingState::new(collider.clone(), l, dt, seed))
             .transpose()?
             .map(Box::new);
         let verifier = verify.then(|| {
@@ -518,9 +525,29 @@ impl Sim {
                 what,
                 error,
             })?;
+        let solid = {
+            let mut query = self.world.query_one::<(&PoseSet, &Pose)>(entity);
+            let (poses, pose) = query.get().expect("agents have every component");
+            tracer(&self.collider, &self.living)
+                .is_solid(&mut self.queries, poses.get(*pose), position)
+                .then_some(*pose)
+        };
+        if let Some(pose) = solid {
+            return Err(SimError::TeleportIntoSolid {
+                agent: id,
+                position,
+                pose,
+            });
+        }
+        self.place(entity, position, velocity);
+        Ok(())
+    }
+
+    /// Puts an agent at `position` with `velocity`, in the air, woken, its ground found and
+    /// (cspace's profile) freed from other agents at the next settling: what [`Sim::teleport`]
+    /// and a teleporter do once the place is known to be free of the world.
+    fn place(&mut self, entity: hecs::Entity, position: DVec3, velocity: DVec3) {
         let mut query = self.world.query_one::<(
-            &PoseSet,
-            &Pose,
             &mut Position,
             &mut Velocity,
             &mut Ground,
@@ -528,19 +555,8 @@ impl Sim {
             &mut Pending,
             &mut Touching,
         )>(entity);
-        let (poses, pose, at, speed, ground, rest, pending, touching) =
+        let (at, speed, ground, rest, pending, touching) =
             query.get().expect("agents have every component");
-        if tracer(&self.collider, &self.living).is_solid(
-            &mut self.queries,
-            poses.get(*pose),
-            position,
-        ) {
-            return Err(SimError::TeleportIntoSolid {
-                agent: id,
-                position,
-                pose: *pose,
-            });
-        }
         at.0 = position;
         speed.0 = velocity;
         *ground = Ground::Air;
@@ -552,7 +568,6 @@ impl Sim {
         }
         self.unsettled = true;
         self.filters_stale = true;
-        Ok(())
     }
 
     /// Sets what an agent wants from the next step on ([`Intent`]): the direction (its

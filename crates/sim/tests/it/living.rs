@@ -11,20 +11,15 @@
 //! - no agent is ever left in solid (the exactness guard, movers included), and a living run
 //!   ends on the same bits on one thread and in interaction groups on two.
 
-use std::sync::Arc;
+use cspace_entities::{Dialect, EntityInput};
+use cspace_geom::{Aabb, Brush, DVec3, Shape};
+use cspace_sim::{AgentSpec, BackendKind, EventKind, Intent, MoverEvent, MoverEventKind, Sim};
 
-use cspace_entities::{Dialect, EntityInput, spawn};
-use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
-use cspace_sim::{
-    AgentSpec, BackendKind, EventKind, Intent, Living, Models, MoverEvent, MoverEventKind,
-    Recording, Sim, SimConfig,
-};
-
-pub(crate) fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
+pub(super) fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
     Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
 }
 
-pub(crate) fn player() -> Shape {
+pub(super) fn player() -> Shape {
     Shape::new_box(
         DVec3::new(-16.0, -16.0, -24.0),
         DVec3::new(16.0, 16.0, 32.0),
@@ -41,27 +36,9 @@ fn living(
     entities: Vec<EntityInput>,
     parallel_from: usize,
 ) -> Sim {
-    let mut inputs = vec![EntityInput::new(0, 1, [("classname", "worldspawn")])];
-    inputs.extend(entities);
-    let entities = Arc::new(spawn(&inputs, dialect));
+    let entities = super::triggers::entities(dialect, entities);
     assert!(entities.warnings.is_empty(), "{:?}", entities.warnings);
-    let world = Arc::new(World::from_brushes(statics));
-    let shapes = [player()];
-    let collider = backend.build_for(&world, &shapes).unwrap().unwrap();
-    let models = Models::build(backend, &entities.movers, &shapes)
-        .unwrap()
-        .unwrap();
-    let config = SimConfig {
-        recording: Recording::Events,
-        verify: true,
-        parallel_from,
-        living: Some(Living {
-            entities,
-            models: Arc::new(models),
-        }),
-        ..SimConfig::default()
-    };
-    Sim::new(collider, config).unwrap()
+    super::triggers::living_sim(backend, statics, entities, 0, parallel_from)
 }
 
 fn floor() -> Brush {

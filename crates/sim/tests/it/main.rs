@@ -14,3 +14,4 @@ mod patches;
 mod profiles;
 mod sharing;
 mod stepping;
+mod triggers;

@@ -1,6 +1,6 @@
 //! The living world in the step (issue 32, `docs/entities.md`): after the agents move, every
 //! mover team advances by its clock ([`Machinery`]) in the entity order of its master and pushes
-//! what is in its way, then the triggers the agents touch act. One fixed order on the calling
+//! what is in its way, then the triggers the agents touch act (`triggers.rs`). One fixed order on the calling
 //! thread, so every thread count gives the same bits.
 //!
 //! Pushing follows Quake III's `G_MoverTeam` / `G_MoverPush` / `G_TryPushingEntity`
@@ -23,6 +23,10 @@ use crate::record::{EventKind, MoverEvent, MoverEventKind};
 
 use super::{Sim, SimError};
 
+mod triggers;
+
+use triggers::TriggerState;
+
 /// What a simulation needs for a living world ([`crate::SimConfig::living`]): the map's entities
 /// and the movers' brush models built in the run's backend for the agents' shapes.
 #[derive(Debug, Clone)]
@@ -42,6 +46,8 @@ pub(crate) struct LivingState {
     /// Per agent id, the mover it rode after the last step.
     riding: Vec<Option<usize>>,
     queries: QueryContext,
+    /// What the triggers keep between steps (`triggers.rs`).
+    triggers: TriggerState,
 }
 
 /// One agent as the mover pass sees it.
@@ -62,13 +68,16 @@ impl LivingState {
         collider: Arc<dyn Collider>,
         living: Living,
         dt: f64,
+        seed: u64,
     ) -> Result<LivingState, SimError> {
         let machinery = Machinery::new(&living.entities, dt);
         let mut scene = Scene::new(collider, living.models);
         for (m, &offset) in machinery.offsets().iter().enumerate() {
             scene.set_offset(m, offset);
         }
+        let triggers = TriggerState::new(living.entities.dialect, &living.entities.triggers, seed);
         Ok(LivingState {
+            triggers,
             scene,
             machinery,
             entities: living.entities,
@@ -255,31 +264,10 @@ impl Sim {
                 .all(|(a, b)| a == b),
             "the scene stands where the clock says"
         );
-        // Riders of the step, and the triggers they touch, in trigger then agent order.
-        let reach = cspace_entities::rules::QUAKE1_TOUCH_REACH;
+        // Riders of the step.
         for &m in riding.iter().flatten() {
             living.machinery.ridden(m);
         }
-        for (k, trigger) in living.entities.triggers.iter().enumerate() {
-            let bounds = match trigger.follows {
-                // A button's surface, drawn with it, moves with it.
-                Some(m) => trigger.bounds.translated(living.scene.offset(m)),
-                None => trigger.bounds,
-            }
-            .loosened(reach);
-            let touched = riders.iter().any(|r| {
-                r.shape
-                    .shape()
-                    .bounds()
-                    .translated(r.position)
-                    .loosened(reach)
-                    .intersects(&bounds)
-            });
-            if touched {
-                living.machinery.touch(k);
-            }
-        }
-        record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
         // Back into the agents: positions moved, riders woken, rides begun.
         for (i, rider) in riders.iter().enumerate() {
             let index = rider.id.0 as usize;
@@ -311,6 +299,8 @@ impl Sim {
             }
             self.filters_stale = true;
         }
+        // Then the triggers the agents touch, where they now are.
+        self.run_triggers();
     }
 
     /// Every mover's offset from where the file draws it, when the world lives.
@@ -325,7 +315,7 @@ impl Sim {
 }
 
 /// Moves the clock's events into the record, at `step`.
-fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery, step: u64) {
+pub(super) fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery, step: u64) {
     out.extend(machinery.drain_events().into_iter().map(|e| MoverEvent {
         step,
         mover: e.mover as u32,

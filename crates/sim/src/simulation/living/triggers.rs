@@ -1,0 +1,386 @@
+//! The triggers' pass of the living world's step (issue 32, `docs/entities.md` "Triggers",
+//! "Teleporters", "Push pads"): after the movers, every trigger in its order tests every agent
+//! in id order, and acts on those it touches.
+//!
+//! - **Contact** follows each game's test. Quake 1 (`SV_TouchLinks`, `world.c`): the agent's
+//!   bounds and the trigger's, each grown by 1 unit (`SV_LinkEdict`), meet. Quake III
+//!   (`G_TouchTriggers`, `g_active.c`): candidates by bounds (the trigger's grown by 1, as
+//!   `SV_LinkEntity` links it; Quake III takes a fixed range of 40, 40, 52 around the origin,
+//!   which holds its player box, where we take the agent's own bounds, so a large agent is not
+//!   cut short), then `trap_EntityContact` (`SV_EntityContact`, `sv_game.c`): the agent's box
+//!   against the trigger's brushes exactly (`CM_TransformedBoxTrace` of a zero-length move, its
+//!   `startsolid`, which `CM_TestBoxInBrush` sets unless the origin is strictly in front of a
+//!   plane of the brush pushed out by the box: touching counts). Generated fields have no
+//!   brushes: their box is tested closed against the agent's (`CM_TempBoxModel`). A button's
+//!   surface is pressed by an impact in Quake III (`Touch_Button` from the move), which an
+//!   agent pressed against it only touches: it is tested as Quake 1's, grown by 1. Spheres and
+//!   cylinders (which Quake has not) are tested with the exact reference's point query on the
+//!   trigger's brushes (deeper than [`CONTACT`](cspace_geom::tolerance::CONTACT) inside). The
+//!   test never goes through the run's backend: every backend gives the same answer.
+//! - **Teleporters**: Quake 1 `teleport_touch` (`triggers.qc`), Quake III
+//!   `trigger_teleporter_touch` and `TeleportPlayer` (`g_trigger.c`, `g_misc.c`).
+//! - **Push pads**: Quake 1 `trigger_push_touch` (`triggers.qc`) and `SV_CheckVelocity`
+//!   (`sv_phys.c`), Quake III `trigger_push_touch` and `BG_TouchJumpPad` (`g_trigger.c`,
+//!   `bg_misc.c`).
+//! - **Hurt**: Quake 1 `hurt_touch` (`triggers.qc`), Quake III `hurt_touch` (`g_trigger.c`):
+//!   events only.
+
+use std::sync::Arc;
+
+use cspace_entities::rules::{self, QUAKE1_TOUCH_REACH};
+use cspace_entities::{Dialect, Push, Trigger, TriggerKind};
+use cspace_geom::expand::box_expanded_planes_iter;
+use cspace_geom::generate::Rng;
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Prepared, QueryContext, Shape, World};
+
+use crate::agent::{AgentId, Ground, Pose, PoseSet, Position, Rest, Velocity};
+use crate::intent::{Intent, View};
+use crate::movement::MoveTimer;
+use crate::record::EventKind;
+
+use super::super::Sim;
+
+/// How long a Quake III hurt volume waits between hits, seconds: `hurt_touch` sets `timestamp =
+/// level.time + FRAMETIME` (`g_trigger.c`; its `SLOW` flag's second is not read).
+const QUAKE3_HURT_REPEAT: f64 = rules::QUAKE3_FRAMETIME;
+/// How long a Quake 1 hurt volume is off after a hit, seconds: `hurt_touch` makes it
+/// `SOLID_NOT` and `hurt_on` restores it a second later (`triggers.qc`).
+const QUAKE1_HURT_REPEAT: f64 = 1.0;
+
+/// The triggers' own state: what the movers' clock does not keep.
+pub(crate) struct TriggerState {
+    /// Per trigger: used up (a Quake 1 `PUSH_ONCE` push pad, removed after its push).
+    gone: Vec<bool>,
+    /// Per trigger: the time from which a hurt volume hits again.
+    hurt_ready: Vec<f64>,
+    /// Per trigger: the exact reference over its brushes, for shapes other than boxes in
+    /// Quake III's test (`None` without brushes, or in Quake 1).
+    exact: Vec<Option<ExactCollider>>,
+    /// Per agent id: the triggers it touched at the last step, ascending.
+    touching: Vec<Vec<u32>>,
+    /// The simulation's generator ([`crate::SimConfig::seed`]): Quake III's `G_PickTarget`.
+    rng: Rng,
+    queries: QueryContext,
+}
+
+impl TriggerState {
+    /// The triggers of `triggers`, read with `dialect`'s rules, none used yet.
+    pub(crate) fn new(dialect: Dialect, triggers: &[Trigger], seed: u64) -> TriggerState {
+        let exact = triggers
+            .iter()
+            .map(|t| {
+                (dialect == Dialect::Quake3 && !t.brushes.is_empty()).then(|| {
+                    ExactCollider::new(Arc::new(World::from_brushes(t.brushes.iter().cloned())))
+                })
+            })
+            .collect();
+        TriggerState {
+            gone: vec![false; triggers.len()],
+            hurt_ready: vec![0.0; triggers.len()],
+            exact,
+            touching: Vec::new(),
+            rng: Rng::new(seed),
+            queries: QueryContext::new(),
+        }
+    }
+
+    /// True when an agent of `shape` at `position` touches trigger `k` (`trigger`, whose
+    /// bounds are `bounds` where it is now), by `dialect`'s test (the module's doc).
+    fn touches(
+        &mut self,
+        dialect: Dialect,
+        k: usize,
+        trigger: &Trigger,
+        bounds: &Aabb,
+        shape: &Shape,
+        position: DVec3,
+    ) -> bool {
+        let agent = shape.bounds().translated(position);
+        let impact = matches!(trigger.kind, TriggerKind::ButtonTouch { .. });
+        if dialect == Dialect::Quake1 || impact {
+            return agent
+                .loosened(QUAKE1_TOUCH_REACH)
+                .intersects(&bounds.loosened(QUAKE1_TOUCH_REACH));
+        }
+        if !agent.intersects(&bounds.loosened(QUAKE1_TOUCH_REACH)) {
+            return false;
+        }
+        if trigger.brushes.is_empty() {
+            return agent.intersects(bounds);
+        }
+        match (shape, &self.exact[k]) {
+            (Shape::Box(b), _) => quake3_box_contact(&trigger.brushes, b, position),
+            (_, Some(exact)) => exact
+                .prepare(shape)
+                .is_ok_and(|p| exact.is_solid(&mut self.queries, &p, position)),
+            (_, None) => false,
+        }
+    }
+}
+
+/// Quake III's `CM_TestBoxInBrush` on each of `brushes`: the box at `position` is in contact
+/// with a brush unless its origin is strictly in front of a plane of the brush pushed out by the
+/// box (its faces and bevels: the exact Minkowski sum, closed).
+pub(crate) fn quake3_box_contact(
+    brushes: &[cspace_geom::Brush],
+    shape: &cspace_geom::BoxShape,
+    position: DVec3,
+) -> bool {
+    brushes.iter().any(|brush| {
+        box_expanded_planes_iter(brush, shape).all(|p| p.signed_distance(position) <= 0.0)
+    })
+}
+
+/// One agent as the triggers see it.
+struct Toucher {
+    id: AgentId,
+    entity: hecs::Entity,
+    shape: Prepared,
+    position: DVec3,
+}
+
+/// What a trigger does to an agent, applied once every trigger has been tested.
+enum Act {
+    /// A push pad sets the velocity (and lifts the agent off the ground when it points up).
+    Push(DVec3),
+    /// A teleporter puts the agent at `to` with `velocity`, facing `yaw`.
+    Teleport {
+        to: DVec3,
+        velocity: DVec3,
+        yaw: f64,
+    },
+}
+
+impl Sim {
+    /// The triggers' pass: every trigger in order, every agent in id order; the movers' clock
+    /// hears of every trigger touched ([`cspace_entities::Machinery::touch`], once a step), and
+    /// teleporters, push pads and hurt volumes act here.
+    pub(super) fn run_triggers(&mut self) {
+        let step = self.step;
+        let gravity = self.params.gravity;
+        let Some(living) = self.living.as_mut() else {
+            return;
+        };
+        let entities = living.entities.clone();
+        let dialect = entities.dialect;
+        let now = living.machinery.time();
+        let mut agents: Vec<Toucher> = Vec::with_capacity(self.live.len());
+        // One view for every agent, as the movers' pass reads them.
+        let mut view = self.world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
+        for &id in &self.live {
+            let entity = self.agents[id.0 as usize].expect("a live agent");
+            let (poses, pose, position, rest) =
+                view.get_mut(entity).expect("agents have every component");
+            if !rest.left_world {
+                agents.push(Toucher {
+                    id,
+                    entity,
+                    shape: poses.get(*pose).clone(),
+                    position: position.0,
+                });
+            }
+        }
+        drop(view);
+        let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
+        let mut teleported = vec![false; agents.len()];
+        let mut acts: Vec<(usize, u32, Act)> = Vec::new();
+        let mut events: Vec<(AgentId, EventKind)> = Vec::new();
+        for (k, trigger) in entities.triggers.iter().enumerate() {
+            if living.triggers.gone[k] {
+                continue;
+            }
+            let bounds = match trigger.follows {
+                // A button's surface, drawn with it, moves with it.
+                Some(m) => trigger.bounds.translated(living.scene.offset(m)),
+                None => trigger.bounds,
+            };
+            let mut any = false;
+            for (i, agent) in agents.iter().enumerate() {
+                // An agent teleported in this pass touches nothing more this step.
+                if teleported[i] {
+                    continue;
+                }
+                if !living.triggers.touches(
+                    dialect,
+                    k,
+                    trigger,
+                    &bounds,
+                    agent.shape.shape(),
+                    agent.position,
+                ) {
+                    continue;
+                }
+                any = true;
+                touched[i].push(k as u32);
+                let act = match &trigger.kind {
+                    TriggerKind::Teleport {
+                        destinations,
+                        needs_firing,
+                    } => {
+                        // A Quake 1 teleporter with a `targetname` works for 0.2 s after being
+                        // fired (`teleport_use`); the clock does not tell the triggers of
+                        // firings: it stays inert (docs/entities.md).
+                        if *needs_firing || destinations.is_empty() {
+                            continue;
+                        }
+                        // G_PickTarget draws even with one choice.
+                        let pick = match dialect {
+                            Dialect::Quake1 => 0,
+                            Dialect::Quake3 => living.triggers.rng.below(destinations.len()),
+                        };
+                        let spot = &entities.spots[destinations[pick]];
+                        let to = spot.origin + DVec3::Z * rules::teleport_lift(dialect);
+                        let view = View {
+                            yaw: spot.yaw,
+                            pitch: 0.0,
+                        };
+                        if living.scene.is_solid(&mut living.queries, &agent.shape, to) {
+                            events.push((
+                                agent.id,
+                                EventKind::TeleportRefused {
+                                    trigger: k as u32,
+                                    to,
+                                },
+                            ));
+                            continue;
+                        }
+                        Act::Teleport {
+                            to,
+                            velocity: view.forward() * rules::teleport_speed(dialect),
+                            yaw: spot.yaw,
+                        }
+                    }
+                    TriggerKind::Push(push) => {
+                        let Some(velocity) = push.velocity(gravity) else {
+                            continue;
+                        };
+                        if let Push::Velocity { once: true, .. } = push {
+                            living.triggers.gone[k] = true;
+                        }
+                        // Quake 1's SV_CheckVelocity holds every component to sv_maxvelocity.
+                        let max = rules::QUAKE1_MAX_VELOCITY;
+                        Act::Push(match push {
+                            Push::Velocity { .. } => {
+                                velocity.clamp(DVec3::splat(-max), DVec3::splat(max))
+                            }
+                            Push::Apex { .. } => velocity,
+                        })
+                    }
+                    TriggerKind::Hurt { damage } => {
+                        if now >= living.triggers.hurt_ready[k] {
+                            living.triggers.hurt_ready[k] = now
+                                + match dialect {
+                                    Dialect::Quake1 => QUAKE1_HURT_REPEAT,
+                                    Dialect::Quake3 => QUAKE3_HURT_REPEAT,
+                                };
+                            events.push((
+                                agent.id,
+                                EventKind::Hurt {
+                                    trigger: k as u32,
+                                    damage: *damage,
+                                },
+                            ));
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                teleported[i] |= matches!(act, Act::Teleport { .. });
+                acts.push((i, k as u32, act));
+                if living.triggers.gone[k] {
+                    break;
+                }
+            }
+            if any {
+                living.machinery.touch(k);
+            }
+        }
+        // Touches that began, per agent in id order, before what the triggers did to it.
+        let mut began: Vec<(AgentId, EventKind)> = Vec::new();
+        for (agent, now_touching) in agents.iter().zip(&mut touched) {
+            let index = agent.id.0 as usize;
+            if living.triggers.touching.len() <= index {
+                living.triggers.touching.resize(index + 1, Vec::new());
+            }
+            now_touching.sort_unstable();
+            now_touching.dedup();
+            let before = &living.triggers.touching[index];
+            for &k in now_touching.iter() {
+                if before.binary_search(&k).is_err() {
+                    began.push((
+                        agent.id,
+                        EventKind::Touches {
+                            trigger: k,
+                            entity: entities.triggers[k as usize].entity,
+                        },
+                    ));
+                }
+            }
+            living.triggers.touching[index] = std::mem::take(now_touching);
+        }
+        super::record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        for (agent, kind) in began.into_iter().chain(events) {
+            self.recorder.record(step, agent, kind);
+        }
+        for (i, k, act) in acts {
+            let agent = &agents[i];
+            match act {
+                Act::Push(velocity) => {
+                    let mut query = self
+                        .world
+                        .query_one::<(&mut Velocity, &mut Ground, &mut Rest)>(agent.entity);
+                    let (v, ground, rest) = query.get().expect("agents have every component");
+                    v.0 = velocity;
+                    // Launched upwards, the agent leaves the ground now, as Quake III's next
+                    // ground trace would see it (`PM_GroundTrace`: moving up and away).
+                    if velocity.z > 0.0 {
+                        *ground = Ground::Air;
+                    }
+                    rest.still_steps = 0;
+                    if rest.asleep {
+                        rest.asleep = false;
+                        self.recorder.record(step, agent.id, EventKind::Woke);
+                    }
+                }
+                Act::Teleport { to, velocity, yaw } => {
+                    {
+                        let mut query = self
+                            .world
+                            .query_one::<(&mut Intent, &mut MoveTimer)>(agent.entity);
+                        let (intent, t) = query.get().expect("agents have every component");
+                        // Both games turn the player to the destination's facing.
+                        intent.view = View { yaw, pitch: 0.0 };
+                        *t = teleport_timer(dialect, *t);
+                    }
+                    self.place(agent.entity, to, velocity);
+                    self.recorder.record(
+                        step,
+                        agent.id,
+                        EventKind::Teleported {
+                            trigger: k,
+                            from: agent.position,
+                            to,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The movement timer after a teleport: Quake 1 ignores backward input for 0.7 s
+/// (`teleport_time = time + 0.7`, `teleport_touch`); Quake III holds the agent 160 ms without
+/// friction (`pm_time = 160` with `PMF_TIME_KNOCKBACK`, `TeleportPlayer`), its other flags kept.
+fn teleport_timer(dialect: Dialect, timer: MoveTimer) -> MoveTimer {
+    match dialect {
+        Dialect::Quake1 => MoveTimer {
+            hold_backward: rules::QUAKE1_TELEPORT_HOLD,
+            ..timer
+        },
+        Dialect::Quake3 => MoveTimer {
+            seconds: rules::QUAKE3_TELEPORT_HOLD,
+            knockback: true,
+            ..timer
+        },
+    }
+}
