@@ -95,6 +95,7 @@ fn colour(kind: LinkKind) -> &'static str {
         LinkKind::Drop => "#9467bd",
         LinkKind::Jump => "#2ca02c",
         LinkKind::Crouch | LinkKind::StandUp => "#1f77b4",
+        LinkKind::Teleport | LinkKind::Push => "#17becf",
     }
 }
 
@@ -170,7 +171,8 @@ fn svg(nav: &NavMesh, path: Option<&Path>) -> String {
     let mut x = 10.0;
     for kind in LinkKind::ALL
         .into_iter()
-        .filter(|&k| k != LinkKind::StandUp)
+        // The picture is of a frozen world: no teleporter or push pad links.
+        .filter(|&k| !matches!(k, LinkKind::StandUp | LinkKind::Teleport | LinkKind::Push))
     {
         let label = if kind == LinkKind::Crouch {
             "crouch / stand up"

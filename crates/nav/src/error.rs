@@ -104,6 +104,18 @@ pub enum NavError {
         /// Its range.
         reason: &'static str,
     },
+    /// A teleporter, push pad or door given to [`crate::NavMesh::build_with`] is out of the
+    /// numeric domain (a bound, destination or velocity not finite or beyond it, an empty
+    /// volume, a negative opening time).
+    #[error("{what} {index}: {reason}")]
+    BadVolume {
+        /// `teleporter`, `push pad` or `door`.
+        what: &'static str,
+        /// Its index in its list.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// A pose index beyond the navigation graph's poses.
     #[error("pose index {pose}: the navigation graph has {poses} poses")]
     PoseIndex {

@@ -66,6 +66,7 @@ mod mesh;
 mod params;
 mod path;
 mod portals;
+mod volumes;
 
 pub use area::{Area, rise_along};
 pub use context::NavContext;
@@ -77,3 +78,4 @@ pub use mesh::{NavMesh, NavStats, PoseInfo, PoseStats, WalkablePoint, sight_spac
 pub use params::{NavParams, NavPose};
 pub use path::{Path, Waypoint};
 pub use portals::{Boundary, LeafGraph, OneSided, Portal};
+pub use volumes::{Destination, Door, NavVolumes, PushPad, Teleporter};

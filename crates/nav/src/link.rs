@@ -33,17 +33,26 @@ pub enum LinkKind {
     Crouch,
     /// Change back to the primary pose in place (stand up): the primary pose is free here.
     StandUp,
+    /// Walk into a teleporter's volume at the previous waypoint; the teleporter puts the agent
+    /// at its destination, and it falls to the floor here (a living world's
+    /// [`crate::Teleporter`]; one-way).
+    Teleport,
+    /// Walk onto a push pad at the previous waypoint; the pad's velocity carries the agent along
+    /// the arc that lands here (a living world's [`crate::PushPad`]; one-way).
+    Push,
 }
 
 impl LinkKind {
     /// Every kind, in order.
-    pub const ALL: [LinkKind; 6] = [
+    pub const ALL: [LinkKind; 8] = [
         LinkKind::Walk,
         LinkKind::Step,
         LinkKind::Drop,
         LinkKind::Jump,
         LinkKind::Crouch,
         LinkKind::StandUp,
+        LinkKind::Teleport,
+        LinkKind::Push,
     ];
 
     /// The kind's name as the command line and the docs spell it (`walk`, `step`, ...).
@@ -55,6 +64,8 @@ impl LinkKind {
             LinkKind::Jump => "jump",
             LinkKind::Crouch => "crouch",
             LinkKind::StandUp => "stand",
+            LinkKind::Teleport => "teleport",
+            LinkKind::Push => "push",
         }
     }
 }
@@ -79,6 +90,11 @@ pub struct Link {
     pub cost: f64,
     /// Height gained from `start` to `end`, units (negative for a drop).
     pub rise: f64,
+    /// How many places the move may end at: 1, except for a teleporter with several
+    /// destinations (Quake III picks one at random), which has a link to each, with their
+    /// count here. The search takes only links of one outcome (docs/navigation.md, "Links
+    /// of a living world").
+    pub outcomes: u32,
 }
 
 impl Link {
@@ -186,6 +202,7 @@ pub(crate) fn walk_links(
                             end: crossing,
                             cost: 0.0,
                             rise: 0.0,
+                            outcomes: 1,
                         });
                     }
                 }
@@ -249,7 +266,7 @@ pub(crate) fn open_stretches(length: f64, covered: &[(f64, f64)]) -> Vec<(f64, f
 /// The most chords of one jump arc: with Quake's constants the longest arc (up 45.6 units and
 /// down to the deepest fall) takes 1.17 s, 75 chords of 1/64 s; finer steps or weaker gravity
 /// stop here (over a minute of flight at the finest step).
-const MAX_ARC_CHORDS: f64 = 65536.0;
+pub(crate) const MAX_ARC_CHORDS: f64 = 65536.0;
 
 /// What one probe past an edge found.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -280,7 +297,7 @@ impl Prober<'_> {
     /// Where a free move `a -> b` first enters solid: the point and the plane entered (facing
     /// back); `None` when it stays free. A move starting in solid answers `Some` at `a` with no
     /// plane.
-    fn hit(&mut self, a: DVec3, b: DVec3) -> Option<(DVec3, Option<Plane>)> {
+    pub(crate) fn hit(&mut self, a: DVec3, b: DVec3) -> Option<(DVec3, Option<Plane>)> {
         match self.graph.first_entry(a, b, &mut self.scratch) {
             entry if entry.start_solid() => Some((a, None)),
             SolidEntry::Hit { time, plane, .. } => {
@@ -299,7 +316,7 @@ impl Prober<'_> {
 
     /// The landing of a fall from `from` straight down (at most the deepest fall, plus the
     /// clearance): the area and the floor point, when the floor is walkable.
-    fn fall(&mut self, from: DVec3) -> Option<(u32, DVec3)> {
+    pub(crate) fn fall(&mut self, from: DVec3) -> Option<(u32, DVec3)> {
         let below = from - DVec3::Z * (self.params.max_fall + self.params.clearance);
         let min_walk_normal = self.params.min_walk_normal;
         let Below::Floor(t) =
@@ -570,6 +587,7 @@ pub(crate) fn links_of_runs(
             end,
             cost,
             rise,
+            outcomes: 1,
         };
         let key = (from, f.to, f.kind);
         let better = runs.get(&key).is_none_or(|(n, _)| run.len() > *n);
@@ -594,6 +612,7 @@ mod tests {
             end: [DVec3::new(0.0, l, 0.0), DVec3::new(0.0, r, 0.0)],
             cost: 0.0,
             rise: 0.0,
+            outcomes: 1,
         };
         let merged = merge_walks(vec![
             walk(0, 1, 10.0, 4.0),

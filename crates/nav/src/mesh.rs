@@ -19,6 +19,7 @@ use crate::link::{
 use crate::los::LineOfSight;
 use crate::params::{NavParams, NavPose};
 use crate::portals::{Below, LeafGraph};
+use crate::volumes::{DoorIndex, NavVolumes, volume_links};
 
 /// A pose the graph plans for, resolved against the tree.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +53,7 @@ pub struct PoseStats {
     /// dropped (equal to `areas` for the primary pose).
     pub areas_found: usize,
     /// Links leaving its areas, by kind (in [`LinkKind::ALL`] order).
-    pub links: [usize; 6],
+    pub links: [usize; 8],
 }
 
 /// What building a graph found.
@@ -121,6 +122,11 @@ pub struct NavMesh {
     pub(crate) grid: AreaGrid,
     pub(crate) component: Vec<u32>,
     pub(crate) los: Option<LineOfSight>,
+    /// The doors the walks wait for, per area.
+    pub(crate) doors: DoorIndex,
+    /// Where the links that move faster than walking start (teleporters and push pads the
+    /// search takes), seen from above: the search's heuristic counts on them.
+    pub(crate) fast_starts: Vec<glam::DVec2>,
     stats: NavStats,
 }
 
@@ -131,6 +137,8 @@ pub(crate) struct Hop {
     pub start: DVec3,
     pub end: DVec3,
     pub cost: f64,
+    /// The search takes it: one outcome ([`Link::outcomes`]).
+    pub planned: bool,
 }
 
 /// The space of `tree` the line of sight is answered in: the sight pose's
@@ -153,8 +161,23 @@ impl NavMesh {
         poses: &[NavPose],
         params: &NavParams,
     ) -> Result<NavMesh, NavError> {
+        NavMesh::build_with(tree, world, poses, params, &NavVolumes::default())
+    }
+
+    /// [`NavMesh::build`] for a living world: the primary pose's areas also get teleporter and
+    /// push pad links ([`LinkKind::Teleport`], [`LinkKind::Push`]), and the walks of every pose
+    /// through a door's closed place wait for it to open (docs/navigation.md, "Links of a
+    /// living world"). `world` (and `tree`) hold what stays solid: not the doors given here.
+    pub fn build_with(
+        tree: &OnionTree,
+        world: &World,
+        poses: &[NavPose],
+        params: &NavParams,
+        volumes: &NavVolumes,
+    ) -> Result<NavMesh, NavError> {
         let started = Instant::now();
         params.validate()?;
+        volumes.validate()?;
         if tree.world_fingerprint() != world.fingerprint() {
             return Err(NavError::WorldMismatch {
                 tree: tree.world_fingerprint(),
@@ -194,6 +217,22 @@ impl NavMesh {
                 params,
             ));
         }
+        if let (Some(info), Some(range)) = (infos.first(), ranges.first())
+            && !(volumes.teleporters.is_empty() && volumes.pads.is_empty())
+        {
+            let mut prober = Prober {
+                graph: &graphs[0],
+                areas: &areas,
+                grid: &grid,
+                pose: 0,
+                params,
+                speed: info.speed,
+                can_jump: info.can_jump,
+                scratch: Default::default(),
+            };
+            debug_assert!(range.start == 0, "the primary pose's areas come first");
+            links.extend(volume_links(&mut prober, info.mins, info.maxs, volumes));
+        }
         let areas_found: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
 
         // Secondary poses keep what the primary pose does not cover, and their neighbours.
@@ -219,6 +258,15 @@ impl NavMesh {
             })
             .collect();
         let component = components(areas.len(), &links);
+        let boxes: Vec<(DVec3, DVec3)> = infos.iter().map(|p| (p.mins, p.maxs)).collect();
+        let doors = DoorIndex::new(&volumes.doors, &boxes, &areas, &grid);
+        let mut fast_starts: Vec<glam::DVec2> = links
+            .iter()
+            .filter(|l| matches!(l.kind, LinkKind::Teleport | LinkKind::Push) && l.outcomes == 1)
+            .map(|l| l.start_point().truncate())
+            .collect();
+        fast_starts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        fast_starts.dedup();
 
         let los = sight_space(tree)
             .map(|space| LineOfSight::new(tree, space))
@@ -246,6 +294,8 @@ impl NavMesh {
             grid,
             component,
             los,
+            doors,
+            fast_starts,
             stats,
         })
     }
@@ -467,6 +517,7 @@ fn index(areas: usize, links: &[Link]) -> (Vec<u32>, Vec<Hop>) {
             start: l.start_point(),
             end: l.end_point(),
             cost: l.cost,
+            planned: l.outcomes == 1,
         })
         .collect();
     (start, hops)
@@ -490,7 +541,7 @@ fn pose_stats(
             portals: graph.portals().len(),
             areas: 0,
             areas_found: found,
-            links: [0; 6],
+            links: [0; 8],
         })
         .collect();
     for a in areas {
@@ -721,6 +772,7 @@ fn pose_changes(
                     end: [at; 2],
                     cost: params.pose_change_cost,
                     rise: 0.0,
+                    outcomes: 1,
                 });
             }
         }

@@ -68,6 +68,12 @@ pub struct NavParams {
     /// Cost of changing pose (crouching or standing up), seconds: 0.1, so the planner does not
     /// crouch where it need not.
     pub pose_change_cost: f64,
+    /// Extra cost of a teleporter link, seconds: 0.1 (the walk into its volume is counted by the
+    /// search, the fall at the destination by the link; this keeps a teleporter from being
+    /// taken where walking is about as fast). Push pad links cost their flight plus
+    /// [`NavParams::jump_penalty`], as jumps do (the agent enters the pad wherever it walks
+    /// in, and lands as far off as it did).
+    pub trigger_cost: f64,
     /// How far inside the overlap of the two poses' floors a pose change is placed, units: 8
     /// (a quarter of a Quake player's width), so that an agent arriving a little off the point
     /// still stands up where the primary pose is free.
@@ -96,6 +102,7 @@ impl Default for NavParams {
             arc_step: 1.0 / 64.0,
             jump_penalty: 0.5,
             pose_change_cost: 0.1,
+            trigger_cost: 0.1,
             pose_change_inset: 8.0,
             clearance: DEFAULT_SKIN,
         }
@@ -159,6 +166,7 @@ impl NavParams {
             ("jump_margin", self.jump_margin),
             ("jump_penalty", self.jump_penalty),
             ("pose_change_cost", self.pose_change_cost),
+            ("trigger_cost", self.trigger_cost),
             ("pose_change_inset", self.pose_change_inset),
             ("clearance", self.clearance),
         ] {

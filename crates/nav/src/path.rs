@@ -33,6 +33,9 @@ pub struct Waypoint {
     /// The area the waypoint lies on (for a point on a shared edge, the area the path goes on
     /// into).
     pub area: u32,
+    /// Seconds the way here waits for doors to open (a living world's [`crate::Door`]s whose
+    /// closed place the straight leg from the previous waypoint enters; 0 where none).
+    pub wait: f64,
 }
 
 /// A planned path.
@@ -133,7 +136,17 @@ impl NavMesh {
         s.begin(self.areas.len());
         let generation = s.generation;
         let inv_speed = 1.0 / self.params.walk_speed;
-        let h = |p: DVec3| (p - goal.1).truncate().length() * inv_speed;
+        // The horizontal distance at walk speed to the goal, or to the nearest start of a link
+        // that moves faster (a teleporter, a push pad): no path gets there sooner.
+        let fast = &self.fast_starts;
+        let h = |p: DVec3| {
+            let p2 = p.truncate();
+            let near = fast
+                .iter()
+                .map(|f| (p2 - *f).length())
+                .fold((p - goal.1).truncate().length(), f64::min);
+            near * inv_speed
+        };
         let (a, at) = start;
         s.stamp[a as usize] = generation;
         s.cost[a as usize] = 0.0;
@@ -147,16 +160,18 @@ impl NavMesh {
             }
             s.closed[ai] = generation;
             if a == goal.0 {
-                return Some(s.cost[ai] + s.at[ai].distance(goal.1) / self.area_speed[ai]);
+                let wait = self.doors.wait(a, s.at[ai], goal.1);
+                return Some(s.cost[ai] + s.at[ai].distance(goal.1) / self.area_speed[ai] + wait);
             }
             let (cost, at, speed) = (s.cost[ai], s.at[ai], self.area_speed[ai]);
             let links = self.link_start[ai] as usize..self.link_start[ai + 1] as usize;
             for (i, hop) in self.hops[links.clone()].iter().enumerate() {
                 let b = hop.to as usize;
-                if s.closed[b] == generation {
+                if s.closed[b] == generation || !hop.planned {
                     continue;
                 }
-                let c = cost + at.distance(hop.start) / speed + hop.cost;
+                let wait = self.doors.wait(a, at, hop.start);
+                let c = cost + at.distance(hop.start) / speed + wait + hop.cost;
                 if s.stamp[b] != generation || c < s.cost[b] {
                     s.stamp[b] = generation;
                     s.cost[b] = c;
@@ -190,6 +205,7 @@ impl NavMesh {
             kind: LinkKind::Walk,
             pose,
             area: start.0,
+            wait: 0.0,
         }];
         // A secondary pose standing where only the primary pose's area was kept stands up first
         // (the primary pose is free on its areas).
@@ -248,6 +264,7 @@ impl NavMesh {
                 kind: link.kind,
                 pose: to_pose,
                 area: link.to,
+                wait: 0.0,
             });
             leg_start = link.end[0];
         }
@@ -259,6 +276,15 @@ impl NavMesh {
             &mut waypoints,
             &mut ctx.walk,
         );
+        // The doors each walked leg waits for.
+        if !self.doors.boxes.is_empty() {
+            for i in 1..waypoints.len() {
+                let (a, b) = (waypoints[i - 1], waypoints[i]);
+                if matches!(b.kind, LinkKind::Walk | LinkKind::Step) {
+                    waypoints[i].wait = self.doors.wait_any(b.pose, a.position, b.position);
+                }
+            }
+        }
         Path {
             waypoints,
             areas,
@@ -306,6 +332,7 @@ impl NavMesh {
                     kind: c.kind,
                     pose: self.areas[area as usize].pose,
                     area,
+                    wait: 0.0,
                 },
             );
         }
@@ -360,6 +387,7 @@ impl NavMesh {
             kind: LinkKind::Walk,
             pose: self.areas[area as usize].pose,
             area,
+            wait: 0.0,
         })
     }
 }

@@ -181,12 +181,22 @@ pub fn run_scenario_with(
                 .filter(|(_, a)| a.uses_goto())
                 .map(|(i, a)| (AgentId(i as u32), &a.spec))
                 .collect();
-            Planner::build(
-                &scenario.world.world,
-                &goto,
-                &scenario.params,
-                &scenario.world.spawns,
-            )
+            match &scenario.world.living {
+                // Teleporters, push pads and doors that open are planned through.
+                Some(entities) => Planner::build_living(
+                    &scenario.world.world,
+                    entities,
+                    &goto,
+                    &scenario.params,
+                    &scenario.world.spawns,
+                ),
+                None => Planner::build(
+                    &scenario.world.world,
+                    &goto,
+                    &scenario.params,
+                    &scenario.world.spawns,
+                ),
+            }
             .map(Arc::new)
             .map_err(|e| Error::Build {
                 scenario: Some(scenario.path.clone()),

@@ -165,12 +165,20 @@ impl Scripted {
             .collect();
         if config.planner.is_none() && !goto.is_empty() {
             config.params.validate()?;
-            config.planner = Some(std::sync::Arc::new(crate::navigation::Planner::build(
-                collider.world(),
-                &goto,
-                &config.params,
-                &[],
-            )?));
+            let planner = match &config.living {
+                // A living world: teleporters, push pads and doors that open are planned through.
+                Some(living) => crate::navigation::Planner::build_living(
+                    collider.world(),
+                    &living.entities,
+                    &goto,
+                    &config.params,
+                    &[],
+                )?,
+                None => {
+                    crate::navigation::Planner::build(collider.world(), &goto, &config.params, &[])?
+                }
+            };
+            config.planner = Some(std::sync::Arc::new(planner));
         }
         if let Some(planner) = &config.planner {
             for &(id, spec) in &goto {

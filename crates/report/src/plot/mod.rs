@@ -931,7 +931,9 @@ impl Plot<'_> {
                         }
                         LinkKind::Step => STEP,
                         LinkKind::Drop => DROP,
-                        LinkKind::Jump => JUMP,
+                        LinkKind::Jump | LinkKind::Push => JUMP,
+                        // The agent does not travel between the volume and the destination.
+                        LinkKind::Teleport => continue,
                         LinkKind::Crouch | LinkKind::StandUp => {
                             let up = pair[1].kind == LinkKind::StandUp;
                             let (mark, colour) = if up {

@@ -111,6 +111,10 @@ pub struct FollowParams {
     /// units/s: 96 (under a player's width of drift while rising to the apex, 0.34 s; at a
     /// corner's speed it flew along the riser past a narrow ledge).
     pub take_off_slide: f64,
+    /// A move in one step longer than the agent's speeds before and after it allow, by more
+    /// than this, is a teleport, units: 32 (a mover carries a rider at most 6 units in a step
+    /// of 1/64 s at Quake III's door speed, 400 units/s).
+    pub teleport_margin: f64,
 }
 
 impl Default for FollowParams {
@@ -134,6 +138,7 @@ impl Default for FollowParams {
             corner_cut: 0.5,
             wall_probe: 2.0,
             take_off_slide: 96.0,
+            teleport_margin: 32.0,
         }
     }
 }
@@ -175,6 +180,11 @@ pub struct Follow {
     airborne: bool,
     /// Jumped for the current waypoint.
     jumped: bool,
+    /// Teleported since heading for the current waypoint.
+    teleported: bool,
+    /// Its position and velocity at the last steering: a move since then longer than they
+    /// allow was a teleport.
+    last: Option<(DVec3, DVec3)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -311,6 +321,19 @@ impl Follow {
             self.airborne = true;
         }
         intent.jump = false;
+        let last = self.last.replace((now.position, now.velocity));
+        if let Some((at, velocity)) = last
+            && self.plan.is_some()
+        {
+            let allowed = (velocity.length() + now.velocity.length()) * s.dt;
+            if now.position.distance(at) > allowed + s.follow.teleport_margin
+                && !self.teleport(now, goal, s)
+            {
+                stop(intent, now);
+                return;
+            }
+        }
+        self.pushed(on_ground);
         if self.plan.is_none() {
             if !on_ground {
                 // Plan where it lands; keep wishing what it wished.
@@ -336,6 +359,7 @@ impl Follow {
                     self.replans = 0;
                     self.airborne = !on_ground;
                     self.jumped = false;
+                    self.teleported = false;
                     self.best = f64::INFINITY;
                     self.best_step = s.step;
                 }
@@ -369,6 +393,43 @@ impl Follow {
             return;
         }
         self.drive(now, s, intent);
+    }
+
+    /// The agent was teleported: it goes on from the next teleport of its path (its landing is
+    /// then checked as a drop's is), or, with none ahead, plans again where it lands. False
+    /// when the goto ended.
+    fn teleport(&mut self, now: &AgentNow, goal: DVec3, s: &mut Steer<'_>) -> bool {
+        let plan = self.plan.as_mut().expect("a plan");
+        let ahead = (plan.next..plan.waypoints.len())
+            .find(|&j| plan.waypoints[j].kind == LinkKind::Teleport);
+        match ahead {
+            Some(j) => {
+                plan.next = j;
+                self.teleported = true;
+                self.airborne = now.ground.walkable().is_none();
+                self.jumped = false;
+                self.best = f64::INFINITY;
+                self.best_step = s.step;
+                true
+            }
+            None => self.replan(now, goal, s),
+        }
+    }
+
+    /// Off the ground while walking onto a push pad: the pad has it, on to the pad's landing.
+    fn pushed(&mut self, on_ground: bool) {
+        let Some(plan) = self.plan.as_mut() else {
+            return;
+        };
+        let onto_pad = plan
+            .waypoints
+            .get(plan.next + 1)
+            .is_some_and(|w| w.kind == LinkKind::Push);
+        if !on_ground && onto_pad && plan.next > 0 {
+            plan.next += 1;
+            self.airborne = true;
+            self.best = f64::INFINITY;
+        }
     }
 
     /// Plans from where the agent stands; false when the goto ended (recorded).
@@ -426,6 +487,7 @@ impl Follow {
                 self.best_step = s.step;
                 self.airborne = false;
                 self.jumped = false;
+                self.teleported = false;
                 return true;
             }
             Ok(None) => GotoFailure::Unreachable,
@@ -490,8 +552,15 @@ impl Follow {
             LinkKind::Crouch if now.pose == Pose::Crouching => Reach::Yes,
             LinkKind::StandUp if now.pose == Pose::Standing => Reach::Yes,
             LinkKind::Crouch | LinkKind::StandUp => Reach::No,
-            LinkKind::Drop | LinkKind::Jump => {
-                if !(on_ground && self.airborne) {
+            // Landed after the flight (or, teleported, on the floor): where planned, or
+            // somewhere to plan from.
+            LinkKind::Drop | LinkKind::Jump | LinkKind::Push | LinkKind::Teleport => {
+                let flown = if w.kind == LinkKind::Teleport {
+                    self.teleported
+                } else {
+                    self.airborne
+                };
+                if !(on_ground && flown) {
                     Reach::No
                 } else if across(now.position, w.position) <= fp.landing_radius && level(w.position)
                 {
@@ -552,10 +621,14 @@ impl Follow {
         }
     }
 
-    /// Where the agent steers now, on the ground: the waypoint, or a take-off's run-up point.
+    /// Where the agent steers now, on the ground: the waypoint, a take-off's run-up point, or,
+    /// before a teleport or a push, the point in the volume it walks into.
     fn target(&self) -> DVec3 {
         let plan = self.plan.as_ref().expect("a plan");
         let w = plan.waypoints[plan.next];
+        if matches!(w.kind, LinkKind::Teleport | LinkKind::Push) {
+            return plan.waypoints[plan.next - 1].position;
+        }
         match plan.waypoints.get(plan.next + 1) {
             Some(after) if after.kind == LinkKind::Jump && w.kind != LinkKind::Jump => {
                 plan.run_up[plan.next].unwrap_or(w.position)
@@ -597,7 +670,8 @@ impl Follow {
             self.best_step = s.step;
             return Course::On;
         }
-        if (s.step - self.best_step) as f64 * s.dt <= fp.stall_seconds {
+        // A door on the way may hold it up while it opens.
+        if (s.step - self.best_step) as f64 * s.dt <= fp.stall_seconds + w.wait {
             return Course::On;
         }
         let corner = matches!(w.kind, LinkKind::Walk | LinkKind::Step)
@@ -665,6 +739,17 @@ impl Follow {
             LinkKind::Crouch | LinkKind::StandUp => {
                 let d = across(p, w.position);
                 flat(w.position - p) * top.min((2.0 * braking * d).sqrt())
+            }
+            // Into the volume (at its point, where it waits for the teleporter or the pad); in
+            // the air, no wish: the pad's arc is the planner's, and air control would bend it.
+            LinkKind::Teleport | LinkKind::Push => {
+                if !on_ground {
+                    intent.direction = DVec3::ZERO;
+                    intent.speed = 0.0;
+                    return;
+                }
+                let d = across(p, prev.position);
+                flat(prev.position - p) * top.min((2.0 * braking * d).sqrt())
             }
             LinkKind::Jump => {
                 let u = flat(w.position - prev.position);
@@ -798,6 +883,8 @@ fn pass_speed(
             LinkKind::Drop => (fp.drop_speed.min(top), braking),
             LinkKind::Crouch => (top, braking),
             LinkKind::StandUp => (0.0, braking),
+            // Into the volume: the teleporter or the pad takes over wherever it is touched.
+            LinkKind::Teleport | LinkKind::Push => (top, braking),
             LinkKind::Jump | LinkKind::Walk | LinkKind::Step => {
                 let next = flat(after.position - w.position);
                 let share = corner(to, next, fp);

@@ -9,6 +9,7 @@
 //! [`follow`] steers each such agent along its path with the movement model.
 
 pub mod follow;
+mod living;
 mod planner;
 
 pub use follow::{Follow, FollowParams, PlannedPath};

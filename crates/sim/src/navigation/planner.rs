@@ -1,10 +1,12 @@
 //! The planner of a simulation: one onion tree of the goto agents' box poses and the zero-size
 //! pose, and a navigation graph per pair of standing and crouching boxes, built once per run.
 
+use cspace_entities::Entities;
 use cspace_geom::{Shape, World};
-use cspace_nav::{NavMesh, NavPose};
+use cspace_nav::{NavMesh, NavPose, NavVolumes};
 use cspace_onion::{CompileOptions, OnionTree, Pose};
 
+use super::living::living_nav;
 use super::nav_params;
 use crate::agent::{AgentId, AgentSpec};
 use crate::params::MoveParams;
@@ -106,6 +108,47 @@ impl Planner {
         fill_from: &[cspace_geom::DVec3],
         extra: &[Pose],
     ) -> Result<Planner, PlanError> {
+        Planner::build_all(world, None, agents, params, fill_from, extra)
+    }
+
+    /// [`Planner::build`] for a living world: `world` is the static world (without the movers,
+    /// as the simulation's collider has it) and `entities` the map's. The doors an agent opens
+    /// by walking into their field are passable at the cost of their opening time, every other
+    /// mover is solid where it spawns, and teleporters and push pads are the graph's one-way
+    /// links (docs/navigation.md, "Links of a living world"). The teleporters' destinations are
+    /// filled from as well.
+    pub fn build_living(
+        world: &World,
+        entities: &Entities,
+        agents: &[(AgentId, &AgentSpec)],
+        params: &MoveParams,
+        fill_from: &[cspace_geom::DVec3],
+    ) -> Result<Planner, PlanError> {
+        Planner::build_all(
+            world,
+            Some(entities),
+            agents,
+            params,
+            fill_from,
+            &[Pose::point()],
+        )
+    }
+
+    fn build_all(
+        world: &World,
+        entities: Option<&Entities>,
+        agents: &[(AgentId, &AgentSpec)],
+        params: &MoveParams,
+        fill_from: &[cspace_geom::DVec3],
+        extra: &[Pose],
+    ) -> Result<Planner, PlanError> {
+        let living = entities
+            .map(|e| living_nav(world, e, params.gravity))
+            .transpose()?;
+        let (solid, volumes) = match &living {
+            Some(l) => (&l.world, l.volumes.clone()),
+            None => (world, NavVolumes::default()),
+        };
         let mut boxes: Vec<Shape> = Vec::new();
         let mut pairs: Vec<(Shape, Option<Shape>)> = Vec::new();
         for &(id, a) in agents {
@@ -148,13 +191,16 @@ impl Planner {
         let mut seeds = fill_from.to_vec();
         if !seeds.is_empty() {
             seeds.extend(agents.iter().map(|(_, a)| a.start));
+            for t in &volumes.teleporters {
+                seeds.extend(t.destinations.iter().map(|d| d.origin));
+            }
         }
         let options = CompileOptions {
             fill_outside: !seeds.is_empty(),
             spawn_points: seeds,
             ..CompileOptions::default()
         };
-        let compiled = cspace_onion::compile(world, &poses, &options)
+        let compiled = cspace_onion::compile(solid, &poses, &options)
             .map_err(|e| PlanError::Build(e.to_string()))?;
         let tree: OnionTree = compiled.tree;
         let nav = nav_params(params);
@@ -169,7 +215,7 @@ impl Planner {
                         can_jump: false,
                     });
                 }
-                let mesh = NavMesh::build(&tree, world, &nav_poses, &nav)
+                let mesh = NavMesh::build_with(&tree, solid, &nav_poses, &nav, &volumes)
                     .map_err(|e| PlanError::Build(e.to_string()))?;
                 Ok(AgentMesh {
                     standing,

@@ -1,8 +1,10 @@
 //! Integration tests of the simulator library: the movement model, stepping, backends sharing a
-//! world, the numeric domain's edge, patches, and navigation on the corpus.
+//! world, the numeric domain's edge, patches, navigation on the corpus, and goto in a living
+//! world.
 
 mod domain;
 mod driving;
+mod goto_living;
 mod living;
 mod movement;
 mod movers;
