@@ -318,6 +318,7 @@ pub fn mover_event_text(kind: &MoverEventKind) -> String {
         MoverEventKind::Reached => "reached its end".to_string(),
         MoverEventKind::Blocked { agent } => format!("blocked by agent {agent}"),
         MoverEventKind::Reversed => "reversed".to_string(),
+        MoverEventKind::Removed => "removed".to_string(),
     }
 }
 
@@ -714,6 +715,7 @@ fn mover_event(w: &mut Words, agents: usize) -> Result<MoverEventKind, TraceErro
             }
         }
         "reversed" => MoverEventKind::Reversed,
+        "removed" => MoverEventKind::Removed,
         other => return w.err(format!("unknown mover event {}", quoted(other))),
     })
 }

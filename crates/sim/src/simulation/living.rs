@@ -156,7 +156,12 @@ impl Sim {
             .map(|r| living.ground_mover(r, probe))
             .collect();
         living.machinery.begin_step();
-        record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        record_clock(
+            &mut self.recorder.mover_events,
+            &mut living.machinery,
+            &mut living.scene,
+            step,
+        );
         for t in 0..living.machinery.team_count() {
             let moves: Vec<(usize, DVec3)> = living
                 .machinery
@@ -244,7 +249,12 @@ impl Sim {
                     living.machinery.commit(t);
                 }
             }
-            record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+            record_clock(
+                &mut self.recorder.mover_events,
+                &mut living.machinery,
+                &mut living.scene,
+                step,
+            );
         }
         debug_assert!(
             living
@@ -261,6 +271,9 @@ impl Sim {
             living.machinery.ridden(m);
         }
         for (k, trigger) in living.entities.triggers.iter().enumerate() {
+            if living.machinery.trigger_removed(k) {
+                continue;
+            }
             let bounds = match trigger.follows {
                 // A button's surface, drawn with it, moves with it.
                 Some(m) => trigger.bounds.translated(living.scene.offset(m)),
@@ -279,7 +292,12 @@ impl Sim {
                 living.machinery.touch(k);
             }
         }
-        record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        record_clock(
+            &mut self.recorder.mover_events,
+            &mut living.machinery,
+            &mut living.scene,
+            step,
+        );
         // Back into the agents: positions moved, riders woken, rides begun.
         for (i, rider) in riders.iter().enumerate() {
             let index = rider.id.0 as usize;
@@ -324,8 +342,14 @@ impl Sim {
     }
 }
 
-/// Moves the clock's events into the record, at `step`.
-fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery, step: u64) {
+/// Moves the clock's events into the record, at `step`; a mover a `killtarget` removed leaves
+/// the scene.
+fn record_clock(
+    out: &mut Vec<MoverEvent>,
+    machinery: &mut Machinery,
+    scene: &mut Scene,
+    step: u64,
+) {
     out.extend(machinery.drain_events().into_iter().map(|e| MoverEvent {
         step,
         mover: e.mover as u32,
@@ -333,6 +357,10 @@ fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery, step: u64)
             ClockEvent::Started => MoverEventKind::Started,
             ClockEvent::Reached => MoverEventKind::Reached,
             ClockEvent::Reversed => MoverEventKind::Reversed,
+            ClockEvent::Removed => {
+                scene.remove(e.mover);
+                MoverEventKind::Removed
+            }
         },
     }));
 }
