@@ -471,3 +471,68 @@ fn a_secret_door_moves_back_sideways_waits_and_returns() {
         "{next} {before}"
     );
 }
+
+/// A button pressed twice fires a counter (count 2), which fires a relay (delay 0.5 s), which
+/// opens a secret door (`scenarios/secret.toml`'s chain).
+#[test]
+fn a_button_pressed_twice_opens_a_secret_door_through_a_counter() {
+    let inputs = [
+        world(),
+        point(
+            1,
+            &[
+                ("classname", "func_door_secret"),
+                ("angle", "0"),
+                ("targetname", "secret"),
+            ],
+        )
+        .with_solid(cube([256.0, -32.0, 0.0], [272.0, 32.0, 96.0])),
+        point(
+            2,
+            &[
+                ("classname", "func_button"),
+                ("angle", "180"),
+                ("target", "count"),
+            ],
+        )
+        .with_solid(cube([-16.0, 128.0, 0.0], [0.0, 192.0, 48.0])),
+        point(
+            3,
+            &[
+                ("classname", "trigger_counter"),
+                ("targetname", "count"),
+                ("target", "relay"),
+            ],
+        ),
+        point(
+            4,
+            &[
+                ("classname", "trigger_relay"),
+                ("targetname", "relay"),
+                ("target", "secret"),
+                ("delay", "0.5"),
+            ],
+        ),
+    ];
+    let e = spawn(&inputs, Dialect::Quake1);
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    let mut m = Machinery::new(&e, DT);
+    // Pressed at step 1 and again once back at rest.
+    let events = run(&mut m, 200, |step, m| {
+        if step == 1 || step == 120 {
+            m.touch(0);
+        }
+    });
+    let secret: Vec<(u64, MoverEventKind)> = events
+        .iter()
+        .filter(|e| e.1 == 0)
+        .map(|e| (e.0, e.2))
+        .collect();
+    // The button's 12 units at 40 u/s take 0.3 s (20 steps from 120): the second firing at
+    // step 140, the relay's at the first step at or past 140/64 + 0.5 s: step 172.
+    assert_eq!(
+        secret.first(),
+        Some(&(172, MoverEventKind::Started)),
+        "{events:?}"
+    );
+}

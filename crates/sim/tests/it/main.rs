@@ -3,6 +3,7 @@
 
 mod domain;
 mod driving;
+mod killtarget;
 mod living;
 mod movement;
 mod movers;
