@@ -537,11 +537,9 @@ impl Machinery {
             }
             TriggerKind::PlatField { mover } => self.use_team(self.team_of[mover], Use::PlatField),
             TriggerKind::ButtonTouch { mover } => self.use_team(self.team_of[mover], Use::Touch),
-            TriggerKind::Fire { touchable, .. } => {
-                if touchable {
-                    self.multi_trigger(trigger);
-                }
-            }
+            TriggerKind::Fire {
+                touchable: true, ..
+            } => self.multi_trigger(trigger),
             // Teleporters, push pads, hurt and other volumes: the simulator acts on them.
             _ => {}
         }
