@@ -82,3 +82,45 @@ fn a_chain_returning_to_a_middle_corner_is_warned() {
     );
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);
 }
+
+/// A teleporter without a `target`, and one whose target names no destination: each warned on
+/// its own line with the key and value, and each does nothing (no destination).
+#[test]
+fn teleporters_without_a_destination_are_warned_and_do_nothing() {
+    use cspace_entities::{InputContents, TriggerKind};
+    let volume = Brush::from_aabb(Aabb::new(DVec3::ZERO, DVec3::new(64.0, 64.0, 64.0))).unwrap();
+    let inputs = [
+        EntityInput::new(0, 1, [("classname", "worldspawn")]),
+        EntityInput::new(1, 10, [("classname", "trigger_teleport")])
+            .with_brush(volume.clone(), InputContents::NonSolid),
+        EntityInput::new(
+            2,
+            20,
+            [("classname", "trigger_teleport"), ("target", "nowhere")],
+        )
+        .with_brush(volume, InputContents::NonSolid),
+    ];
+    for dialect in [Dialect::Quake1, Dialect::Quake3] {
+        let e = spawn(&inputs, dialect);
+        let said = |entity: u32, words: &str| {
+            e.warnings
+                .iter()
+                .any(|w| w.entity == entity && w.line == 10 * entity && w.message.contains(words))
+        };
+        assert!(said(1, "without a target"), "{:?}", e.warnings);
+        assert!(
+            said(2, "\"nowhere\" names no destination"),
+            "{:?}",
+            e.warnings
+        );
+        for t in &e.triggers {
+            assert_eq!(
+                t.kind,
+                TriggerKind::Teleport {
+                    destinations: Vec::new(),
+                    needs_firing: false
+                }
+            );
+        }
+    }
+}
