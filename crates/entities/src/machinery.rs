@@ -144,9 +144,7 @@ struct TriggerClock {
     targetname: Option<String>,
     /// A `killtarget` removed it.
     removed: bool,
-    /// The global step it was last used by name in, and whether a second use waits.
-    used: Option<u64>,
-    deferred: bool,
+    guard: OncePerStep,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -155,8 +153,31 @@ struct RelayClock {
     /// Uses still needed before a counter passes one on.
     remaining: u32,
     removed: bool,
+    guard: OncePerStep,
+}
+
+/// A relay's or trigger's guard: used at most once a step by name, a second use deferred to the
+/// next step's start (once), so loops of relays never hang.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct OncePerStep {
+    /// The global step it was last used in.
     used: Option<u64>,
+    /// A second use in that step waits for the next step.
     deferred: bool,
+}
+
+impl OncePerStep {
+    /// `Ok` when it may be used in `step`; else `Err(true)` the first time it must be deferred,
+    /// `Err(false)` when it already is.
+    fn admit(&mut self, step: u64) -> Result<(), bool> {
+        if self.used == Some(step) {
+            let first = !self.deferred;
+            self.deferred = true;
+            return Err(first);
+        }
+        self.used = Some(step);
+        Ok(())
+    }
 }
 
 /// What a fired name reaches.
@@ -231,8 +252,7 @@ impl Machinery {
                 entity: t.entity,
                 targetname: t.targetname.clone(),
                 removed: false,
-                used: None,
-                deferred: false,
+                guard: OncePerStep::default(),
             })
             .collect();
         let relays: Vec<RelayClock> = entities
@@ -245,8 +265,7 @@ impl Machinery {
                     RelayKind::Relay => 0,
                 },
                 removed: false,
-                used: None,
-                deferred: false,
+                guard: OncePerStep::default(),
             })
             .collect();
         // Quake III's trigger_always uses its targets once, its delay (SP_trigger_always's 300
@@ -342,8 +361,8 @@ impl Machinery {
         self.step += 1;
         for named in std::mem::take(&mut self.deferred) {
             match named {
-                Named::Relay(r) => self.relays[r].deferred = false,
-                Named::Trigger(k) => self.triggers[k].deferred = false,
+                Named::Relay(r) => self.relays[r].guard.deferred = false,
+                Named::Trigger(k) => self.triggers[k].guard.deferred = false,
                 Named::Team(_) => {}
             }
             self.work.push(Work::Use(named));
@@ -709,14 +728,12 @@ impl Machinery {
                 if clock.removed {
                     return;
                 }
-                if clock.used == Some(step) {
-                    if !clock.deferred {
-                        clock.deferred = true;
+                if let Err(first) = clock.guard.admit(step) {
+                    if first {
                         self.deferred.push(named);
                     }
                     return;
                 }
-                clock.used = Some(step);
                 if let RelayKind::Counter { .. } = clock.relay.kind {
                     // counter_use: "count" uses; below zero it does nothing.
                     if clock.remaining == 0 {
@@ -733,15 +750,12 @@ impl Machinery {
                 self.use_targets(uses, delay);
             }
             Named::Trigger(k) => {
-                let clock = &mut self.triggers[k];
-                if clock.used == Some(step) {
-                    if !clock.deferred {
-                        clock.deferred = true;
+                if let Err(first) = self.triggers[k].guard.admit(step) {
+                    if first {
                         self.deferred.push(named);
                     }
                     return;
                 }
-                clock.used = Some(step);
                 // multi_use: as if touched, even by a trigger agents cannot touch.
                 if !self.trigger_removed(k) {
                     self.multi_trigger(k);

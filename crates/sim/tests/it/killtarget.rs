@@ -7,22 +7,12 @@
 use std::sync::Arc;
 
 use cspace_entities::{Dialect, EntityInput, spawn};
-use cspace_geom::{Aabb, Brush, DVec3, Shape, World};
+use cspace_geom::{DVec3, World};
 use cspace_sim::{
     AgentSpec, BackendKind, Intent, Living, Models, MoverEventKind, Recording, Sim, SimConfig,
 };
 
-fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
-    Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
-}
-
-fn player() -> Shape {
-    Shape::new_box(
-        DVec3::new(-16.0, -16.0, -24.0),
-        DVec3::new(16.0, 16.0, 32.0),
-    )
-    .unwrap()
-}
+use super::living::{cube, player};
 
 /// A floor, a named door across it (x 100..112, the "gate", never opened: nothing fires its
 /// name) and a trigger_once before it whose killtarget is the gate.
