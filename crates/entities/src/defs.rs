@@ -192,6 +192,10 @@ pub struct Mover {
     pub targetname: Option<String>,
     /// Its `target`: what it fires (buttons when pressed, doors when they open).
     pub target: Option<String>,
+    /// Its `killtarget` (Quake 1): what it removes when it fires (`SUB_UseTargets`).
+    pub killtarget: Option<String>,
+    /// Seconds between its firing and its targets' use (Quake 1 `delay`, `SUB_UseTargets`).
+    pub delay: f64,
     /// Its speed, units/s.
     pub speed: f64,
     /// Never reverses when blocked: Quake 1 doors with a negative `wait` ("let it just squash
@@ -393,9 +397,10 @@ pub struct Trigger {
 pub enum RelayKind {
     /// Passes the firing on (`trigger_relay`, `target_relay`, `trigger_always` at the start).
     Relay,
-    /// Passes it on after being fired `count` times (`trigger_counter`).
+    /// Passes it on after being fired `count` times, then is gone (`trigger_counter`).
     Counter {
-        /// Firings needed.
+        /// Firings needed; 0: it never passes one on (a negative or fractional `count` in
+        /// QuakeC's `counter_use` never reaches exactly 0).
         count: u32,
     },
 }
@@ -419,8 +424,11 @@ pub struct Relay {
     pub killtarget: Option<String>,
     /// Seconds between being fired and firing.
     pub delay: f64,
-    /// It fires once when the world starts (`trigger_always`).
+    /// It fires once when the world starts, after its `delay` (Quake III `trigger_always`).
     pub at_start: bool,
+    /// It uses only one of the entities its target names (Quake III `target_relay`'s `RANDOM`
+    /// flag: the first, in entity order; the clock draws no random numbers).
+    pub pick_one: bool,
 }
 
 /// A named point: a teleport destination, a path corner, a jump pad's target.

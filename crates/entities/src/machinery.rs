@@ -9,6 +9,20 @@
 //! ([`Machinery::commit`]) or reports the team blocked ([`Machinery::block`]); then it reports
 //! the triggers agents touch ([`Machinery::touch`]).
 //!
+//! Firing a name follows Quake 1's `SUB_UseTargets` (`subs.qc`) and Quake III's `G_UseTargets`
+//! (`g_utils.c`): after the user's `delay` (a copy of its `target` and `killtarget` waits, as
+//! Quake 1's `DelayedUse` entity does), Quake 1 removes every entity named by `killtarget` and
+//! then returns (id's loop ends the function when no more are found, so a Quake 1 entity with a
+//! `killtarget` never fires its `target`); otherwise every entity named by `target` is used, in
+//! entity order: mover teams (`door_use`, `plat_use`, `train_use`, `button_use`,
+//! `fd_secret_use`), relays (`trigger_relay`: its own `SUB_UseTargets`; `trigger_counter`:
+//! `counter_use`, the `count`th use passes on and the counter is gone; Quake III `target_relay`)
+//! and triggers (`multi_use`: a `trigger_once` / `trigger_multiple` fired by name, as if
+//! touched). A firing's work is a stack (depth first, as the games' nested calls are), never a
+//! recursion; a relay or trigger used a second time in one step is used again at the start of
+//! the next step instead (once), so a loop of relays naming each other fires once a step around
+//! the loop and never hangs (the games overflow QuakeC's stack or loop for ever).
+//!
 //! Every team keeps its own clock in whole steps (Quake 1's `ltime`, the pusher's local time,
 //! which stands still while the pusher is blocked; Quake III shifts the trajectory's start by
 //! the frame instead, the same thing): its time is `ticks * dt`, never accumulated. State
@@ -17,7 +31,10 @@
 
 use cspace_geom::DVec3;
 
-use crate::defs::{Activation, BinaryMotion, Entities, Motion, Mover, MoverKind, TriggerKind};
+use crate::defs::{
+    Activation, BinaryMotion, Entities, Motion, Mover, MoverKind, Relay, RelayKind, SecretMotion,
+    TriggerKind,
+};
 use crate::dialect::Dialect;
 use crate::rules;
 
@@ -30,6 +47,9 @@ pub enum MoverEventKind {
     Reached,
     /// A blocked push sent it back the way it came (doors and plats that are no crushers).
     Reversed,
+    /// A `killtarget` removed it (Quake 1 `SUB_UseTargets`): this mover (not its team) is gone
+    /// from the world; its brushes collide no more.
+    Removed,
 }
 
 /// Something that happened to a mover team: `mover` is the team's master (an index in
@@ -55,8 +75,25 @@ enum State {
     AtStop { stop: usize, until: Option<f64> },
     /// A train on its leg from stop `from` to stop `to`, started at `start`.
     Leg { from: usize, to: usize, start: f64 },
-    /// Nothing moves it here (Quake 1 secret doors: not simulated yet).
+    /// A Quake 1 secret door on its way, in `stage` since team time `start`.
+    Secret { stage: Secret, start: f64 },
+    /// Nothing moves it.
     Still,
+}
+
+/// The stages of a Quake 1 secret door's cycle (`doors.qc`): `fd_secret_use` sets off to
+/// `dest1`, `fd_secret_move1` waits a second, `fd_secret_move2` goes to `dest2`,
+/// `fd_secret_move3` waits `wait` (for good with `SECRET_OPEN_ONCE`), `fd_secret_move4` goes
+/// back to `dest1`, `fd_secret_move5` waits a second, `fd_secret_move6` goes home.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Secret {
+    ToDest1,
+    PauseOut,
+    ToDest2,
+    Open,
+    BackToDest1,
+    PauseBack,
+    Home,
 }
 
 /// A team: its master and members (linked doors move as one), its clock and its state.
@@ -85,15 +122,87 @@ pub struct Machinery {
     offsets: Vec<DVec3>,
     /// Global steps run.
     step: u64,
-    /// Firings waiting for their `delay`: (global time, target name).
-    pending: Vec<(f64, String)>,
+    /// Per mover: a `killtarget` removed it.
+    removed: Vec<bool>,
+    /// The relays and counters, with their state.
+    relays: Vec<RelayClock>,
+    /// Uses of targets waiting for their `delay`: (global time, what), in the order made.
+    pending: Vec<(f64, Uses)>,
+    /// Relays and triggers used twice in a step: used again at the next step's start.
+    deferred: Vec<Named>,
+    /// The firing being worked through (a stack: depth first).
+    work: Vec<Work>,
     events: Vec<MoverEvent>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 struct TriggerClock {
     kind: TriggerKind,
+    /// The global time from which it acts again.
     ready: f64,
+    entity: u32,
+    targetname: Option<String>,
+    /// A `killtarget` removed it.
+    removed: bool,
+    guard: OncePerStep,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct RelayClock {
+    relay: Relay,
+    /// Uses still needed before a counter passes one on.
+    remaining: u32,
+    removed: bool,
+    guard: OncePerStep,
+}
+
+/// A relay's or trigger's guard: used at most once a step by name, a second use deferred to the
+/// next step's start (once), so loops of relays never hang.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct OncePerStep {
+    /// The global step it was last used in.
+    used: Option<u64>,
+    /// A second use in that step waits for the next step.
+    deferred: bool,
+}
+
+impl OncePerStep {
+    /// `Ok` when it may be used in `step`; else `Err(true)` the first time it must be deferred,
+    /// `Err(false)` when it already is.
+    fn admit(&mut self, step: u64) -> Result<(), bool> {
+        if self.used == Some(step) {
+            let first = !self.deferred;
+            self.deferred = true;
+            return Err(first);
+        }
+        self.used = Some(step);
+        Ok(())
+    }
+}
+
+/// What a fired name reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Named {
+    Team(usize),
+    Relay(usize),
+    Trigger(usize),
+}
+
+/// One entity's `SUB_UseTargets` / `G_UseTargets`, after its delay: what it removes and what it
+/// fires.
+#[derive(Debug, Clone, PartialEq)]
+struct Uses {
+    target: Option<String>,
+    killtarget: Option<String>,
+    /// Only the first entity named is used (Quake III `target_relay`'s `RANDOM`, read as the
+    /// first: the clock draws no random numbers).
+    one: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Work {
+    Uses(Uses),
+    Use(Named),
 }
 
 /// What sets a team going.
@@ -140,20 +249,80 @@ impl Machinery {
             .map(|t| TriggerClock {
                 kind: t.kind.clone(),
                 ready: 0.0,
+                entity: t.entity,
+                targetname: t.targetname.clone(),
+                removed: false,
+                guard: OncePerStep::default(),
             })
+            .collect();
+        let relays: Vec<RelayClock> = entities
+            .relays
+            .iter()
+            .map(|r| RelayClock {
+                relay: r.clone(),
+                remaining: match r.kind {
+                    RelayKind::Counter { count } => count,
+                    RelayKind::Relay => 0,
+                },
+                removed: false,
+                guard: OncePerStep::default(),
+            })
+            .collect();
+        // Quake III's trigger_always uses its targets once, its delay (SP_trigger_always's 300
+        // ms) after the world starts.
+        let pending = relays
+            .iter()
+            .filter(|r| r.relay.at_start)
+            .map(|r| (r.relay.delay, uses_of(&r.relay)))
             .collect();
         Machinery {
             dialect: entities.dialect,
             dt,
+            removed: vec![false; movers.len()],
             movers,
             triggers,
             teams,
             team_of,
             offsets,
             step: 0,
-            pending: Vec::new(),
+            relays,
+            pending,
+            deferred: Vec::new(),
+            work: Vec::new(),
             events: Vec::new(),
         }
+    }
+
+    /// True when a `killtarget` removed mover `m`: it is gone from the world (it moves no more
+    /// and its brushes must collide no more).
+    pub fn removed(&self, m: usize) -> bool {
+        self.removed[m]
+    }
+
+    /// True when a `killtarget` removed trigger `k` (an index of [`Entities::triggers`]), or the
+    /// mover it belongs to (a door team's field, once every member is gone; a plat's field; a
+    /// button's surface): it acts no more.
+    pub fn trigger_removed(&self, k: usize) -> bool {
+        let clock = &self.triggers[k];
+        clock.removed
+            || match clock.kind {
+                TriggerKind::DoorField { mover } => !self.team_alive(self.team_of[mover]),
+                TriggerKind::PlatField { mover } | TriggerKind::ButtonTouch { mover } => {
+                    self.removed[mover]
+                }
+                _ => false,
+            }
+    }
+
+    /// True when a `killtarget` removed relay `r` (an index of [`Entities::relays`]), or a
+    /// counter passed its firing on (`trigger_counter` then removes itself).
+    pub fn relay_removed(&self, r: usize) -> bool {
+        self.relays[r].removed
+    }
+
+    /// True while team `t` has a member left.
+    fn team_alive(&self, t: usize) -> bool {
+        self.teams[t].members.iter().any(|&m| !self.removed[m])
     }
 
     /// Every mover's offset from where the file draws it, now.
@@ -186,19 +355,27 @@ impl Machinery {
         self.step as f64 * self.dt
     }
 
-    /// A step begins: firings whose delay ran out act now.
+    /// A step begins: relays and triggers used twice in the last step are used again, then the
+    /// uses whose delay ran out act, in the order they were made.
     pub fn begin_step(&mut self) {
         self.step += 1;
+        for named in std::mem::take(&mut self.deferred) {
+            match named {
+                Named::Relay(r) => self.relays[r].guard.deferred = false,
+                Named::Trigger(k) => self.triggers[k].guard.deferred = false,
+                Named::Team(_) => {}
+            }
+            self.work.push(Work::Use(named));
+            self.settle();
+        }
         let now = self.time();
-        let due: Vec<String> = {
-            let (due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
-                .into_iter()
-                .partition(|(at, _)| *at <= now);
-            self.pending = waiting;
-            due.into_iter().map(|(_, name)| name).collect()
-        };
-        for name in due {
-            self.fire_now(&name);
+        let (due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|(at, _)| *at <= now);
+        self.pending = waiting;
+        for (_, uses) in due {
+            self.work.push(Work::Uses(uses));
+            self.settle();
         }
     }
 
@@ -209,6 +386,7 @@ impl Machinery {
         let at = (team.ticks + 1) as f64 * self.dt;
         team.members
             .iter()
+            .filter(|&&m| !self.removed[m])
             .map(|&m| (m, self.place(team.state, m, at)))
             .collect()
     }
@@ -216,6 +394,9 @@ impl Machinery {
     /// Team `t` moved as proposed: its clock runs one step and what is due happens (an end
     /// reached, a wait run out).
     pub fn commit(&mut self, t: usize) {
+        if !self.team_alive(t) {
+            return;
+        }
         let moved = self.proposal(t);
         for (m, offset) in moved {
             self.offsets[m] = offset;
@@ -229,6 +410,7 @@ impl Machinery {
                 let done = team
                     .members
                     .iter()
+                    .filter(|&&m| !self.removed[m])
                     .all(|&m| now >= start + duration(self.dialect, &self.movers[m]));
                 if done {
                     let b = binary(&self.movers[master]);
@@ -244,8 +426,8 @@ impl Machinery {
                     let fires = to2
                         && (self.dialect == Dialect::Quake3
                             || self.movers[master].kind == MoverKind::Button);
-                    if fires && let Some(target) = self.movers[master].target.clone() {
-                        self.fire(&target, 0.0);
+                    if fires {
+                        self.use_targets_of_mover(master);
                     }
                 }
             }
@@ -291,8 +473,46 @@ impl Machinery {
                     self.event(master, MoverEventKind::Reached);
                 }
             }
+            State::Secret { stage, start } => self.secret_step(t, stage, start, now),
             _ => {}
         }
+        self.settle();
+    }
+
+    /// A secret door's think (`fd_secret_move1` .. `fd_secret_done`, `doors.qc`): at the end of
+    /// a move or a wait, the next stage begins at the team's time `now`.
+    fn secret_step(&mut self, t: usize, stage: Secret, start: f64, now: f64) {
+        let master = self.teams[t].master;
+        let Motion::Secret(s) = self.movers[master].motion else {
+            return;
+        };
+        let speed = self.movers[master].speed;
+        let ends = match stage {
+            Secret::PauseOut | Secret::PauseBack => start + rules::SECRET_PAUSE,
+            Secret::Open if s.open_once => return,
+            Secret::Open => start + s.wait,
+            moving => {
+                let (from, to) = secret_leg(&s, moving);
+                start + secret_time(from, to, speed)
+            }
+        };
+        if now < ends {
+            return;
+        }
+        let (next, kind) = match stage {
+            Secret::ToDest1 => (Some(Secret::PauseOut), MoverEventKind::Reached),
+            Secret::PauseOut => (Some(Secret::ToDest2), MoverEventKind::Started),
+            Secret::ToDest2 => (Some(Secret::Open), MoverEventKind::Reached),
+            Secret::Open => (Some(Secret::BackToDest1), MoverEventKind::Started),
+            Secret::BackToDest1 => (Some(Secret::PauseBack), MoverEventKind::Reached),
+            Secret::PauseBack => (Some(Secret::Home), MoverEventKind::Started),
+            Secret::Home => (None, MoverEventKind::Reached),
+        };
+        self.teams[t].state = match next {
+            Some(stage) => State::Secret { stage, start: now },
+            None => State::AtPos1,
+        };
+        self.event(master, kind);
     }
 
     /// Team `t` could not move as proposed (an agent would be left in solid): its clock stands
@@ -315,8 +535,12 @@ impl Machinery {
         }
     }
 
-    /// An agent touches trigger `trigger` (an index of [`Entities::triggers`]) this step.
+    /// An agent touches trigger `trigger` (an index of [`Entities::triggers`]) this step; a
+    /// removed one ([`Machinery::trigger_removed`]) does nothing.
     pub fn touch(&mut self, trigger: usize) {
+        if self.trigger_removed(trigger) {
+            return;
+        }
         let now = self.time();
         let clock = &self.triggers[trigger];
         match clock.kind.clone() {
@@ -333,33 +557,55 @@ impl Machinery {
             TriggerKind::PlatField { mover } => self.use_team(self.team_of[mover], Use::PlatField),
             TriggerKind::ButtonTouch { mover } => self.use_team(self.team_of[mover], Use::Touch),
             TriggerKind::Fire {
-                target,
-                wait,
-                delay,
-                touchable,
-                ..
-            } => {
-                if !touchable || now < clock.ready {
-                    return;
-                }
-                self.triggers[trigger].ready = if wait < 0.0 {
-                    f64::INFINITY
-                } else {
-                    now + wait
-                };
-                if let Some(target) = target {
-                    self.fire(&target, delay);
-                }
-            }
-            // Teleporters, push pads, hurt and other volumes: not simulated yet.
+                touchable: true, ..
+            } => self.multi_trigger(trigger),
+            // Teleporters, push pads, hurt and other volumes: the simulator acts on them.
             _ => {}
         }
+        self.settle();
+    }
+
+    /// A `trigger_once` / `trigger_multiple` goes off (Quake 1 `multi_trigger`, Quake III
+    /// `multi_trigger`): unless it is still waiting, it uses its targets after its delay and
+    /// waits `wait` (negative: for good).
+    fn multi_trigger(&mut self, trigger: usize) {
+        let now = self.time();
+        let clock = &self.triggers[trigger];
+        let TriggerKind::Fire {
+            target,
+            killtarget,
+            wait,
+            delay,
+            ..
+        } = clock.kind.clone()
+        else {
+            return;
+        };
+        if now < clock.ready {
+            return;
+        }
+        self.triggers[trigger].ready = if wait < 0.0 {
+            f64::INFINITY
+        } else {
+            now + wait
+        };
+        self.use_targets(
+            Uses {
+                target,
+                killtarget,
+                one: false,
+            },
+            delay,
+        );
     }
 
     /// An agent rides mover `m` this step: a Quake III plat at its top waits a second more
     /// (`Touch_Plat`).
     pub fn ridden(&mut self, m: usize) {
-        if self.dialect != Dialect::Quake3 || self.movers[m].kind != MoverKind::Plat {
+        if self.dialect != Dialect::Quake3
+            || self.movers[m].kind != MoverKind::Plat
+            || self.removed[m]
+        {
             return;
         }
         let t = self.team_of[m];
@@ -371,28 +617,171 @@ impl Machinery {
         }
     }
 
-    /// Fires `name`: every mover of that `targetname` is used, after `delay` seconds.
+    /// Fires `name` after `delay` seconds: every mover team, relay and trigger of that
+    /// `targetname` is used, in entity order (a trigger fired by name goes off as if touched).
     pub fn fire(&mut self, name: &str, delay: f64) {
+        self.use_targets(
+            Uses {
+                target: Some(name.to_string()),
+                killtarget: None,
+                one: false,
+            },
+            delay,
+        );
+        self.settle();
+    }
+
+    /// Queues `uses` after `delay` seconds (`SUB_UseTargets`' `DelayedUse`), or on the work
+    /// stack now.
+    fn use_targets(&mut self, uses: Uses, delay: f64) {
+        if uses.target.is_none() && uses.killtarget.is_none() {
+            return;
+        }
         if delay > 0.0 {
-            self.pending.push((self.time() + delay, name.to_string()));
+            self.pending.push((self.time() + delay, uses));
         } else {
-            self.fire_now(name);
+            self.work.push(Work::Uses(uses));
         }
     }
 
-    fn fire_now(&mut self, name: &str) {
-        let used: Vec<usize> = self
-            .movers
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.targetname.as_deref() == Some(name))
-            .map(|(i, _)| self.team_of[i])
-            .collect();
-        let mut done: Vec<usize> = Vec::new();
-        for t in used {
-            if !done.contains(&t) {
-                done.push(t);
-                self.use_team(t, Use::Fire);
+    /// Mover `m` uses its targets (a Quake 1 door opening, a button at its far end, a Quake III
+    /// mover reaching `pos2`, a secret door used).
+    fn use_targets_of_mover(&mut self, m: usize) {
+        let mover = &self.movers[m];
+        let uses = Uses {
+            target: mover.target.clone(),
+            killtarget: mover.killtarget.clone(),
+            one: false,
+        };
+        let delay = mover.delay;
+        self.use_targets(uses, delay);
+    }
+
+    /// Works through the stack until it is empty.
+    fn settle(&mut self) {
+        while let Some(work) = self.work.pop() {
+            match work {
+                Work::Uses(uses) => self.run_uses(uses),
+                Work::Use(named) => self.use_named(named),
+            }
+        }
+    }
+
+    /// `SUB_UseTargets` after its delay: Quake 1 removes what `killtarget` names and returns;
+    /// else what `target` names is used, in entity order (pushed so that the first is used
+    /// first, and what it fires before the next).
+    fn run_uses(&mut self, uses: Uses) {
+        if let Some(kill) = &uses.killtarget {
+            self.kill(kill);
+            if self.dialect == Dialect::Quake1 {
+                return;
+            }
+        }
+        let Some(name) = &uses.target else {
+            return;
+        };
+        let mut found = self.named(name);
+        if uses.one {
+            found.truncate(1);
+        }
+        self.work.extend(found.into_iter().rev().map(Work::Use));
+    }
+
+    /// Everything named `name` that is still there, in entity order (a team once, where its
+    /// first named member stands).
+    fn named(&self, name: &str) -> Vec<Named> {
+        let is = |n: &Option<String>| n.as_deref() == Some(name);
+        let mut found: Vec<(u32, Named)> = Vec::new();
+        for (m, mover) in self.movers.iter().enumerate() {
+            let team = Named::Team(self.team_of[m]);
+            if !self.removed[m] && is(&mover.targetname) && !found.iter().any(|f| f.1 == team) {
+                found.push((mover.entity, team));
+            }
+        }
+        for (r, clock) in self.relays.iter().enumerate() {
+            if !clock.removed && is(&clock.relay.targetname) {
+                found.push((clock.relay.entity, Named::Relay(r)));
+            }
+        }
+        for (k, clock) in self.triggers.iter().enumerate() {
+            if !clock.removed && is(&clock.targetname) {
+                found.push((clock.entity, Named::Trigger(k)));
+            }
+        }
+        // A stable sort: generated fields share their mover's entity, and follow it.
+        found.sort_by_key(|f| f.0);
+        found.into_iter().map(|f| f.1).collect()
+    }
+
+    /// Uses one thing a name reached. A relay or trigger already used this step waits for the
+    /// next step's start instead (once: a third use in the step is dropped).
+    fn use_named(&mut self, named: Named) {
+        let step = self.step;
+        match named {
+            Named::Team(t) => {
+                if self.team_alive(t) {
+                    self.use_team(t, Use::Fire);
+                }
+            }
+            Named::Relay(r) => {
+                let clock = &mut self.relays[r];
+                if clock.removed {
+                    return;
+                }
+                if let Err(first) = clock.guard.admit(step) {
+                    if first {
+                        self.deferred.push(named);
+                    }
+                    return;
+                }
+                if let RelayKind::Counter { .. } = clock.relay.kind {
+                    // counter_use: "count" uses; below zero it does nothing.
+                    if clock.remaining == 0 {
+                        return;
+                    }
+                    clock.remaining -= 1;
+                    if clock.remaining > 0 {
+                        return;
+                    }
+                    // multi_trigger with wait -1: gone (SUB_Remove).
+                    clock.removed = true;
+                }
+                let (uses, delay) = (uses_of(&clock.relay), clock.relay.delay);
+                self.use_targets(uses, delay);
+            }
+            Named::Trigger(k) => {
+                if let Err(first) = self.triggers[k].guard.admit(step) {
+                    if first {
+                        self.deferred.push(named);
+                    }
+                    return;
+                }
+                // multi_use: as if touched, even by a trigger agents cannot touch.
+                if !self.trigger_removed(k) {
+                    self.multi_trigger(k);
+                }
+            }
+        }
+    }
+
+    /// Removes every mover, trigger and relay named `name` (Quake 1 `SUB_UseTargets`'
+    /// `killtarget` loop, `remove`).
+    fn kill(&mut self, name: &str) {
+        let is = |n: &Option<String>| n.as_deref() == Some(name);
+        for m in 0..self.movers.len() {
+            if !self.removed[m] && is(&self.movers[m].targetname) {
+                self.removed[m] = true;
+                self.event(m, MoverEventKind::Removed);
+            }
+        }
+        for clock in &mut self.triggers {
+            if is(&clock.targetname) {
+                clock.removed = true;
+            }
+        }
+        for clock in &mut self.relays {
+            if is(&clock.relay.targetname) {
+                clock.removed = true;
             }
         }
     }
@@ -426,6 +815,18 @@ impl Machinery {
                     stop: 0,
                     until: Some(now),
                 };
+            }
+            return;
+        }
+        if let Motion::Secret(_) = mover.motion {
+            // fd_secret_use: "exit if still moving around"; else fire its targets and set off.
+            if how == Use::Fire && state == State::AtPos1 {
+                self.use_targets_of_mover(master);
+                self.teams[t].state = State::Secret {
+                    stage: Secret::ToDest1,
+                    start: now,
+                };
+                self.event(master, MoverEventKind::Started);
             }
             return;
         }
@@ -531,9 +932,8 @@ impl Machinery {
             if opening
                 && self.dialect == Dialect::Quake1
                 && self.movers[master].kind == MoverKind::Door
-                && let Some(target) = self.movers[master].target.clone()
             {
-                self.fire(&target, 0.0);
+                self.use_targets_of_mover(master);
             }
         }
     }
@@ -559,8 +959,50 @@ impl Machinery {
                 at - start,
                 leg_duration(self.dialect, stops, from, to),
             ),
+            (Motion::Secret(s), State::Secret { stage, start }) => match stage {
+                Secret::PauseOut | Secret::PauseBack => s.dest1,
+                Secret::Open => s.dest2,
+                moving => {
+                    let (from, to) = secret_leg(s, moving);
+                    along(from, to, at - start, secret_time(from, to, mover.speed))
+                }
+            },
+            (Motion::Secret(_), State::AtPos1) => DVec3::ZERO,
             _ => self.offsets[m],
         }
+    }
+}
+
+/// What a relay's use does: its targets and killtargets.
+fn uses_of(relay: &Relay) -> Uses {
+    Uses {
+        target: relay.target.clone(),
+        killtarget: relay.killtarget.clone(),
+        one: relay.pick_one,
+    }
+}
+
+/// Where a secret door's moving stage goes from and to (offsets from where it is drawn, which
+/// is home: `oldorigin`).
+fn secret_leg(s: &SecretMotion, stage: Secret) -> (DVec3, DVec3) {
+    match stage {
+        Secret::ToDest1 => (DVec3::ZERO, s.dest1),
+        Secret::ToDest2 => (s.dest1, s.dest2),
+        Secret::BackToDest1 => (s.dest2, s.dest1),
+        Secret::Home => (s.dest1, DVec3::ZERO),
+        Secret::PauseOut | Secret::PauseBack => (s.dest1, s.dest1),
+        Secret::Open => (s.dest2, s.dest2),
+    }
+}
+
+/// How long a secret door's move takes: Quake 1's `SUB_CalcMove` (`subs.qc`), `len / speed` but
+/// at least 0.03 s ([`rules::travel_time`]), and 0.1 s for a move to where it already is ("already
+/// there": `nextthink = ltime + 0.1`).
+fn secret_time(from: DVec3, to: DVec3, speed: f64) -> f64 {
+    if from == to {
+        rules::QUAKE1_STILL_MOVE
+    } else {
+        rules::travel_time(Dialect::Quake1, from.distance(to), speed)
     }
 }
 
@@ -568,7 +1010,7 @@ impl Machinery {
 fn spawn_state(mover: &Mover) -> State {
     match &mover.motion {
         Motion::Binary(b) if b.starts_at_pos2 => State::AtPos2 { until: None },
-        Motion::Binary(_) => State::AtPos1,
+        Motion::Binary(_) | Motion::Secret(_) => State::AtPos1,
         Motion::Path {
             stops, start_wait, ..
         } if !stops.is_empty() => State::AtStop {

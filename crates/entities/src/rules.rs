@@ -78,6 +78,15 @@ pub const SECRET_WAIT: f64 = 5.0;
 /// See [`SECRET_SPEED`].
 pub const SECRET_PAUSE: f64 = 1.0;
 
+/// How long a Quake 1 move to where the mover already is takes, seconds: `SUB_CalcMove`
+/// ("already there": `nextthink = ltime + 0.1`, `subs.qc`).
+pub const QUAKE1_STILL_MOVE: f64 = 0.1;
+
+/// How long after the world starts Quake III's `trigger_always` uses its targets, seconds
+/// (`SP_trigger_always`: `nextthink = level.time + 300`, "we must have some delay to make sure
+/// our use targets are present", `g_trigger.c`).
+pub const QUAKE3_ALWAYS_DELAY: f64 = 0.3;
+
 /// How much a Quake 1 door team's field is larger than the team's bounds, units:
 /// `setsize(trigger, t1 - '60 60 8', t2 + '60 60 8')` (`spawn_field`, `doors.qc`).
 pub const QUAKE1_DOOR_FIELD: DVec3 = DVec3::new(60.0, 60.0, 8.0);

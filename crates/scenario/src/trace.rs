@@ -346,6 +346,7 @@ pub fn mover_event_text(kind: &MoverEventKind) -> String {
         MoverEventKind::Reached => "reached its end".to_string(),
         MoverEventKind::Blocked { agent } => format!("blocked by agent {agent}"),
         MoverEventKind::Reversed => "reversed".to_string(),
+        MoverEventKind::Removed => "removed".to_string(),
     }
 }
 
@@ -787,6 +788,7 @@ fn mover_event(w: &mut Words, agents: usize) -> Result<MoverEventKind, TraceErro
             }
         }
         "reversed" => MoverEventKind::Reversed,
+        "removed" => MoverEventKind::Removed,
         other => return w.err(format!("unknown mover event {}", quoted(other))),
     })
 }
@@ -1120,6 +1122,7 @@ mod tests {
                     \x20 step 12 mover 0 blocked by agent 1\n\
                     \x20 step 12 mover 0 reversed\n\
                     \x20 step 19 mover 0 reached its end\n\
+                    \x20 step 20 mover 1 removed\n\
                     \ntrajectory\n\nfinal\n";
         let record = parse(text).unwrap().record;
         assert_eq!(record.events.len(), 2);
@@ -1132,7 +1135,8 @@ mod tests {
                 kind: MoverEventKind::Blocked { agent: AgentId(1) }
             }
         );
-        assert_eq!(record.movers.len(), 4);
+        assert_eq!(record.movers.len(), 5);
+        assert_eq!(record.movers[4].kind, MoverEventKind::Removed);
         assert_eq!(write(&record), text);
         let bad = text.replace("blocked by agent 1", "blocked by agent 7");
         assert!(parse(&bad).unwrap_err().to_string().contains("agent 7"));

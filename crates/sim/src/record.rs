@@ -188,6 +188,9 @@ pub enum MoverEventKind {
     },
     /// Blocked, it turned back (a door or plat that is no crusher).
     Reversed,
+    /// A `killtarget` removed this mover (not its team): its brushes collide no more (Quake 1
+    /// `SUB_UseTargets`).
+    Removed,
 }
 
 /// A mover's event with its step (issue 32).

@@ -153,8 +153,9 @@ fn check_entities(e: &cspace_entities::Entities) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Entity classes the map target writes: movers, triggers, the points they name, relays and a
-/// rotating mover (`cspace_entities::rules`).
+/// Entity classes the map target writes: every class `cspace-entities` reads (movers, the
+/// rotating and sine movers it keeps, triggers, relays, the points they name), a few it keeps or
+/// merges, and one it does not know (`cspace_entities::rules`).
 const ENTITY_CLASSES: &[&str] = &[
     "func_door",
     "func_door_secret",
@@ -162,33 +163,59 @@ const ENTITY_CLASSES: &[&str] = &[
     "func_button",
     "func_train",
     "func_rotating",
+    "func_door_rotating",
+    "func_pendulum",
+    "func_bobbing",
     "func_wall",
+    "func_static",
+    "func_group",
+    "func_detail",
+    "func_illusionary",
     "trigger_once",
     "trigger_multiple",
+    "trigger_secret",
     "trigger_teleport",
     "trigger_push",
     "trigger_counter",
     "trigger_relay",
+    "trigger_always",
     "trigger_hurt",
+    "trigger_changelevel",
+    "target_relay",
+    "target_delay",
     "path_corner",
     "info_teleport_destination",
     "misc_teleporter_dest",
     "target_position",
+    "info_player_start",
+    "no_such_class",
 ];
 
-/// Values for entity keys: names that link entities to each other, directions, vectors and the
-/// hostile numbers.
-fn entity_value(rng: &mut Rng) -> String {
-    match rng.below(4) {
-        0 => format!("t{}", rng.below(3)),
-        1 => ["-1", "-2", "90", "360", "0", "4", "1", "2048"][rng.below(8)].to_string(),
-        2 => format!(
+/// Names that link entities: `target`, `targetname`, `killtarget` and `team` draw from the same
+/// few, so targets name themselves, each other in loops, or nothing.
+const ENTITY_NAMES: [&str; 4] = ["t0", "t1", "t2", "t3"];
+
+/// Values that are not numbers, or numbers no key can take.
+const ENTITY_JUNK: [&str; 10] = [
+    "", "nan", "NaN", "inf", "-inf", "abc", "-0", "1e-320", "0x10", "1 2",
+];
+
+/// Values for entity keys: names that link entities to each other (and to themselves),
+/// directions, vectors, hostile numbers and junk.
+fn entity_value(key: &str, rng: &mut Rng) -> String {
+    let named = matches!(key, "target" | "targetname" | "killtarget" | "team");
+    match rng.below(if named { 8 } else { 5 }) {
+        0 => ["-1", "-2", "90", "360", "0", "4", "1", "2048"][rng.below(8)].to_string(),
+        1 => format!(
             "{} {} {}",
             mutate::HOSTILE_NUMBERS[rng.below(mutate::HOSTILE_NUMBERS.len())],
             rng.below(512),
             rng.below(64)
         ),
-        _ => mutate::HOSTILE_NUMBERS[rng.below(mutate::HOSTILE_NUMBERS.len())].to_string(),
+        2 => mutate::HOSTILE_NUMBERS[rng.below(mutate::HOSTILE_NUMBERS.len())].to_string(),
+        3 => ENTITY_JUNK[rng.below(ENTITY_JUNK.len())].to_string(),
+        4 => format!("-{}", rng.below(100_000)),
+        _ => ENTITY_NAMES[rng.below(ENTITY_NAMES.len())].to_string(),
     }
 }
 
@@ -199,14 +226,113 @@ fn entity(text: &mut String, blocks: &[String], rng: &mut Rng) {
     let class = ENTITY_CLASSES[rng.below(ENTITY_CLASSES.len())];
     text.push_str(&format!("{{\n\"classname\" \"{class}\"\n"));
     let keys = cspace_entities::rules::KEYS;
-    for _ in 0..1 + rng.below(5) {
-        let key = keys[1 + rng.below(keys.len() - 1)];
-        text.push_str(&format!("\"{key}\" \"{}\"\n", entity_value(rng)));
+    // Half the entities are named, so that targets find them.
+    if rng.below(2) == 0 {
+        let name = ENTITY_NAMES[rng.below(ENTITY_NAMES.len())];
+        text.push_str(&format!("\"targetname\" \"{name}\"\n"));
     }
-    if class.starts_with("func_") || class.starts_with("trigger_") && class != "trigger_relay" {
+    for _ in 0..1 + rng.below(6) {
+        let key = keys[1 + rng.below(keys.len() - 1)];
+        text.push_str(&format!("\"{key}\" \"{}\"\n", entity_value(key, rng)));
+    }
+    let point = matches!(
+        class,
+        "trigger_relay" | "trigger_always" | "trigger_counter" | "target_relay" | "target_delay"
+    ) || !(class.starts_with("func_") || class.starts_with("trigger_"));
+    if point && rng.below(2) == 0 {
+        let c = |rng: &mut Rng| rng.below(1024) as i64 - 512;
+        let (x, y, z) = (c(rng), c(rng), c(rng) / 4);
+        text.push_str(&format!("\"origin\" \"{x} {y} {z}\"\n"));
+    }
+    if !point || rng.below(8) == 0 {
         text.push_str(&blocks[rng.below(blocks.len())]);
     }
     text.push_str("}\n");
+}
+
+/// Steps a living world runs in a `map` case (the point is its entities, not a long run).
+const LIVING_STEPS: u64 = 24;
+
+/// Runs `entities` living over `world` for [`LIVING_STEPS`] steps of 1/64 s on the exact
+/// reference, with up to three agents placed where the scene (the world and the movers where
+/// they spawn) is free, walking and jumping: no panic, every agent's state and every mover's
+/// place finite, and no agent ever in solid (the exactness guard, movers included). A hang is
+/// the run's watchdog's.
+fn live(
+    world: Arc<World>,
+    entities: Arc<cspace_entities::Entities>,
+    seed: u64,
+) -> Result<(), Failure> {
+    let shape = player(false);
+    let shapes = [shape.clone()];
+    let invalid = |what: &str, e: &dyn std::fmt::Display| Failure::Invalid(format!("{what}: {e}"));
+    let models = match cspace_sim::Models::build(BackendKind::Exact, &entities.movers, &shapes) {
+        Ok(Some(models)) => Arc::new(models),
+        Ok(None) => return Ok(()),
+        Err(e) => return Err(invalid("the movers' exact models", &e)),
+    };
+    let collider: Arc<dyn Collider> = Arc::new(ExactCollider::new(world.clone()));
+    // Where the agents may start: free in the scene as it spawns.
+    let mut scene = cspace_sim::Scene::new(collider.clone(), models.clone());
+    for (m, mover) in entities.movers.iter().enumerate() {
+        scene.set_offset(m, mover.spawn_offset);
+    }
+    let prepared = scene
+        .prepare(&shape)
+        .map_err(|e| invalid("the scene refused the player", &e))?;
+    let mut ctx = QueryContext::new();
+    let mut rng = Rng::new(seed);
+    let bounds = world.bounds().loosened(64.0);
+    let mut starts = vec![DVec3::new(0.0, 0.0, 24.0)];
+    starts.extend((0..6).map(|_| rng.point_in(&bounds)));
+    starts.retain(|&p| !scene.is_solid(&mut ctx, &prepared, p));
+    starts.truncate(3);
+    let config = cspace_sim::SimConfig {
+        verify: true,
+        living: Some(cspace_sim::Living { entities, models }),
+        ..cspace_sim::SimConfig::default()
+    };
+    let mut sim =
+        cspace_sim::Sim::new(collider, config).map_err(|e| invalid("a living simulation", &e))?;
+    for start in starts {
+        let id = sim
+            .spawn(cspace_sim::AgentSpec::new(shape.clone(), start))
+            .map_err(|e| invalid("an agent at a free start", &e))?;
+        let angle = rng.below(360) as f64;
+        let direction = DVec3::new(angle.to_radians().cos(), angle.to_radians().sin(), 0.0);
+        let mut intent = cspace_sim::Intent::walk(direction, 320.0);
+        intent.jump = rng.below(4) == 0;
+        sim.set_intent(id, intent)
+            .map_err(|e| invalid("an agent's intent", &e))?;
+    }
+    for step in 0..LIVING_STEPS {
+        sim.step();
+        if let Some(state) = sim
+            .states()
+            .find(|a| !(a.position.is_finite() && a.velocity.is_finite()))
+        {
+            return Err(Failure::Invalid(format!(
+                "living step {step}: agent {} at {} moving {}",
+                state.id.0, state.position, state.velocity
+            )));
+        }
+        if let Some(o) = sim
+            .mover_offsets()
+            .and_then(|o| o.iter().find(|o| !o.is_finite()))
+        {
+            return Err(Failure::Invalid(format!(
+                "living step {step}: a mover at {o}"
+            )));
+        }
+    }
+    let verification = sim.verification().expect("verify is on");
+    if verification.in_solid > 0 {
+        return Err(Failure::Invalid(format!(
+            "living: {} agent positions in solid, first {:?}",
+            verification.in_solid, verification.first
+        )));
+    }
+    Ok(())
 }
 
 /// The `[world]` table of a scenario as a TOML world file.
@@ -364,6 +490,15 @@ impl Fixtures {
                 text.push_str(
                     "}\n{\n\"classname\" \"info_player_start\"\n\"origin\" \"0 0 24\"\n}\n",
                 );
+                // A third of the cases are entity cases: two to nine entities whose keys are
+                // the hostile part, the text left unmutated so that they are read (and, half
+                // the time, live).
+                if rng.below(3) == 0 {
+                    for _ in 0..2 + rng.below(8) {
+                        entity(&mut text, blocks, rng);
+                    }
+                    return text.into_bytes();
+                }
                 for _ in 0..rng.below(4) {
                     entity(&mut text, blocks, rng);
                 }
@@ -480,7 +615,11 @@ impl Fixtures {
                 if map.world.brushes().is_empty() {
                     return Ok(Verdict::Accepted);
                 }
-                Self::probe(Arc::new(map.world), fnv1a64(input), None)?;
+                let world = Arc::new(map.world);
+                Self::probe(world.clone(), fnv1a64(input), None)?;
+                if options.living {
+                    live(world, Arc::new(map.living), fnv1a64(input))?;
+                }
                 Ok(Verdict::Accepted)
             }
             Err(e) => self.refused(&e.to_string(), MAP_NAME),

@@ -30,6 +30,19 @@ impl<'s, 'i> Keys<'s, 'i> {
             .map(str::to_string)
     }
 
+    /// The `killtarget`: Quake 1's (`SUB_UseTargets`); Quake III has none (`G_UseTargets` reads
+    /// no such key), so there it is reported and ignored.
+    pub(crate) fn killtarget(&mut self) -> Option<String> {
+        let kill = self.string("killtarget")?;
+        if self.spawner.dialect == crate::dialect::Dialect::Quake3 {
+            self.warn(format!(
+                "killtarget {kill:?}: Quake III has no killtarget; ignored"
+            ));
+            return None;
+        }
+        Some(kill)
+    }
+
     /// A number key: `None` when absent; a bad one is reported and taken as absent.
     pub(crate) fn number(&mut self, key: &str) -> Option<f64> {
         let text = self.input.get(key)?;

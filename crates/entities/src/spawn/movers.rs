@@ -51,6 +51,8 @@ pub(crate) fn spawn_mover(s: &mut Spawner, input: &EntityInput, all: &[EntityInp
     let mut k = Keys::new(s, input);
     let targetname = k.string("targetname");
     let target = k.string("target");
+    let killtarget = k.killtarget();
+    let delay = k.float("delay", 0.0).max(0.0);
     let team_key = k.string("team");
     let flags = k.flags();
     let dialect = k.spawner.dialect;
@@ -82,6 +84,8 @@ pub(crate) fn spawn_mover(s: &mut Spawner, input: &EntityInput, all: &[EntityInp
         bounds,
         targetname,
         target,
+        killtarget,
+        delay,
         speed,
         crusher,
         motion,
@@ -440,6 +444,19 @@ fn corner_chain(
             return (out, None);
         };
         if let Some(back) = out.iter().position(|c| c.entity == corner.index) {
+            let last = out.len() - 1;
+            if back == last {
+                k.warn(format!(
+                    "path_corner {name:?} (entity {}) targets itself: the train stays at it",
+                    corner.index
+                ));
+            } else if back > 0 {
+                k.warn(format!(
+                    "path_corner chain returns to {name:?} (entity {}), not to its first corner: \
+                     the train loops from its last corner back to that one",
+                    corner.index
+                ));
+            }
             return (out, Some(back));
         }
         let Some(origin) = corner

@@ -17,6 +17,10 @@ const Q1_NOTOUCH: u32 = 1;
 const Q1_PUSH_ONCE: u32 = 1;
 /// Quake III `trigger_teleport`'s `SPECTATOR` flag.
 const Q3_SPECTATOR: u32 = 1;
+/// Quake III `target_relay`'s flags (`g_target.c`): `RED_ONLY`, `BLUE_ONLY`, `RANDOM`.
+const Q3_RED_ONLY: u32 = 1;
+const Q3_BLUE_ONLY: u32 = 2;
+const Q3_RANDOM: u32 = 4;
 
 /// The trigger or relay `input` is, if it is one.
 pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
@@ -32,35 +36,70 @@ pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
             return;
         }
     };
+    let dialect = s.dialect;
     let mut k = Keys::new(s, input);
+    if class == "trigger_always" && dialect == Dialect::Quake1 {
+        // Quake 1 has no trigger_always: the engine frees an entity without a spawn function.
+        k.warn("trigger_always is not a Quake 1 class: removed, as Quake 1 does");
+        return;
+    }
     let kind = match relay {
         Some(kind) => kind,
-        None => {
-            let count = k.float("count", f64::from(rules::COUNTER_COUNT));
-            RelayKind::Counter {
-                count: count.clamp(1.0, f64::from(u32::MAX)) as u32,
-            }
-        }
+        None => RelayKind::Counter {
+            count: count(&mut k),
+        },
     };
-    // Quake III's target_delay waits its `wait`; the others their `delay`.
-    let delay = if class == "target_delay" {
-        k.float("wait", 1.0)
-    } else {
-        k.float("delay", 0.0)
+    // Quake III's target_delay waits its `wait`; trigger_always 300 ms; the others their
+    // `delay`.
+    let delay = match class.as_str() {
+        "target_delay" => k.float("wait", 1.0),
+        "trigger_always" => rules::QUAKE3_ALWAYS_DELAY,
+        _ => k.float("delay", 0.0),
     }
     .max(0.0);
+    let flags = k.flags();
+    let mut target = k.string("target");
+    let mut killtarget = k.killtarget();
+    let mut pick_one = false;
+    if class == "target_relay" && dialect == Dialect::Quake3 {
+        if flags & (Q3_RED_ONLY | Q3_BLUE_ONLY) != 0 {
+            // target_relay_use returns when the activator is a client of another team.
+            k.warn("team-only target_relay (spawnflags 1 or 2): agents are on no team; it never passes a firing on");
+            target = None;
+            killtarget = None;
+        } else if flags & Q3_RANDOM != 0 {
+            k.warn("random target_relay (spawnflags 4): the clock draws no random numbers; it uses the first entity its target names");
+            pick_one = true;
+        }
+    }
     let relay = Relay {
         entity: input.index,
         line: input.line,
         classname: input.classname().to_string(),
         kind,
         targetname: k.string("targetname"),
-        target: k.string("target"),
-        killtarget: k.string("killtarget"),
+        target,
+        killtarget,
         delay,
         at_start: class == "trigger_always",
+        pick_one,
     };
     s.out.relays.push(relay);
+}
+
+/// A `trigger_counter`'s `count` (`trigger_counter`, `triggers.qc`): 0 or absent is 2; QuakeC's
+/// `counter_use` passes the firing that makes it exactly 0 on, so a negative or fractional count
+/// never does (reported; read as 0, never).
+fn count(k: &mut Keys) -> u32 {
+    let count = k.float("count", f64::from(rules::COUNTER_COUNT));
+    if count >= 1.0 && count == count.trunc() {
+        count.min(f64::from(u32::MAX)) as u32
+    } else {
+        k.warn(format!(
+            "count {count} is not a whole number from 1: the counter never fires"
+        ));
+        0
+    }
 }
 
 /// A `trigger_*` entity with a volume.
@@ -95,7 +134,7 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
             }
             TriggerKind::Fire {
                 target: k.string("target"),
-                killtarget: k.string("killtarget"),
+                killtarget: k.killtarget(),
                 wait,
                 delay: k.float("delay", 0.0).max(0.0),
                 touchable,

@@ -38,6 +38,8 @@ pub struct Scene {
     first_brush: Vec<u32>,
     /// Which movers a box may meet.
     grid: MoverGrid,
+    /// Each mover: removed from the world ([`Scene::remove`]).
+    removed: Vec<bool>,
 }
 
 impl std::fmt::Debug for Scene {
@@ -69,6 +71,7 @@ impl Scene {
         for (m, p) in placed.iter().enumerate() {
             grid.placed(m, p);
         }
+        let removed = vec![false; models.len()];
         Scene {
             key: ColliderKey::new(),
             inner,
@@ -78,7 +81,20 @@ impl Scene {
             placed,
             first_brush,
             grid,
+            removed,
         }
+    }
+
+    /// Removes mover `m` from the world for good (a Quake 1 `killtarget`): no trace or point
+    /// query meets it any more; its offset is kept.
+    pub fn remove(&mut self, m: usize) {
+        self.removed[m] = true;
+        self.placed[m] = Aabb::EMPTY;
+    }
+
+    /// Per mover, in mover order: removed ([`Scene::remove`]).
+    pub fn removed(&self) -> &[bool] {
+        &self.removed
     }
 
     /// The static world's collider.
@@ -94,8 +110,10 @@ impl Scene {
     /// Moves mover `m` to `offset` (from where the file draws it).
     pub fn set_offset(&mut self, m: usize, offset: DVec3) {
         self.offsets[m] = offset;
-        self.placed[m] = self.models.bounds(m).translated(offset);
-        self.grid.placed(m, &self.placed[m]);
+        if !self.removed[m] {
+            self.placed[m] = self.models.bounds(m).translated(offset);
+            self.grid.placed(m, &self.placed[m]);
+        }
     }
 
     /// Mover `m`'s offset.
@@ -137,6 +155,9 @@ impl Scene {
         start: DVec3,
         end: DVec3,
     ) -> Option<Hit> {
+        if self.removed[m] {
+            return None;
+        }
         let collider = self.models.collider(m)?;
         let shape = self
             .models
@@ -159,6 +180,9 @@ impl Scene {
         let Some(collider) = self.models.collider(m) else {
             return false;
         };
+        if self.removed[m] {
+            return false;
+        }
         let shape = self.models.prepared(m, prepared.slot() as usize);
         collider.is_solid(ctx, shape, position - self.offsets[m])
     }

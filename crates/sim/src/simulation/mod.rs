@@ -787,6 +787,9 @@ impl Sim {
         let Some(verifier) = self.verifier.as_mut() else {
             return;
         };
+        if let Some(living) = &self.living {
+            verifier.drop_removed(living.scene().removed());
+        }
         for &id in ids {
             let entity = self.agents[id.0 as usize].expect("a live agent");
             let mut query = self

@@ -85,6 +85,15 @@ impl Verifier {
         }
     }
 
+    /// Forgets the movers `removed` marks (a `killtarget` took them out of the world).
+    pub(crate) fn drop_removed(&mut self, removed: &[bool]) {
+        for ((_, drawn, _), &gone) in self.movers.iter_mut().zip(removed) {
+            if gone {
+                *drawn = cspace_geom::Aabb::EMPTY;
+            }
+        }
+    }
+
     /// Checks one agent: `shape` at `position` after `step`.
     pub(crate) fn check(
         &mut self,

@@ -5,6 +5,7 @@
 mod domain;
 mod driving;
 mod goto_living;
+mod killtarget;
 mod living;
 mod movement;
 mod movers;

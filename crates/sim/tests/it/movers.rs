@@ -53,6 +53,8 @@ fn mover(brushes: Vec<Brush>) -> Mover {
         bounds,
         targetname: None,
         target: None,
+        killtarget: None,
+        delay: 0.0,
         speed: 100.0,
         crusher: false,
         motion: Motion::Binary(BinaryMotion {

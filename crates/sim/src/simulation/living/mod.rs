@@ -165,7 +165,12 @@ impl Sim {
             .map(|r| living.ground_mover(r, probe))
             .collect();
         living.machinery.begin_step();
-        record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        record_clock(
+            &mut self.recorder.mover_events,
+            &mut living.machinery,
+            &mut living.scene,
+            step,
+        );
         for t in 0..living.machinery.team_count() {
             let moves: Vec<(usize, DVec3)> = living
                 .machinery
@@ -253,7 +258,12 @@ impl Sim {
                     living.machinery.commit(t);
                 }
             }
-            record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+            record_clock(
+                &mut self.recorder.mover_events,
+                &mut living.machinery,
+                &mut living.scene,
+                step,
+            );
         }
         debug_assert!(
             living
@@ -314,8 +324,14 @@ impl Sim {
     }
 }
 
-/// Moves the clock's events into the record, at `step`.
-pub(super) fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery, step: u64) {
+/// Moves the clock's events into the record, at `step`; a mover a `killtarget` removed leaves
+/// the scene.
+pub(super) fn record_clock(
+    out: &mut Vec<MoverEvent>,
+    machinery: &mut Machinery,
+    scene: &mut Scene,
+    step: u64,
+) {
     out.extend(machinery.drain_events().into_iter().map(|e| MoverEvent {
         step,
         mover: e.mover as u32,
@@ -323,6 +339,10 @@ pub(super) fn record_clock(out: &mut Vec<MoverEvent>, machinery: &mut Machinery,
             ClockEvent::Started => MoverEventKind::Started,
             ClockEvent::Reached => MoverEventKind::Reached,
             ClockEvent::Reversed => MoverEventKind::Reversed,
+            ClockEvent::Removed => {
+                scene.remove(e.mover);
+                MoverEventKind::Removed
+            }
         },
     }));
 }

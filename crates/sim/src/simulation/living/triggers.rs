@@ -186,7 +186,8 @@ impl Sim {
         let mut acts: Vec<(usize, u32, Act)> = Vec::new();
         let mut events: Vec<(AgentId, EventKind)> = Vec::new();
         for (k, trigger) in entities.triggers.iter().enumerate() {
-            if living.triggers.gone[k] {
+            // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed.
+            if living.triggers.gone[k] || living.machinery.trigger_removed(k) {
                 continue;
             }
             let bounds = match trigger.follows {
@@ -318,7 +319,12 @@ impl Sim {
             }
             living.triggers.touching[index] = std::mem::take(now_touching);
         }
-        super::record_clock(&mut self.recorder.mover_events, &mut living.machinery, step);
+        super::record_clock(
+            &mut self.recorder.mover_events,
+            &mut living.machinery,
+            &mut living.scene,
+            step,
+        );
         for (agent, kind) in began.into_iter().chain(events) {
             self.recorder.record(step, agent, kind);
         }
