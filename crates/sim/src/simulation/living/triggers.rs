@@ -181,6 +181,26 @@ impl Sim {
             }
         }
         drop(view);
+        // The agents by the low x of their reach (bounds grown by the touch reach), so that a
+        // trigger tests only those whose reach can meet its own (every dialect's touch needs
+        // that): a sweep along x instead of every agent for every trigger.
+        let reach: Vec<Aabb> = agents
+            .iter()
+            .map(|a| {
+                a.shape
+                    .shape()
+                    .bounds()
+                    .translated(a.position)
+                    .loosened(QUAKE1_TOUCH_REACH)
+            })
+            .collect();
+        let mut by_x: Vec<usize> = (0..agents.len()).collect();
+        by_x.sort_by(|&a, &b| reach[a].min.x.total_cmp(&reach[b].min.x).then(a.cmp(&b)));
+        let widest = reach
+            .iter()
+            .map(|r| r.max.x - r.min.x)
+            .fold(0.0, f64::max);
+        let mut candidates: Vec<usize> = Vec::new();
         let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
         let mut teleported = vec![false; agents.len()];
         let mut acts: Vec<(usize, u32, Act)> = Vec::new();
@@ -195,8 +215,21 @@ impl Sim {
                 Some(m) => trigger.bounds.translated(living.scene.offset(m)),
                 None => trigger.bounds,
             };
+            let meets = bounds.loosened(QUAKE1_TOUCH_REACH);
+            let from = by_x.partition_point(|&i| reach[i].min.x < meets.min.x - widest);
+            let to = by_x.partition_point(|&i| reach[i].min.x <= meets.max.x);
+            candidates.clear();
+            candidates.extend(
+                by_x[from..to.max(from)]
+                    .iter()
+                    .copied()
+                    .filter(|&i| reach[i].intersects(&meets)),
+            );
+            // In id order, as a scan of every agent meets them.
+            candidates.sort_unstable();
             let mut any = false;
-            for (i, agent) in agents.iter().enumerate() {
+            for &i in &candidates {
+                let agent = &agents[i];
                 // An agent teleported in this pass touches nothing more this step.
                 if teleported[i] {
                     continue;
