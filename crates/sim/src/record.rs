@@ -162,9 +162,10 @@ pub enum EventKind {
         /// Where it landed.
         to: DVec3,
     },
-    /// A teleporter's landing place is in solid for the agent (the world or a mover): the
-    /// teleport is refused and the agent stays (Quake III kills what stands there, Quake 1
-    /// places the player anyway; agents have no health and are never left in solid).
+    /// A teleporter's landing place is in solid for the agent (the world or a mover), or outside
+    /// the numeric domain: the teleport is refused and the agent stays (Quake III kills what
+    /// stands there, Quake 1 places the player anyway; agents have no health and are never left
+    /// in solid).
     TeleportRefused {
         /// The teleporter.
         trigger: u32,

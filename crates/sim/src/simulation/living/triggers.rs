@@ -268,7 +268,13 @@ impl Sim {
                             yaw: spot.yaw,
                             pitch: 0.0,
                         };
-                        if living.scene.is_solid(&mut living.queries, &agent.shape, to) {
+                        // A hostile map's destination at the domain's edge cannot be reached.
+                        let outside = cspace_geom::domain::check_point(
+                            cspace_geom::domain::Quantity::Coordinate,
+                            to,
+                        )
+                        .is_err();
+                        if outside || living.scene.is_solid(&mut living.queries, &agent.shape, to) {
                             events.push((
                                 agent.id,
                                 EventKind::TeleportRefused {
