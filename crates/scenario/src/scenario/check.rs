@@ -1024,11 +1024,13 @@ impl Checker<'_> {
             raw.no_contacts_with.is_some(),
             raw.leaves_world.is_some(),
             raw.arrives.is_some(),
+            raw.swims.is_some(),
+            raw.water_level.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return self.err(
                 e.span().start,
-                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`",
+                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`, `swims`, `water_level`",
             );
         }
         if raw.by.is_some() && raw.reaches.is_none() && raw.arrives != Some(true) {
@@ -1064,6 +1066,26 @@ impl Checker<'_> {
             }
         } else if let Some(leaves) = raw.leaves_world {
             Check::LeavesWorld(leaves)
+        } else if let Some(swims) = raw.swims {
+            Check::Swims(swims)
+        } else if let Some(w) = &raw.water_level {
+            let level = &w.get_ref().at_least;
+            if !(1..=3).contains(level.get_ref()) {
+                return self.err(
+                    level.span().start,
+                    format!(
+                        "water_level: at_least must be 1, 2 or 3, got {}",
+                        level.get_ref()
+                    ),
+                );
+            }
+            Check::WaterLevel {
+                at_least: *level.get_ref() as u8,
+                by: match &w.get_ref().by {
+                    Some(b) => self.finite(b, "water_level.by")?,
+                    None => end_time,
+                },
+            }
         } else if let Some(expected) = raw.arrives {
             Check::Arrives {
                 expected,

@@ -109,6 +109,16 @@ pub enum Check {
         /// The deadline, seconds.
         by: f64,
     },
+    /// The agent swims (`true`: its water level reaches 2 or more at some step; `false`: never),
+    /// as [`EventKind::WaterLevel`](cspace_sim::record::EventKind::WaterLevel) records.
+    Swims(bool),
+    /// The agent's water level reaches `at_least` (1 to 3) no later than `by` seconds.
+    WaterLevel {
+        /// The level, 1 to 3.
+        at_least: u8,
+        /// The deadline, seconds.
+        by: f64,
+    },
 }
 
 impl Check {
@@ -136,6 +146,11 @@ impl Check {
             Check::Arrives {
                 expected: false, ..
             } => "never arrives at its goto target".to_string(),
+            Check::Swims(true) => "swims".to_string(),
+            Check::Swims(false) => "never swims".to_string(),
+            Check::WaterLevel { at_least, by } => {
+                format!("water level reaches {at_least} by {by} s")
+            }
         }
     }
 }

@@ -187,4 +187,17 @@ pub(super) struct RawExpect {
     pub(super) leaves_world: Option<bool>,
     #[serde(default)]
     pub(super) arrives: Option<bool>,
+    #[serde(default)]
+    pub(super) swims: Option<bool>,
+    #[serde(default)]
+    pub(super) water_level: Option<Spanned<RawWaterLevel>>,
+}
+
+/// `water_level = { at_least = N, by = T }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWaterLevel {
+    pub(super) at_least: Spanned<i64>,
+    #[serde(default)]
+    pub(super) by: Option<Spanned<f64>>,
 }

@@ -42,6 +42,8 @@ pub(crate) struct LivingState {
     /// Per agent id, the mover it rode after the last step.
     riding: Vec<Option<usize>>,
     queries: QueryContext,
+    /// The world's liquids (`None`: it has none).
+    liquids: Option<super::Liquids>,
 }
 
 /// One agent as the mover pass sees it.
@@ -68,7 +70,9 @@ impl LivingState {
         for (m, &offset) in machinery.offsets().iter().enumerate() {
             scene.set_offset(m, offset);
         }
+        let liquids = super::Liquids::new(&living.entities);
         Ok(LivingState {
+            liquids,
             scene,
             machinery,
             entities: living.entities,
@@ -80,6 +84,11 @@ impl LivingState {
     /// The scene agents are traced against.
     pub(crate) fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// The world's liquids, if it has any.
+    pub(crate) fn liquids(&self) -> Option<&super::Liquids> {
+        self.liquids.as_ref()
     }
 
     /// Every mover's offset now.

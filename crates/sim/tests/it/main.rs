@@ -12,3 +12,4 @@ mod patches;
 mod profiles;
 mod sharing;
 mod stepping;
+mod water;
