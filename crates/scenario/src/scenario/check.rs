@@ -21,7 +21,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::location::LocatedError;
-use crate::world_file::{LoadedWorld, load_spec};
+use crate::world_file::{LoadedWorld, load_spec_with};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::movement::{SETTLE_LATTICE_RINGS, UnstickPlaces};
 use cspace_sim::params::{MoveParams, Profile};
@@ -83,6 +83,8 @@ pub(super) struct Checker<'a> {
     pub(super) text: &'a str,
     /// A world in the place of the file's own `[world]` (a sweep's map), which is then not read.
     pub(super) world: Option<LoadedWorld>,
+    /// A folder of shader scripts in the place of the world's own `shaders` (`--shaders`).
+    pub(super) shaders: Option<&'a Path>,
 }
 
 impl Checker<'_> {
@@ -139,7 +141,7 @@ impl Checker<'_> {
         let header = self.header(&raw)?;
         let world = match &self.world {
             Some(world) => world.clone(),
-            None => load_spec(raw.world.get_ref(), self.path, self.text)?,
+            None => load_spec_with(raw.world.get_ref(), self.path, self.text, self.shaders)?,
         };
         let poses = self.poses(&raw.poses)?;
         self.poses_grown(&raw.poses, &poses, &header.params)?;

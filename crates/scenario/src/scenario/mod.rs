@@ -272,8 +272,22 @@ impl Scenario {
 
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
+        Scenario::load_with_shaders(path, None)
+    }
+
+    /// [`Scenario::load`], with a folder of Quake III shader scripts in the place of the world's
+    /// own `shaders` (`sim run --shaders DIR`).
+    pub fn load_with_shaders(path: &Path, shaders: Option<&Path>) -> Result<Scenario, Error> {
         let text = crate::read::read_text(path, "read the scenario")?;
-        Scenario::parse(path, &text)
+        let raw: RawScenario =
+            toml::from_str(&text).map_err(|e| LocatedError::from_toml(path, &text, &e))?;
+        Checker {
+            path,
+            text: &text,
+            world: None,
+            shaders,
+        }
+        .check(raw)
     }
 
     /// Checks a scenario given its text (`path` locates errors and resolves the map).
@@ -284,6 +298,7 @@ impl Scenario {
             path,
             text,
             world: None,
+            shaders: None,
         }
         .check(raw)
     }
@@ -303,6 +318,7 @@ impl Scenario {
             path,
             text,
             world: Some(world),
+            shaders: None,
         }
         .check(raw)
     }

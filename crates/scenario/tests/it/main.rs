@@ -3,3 +3,4 @@
 mod crowds;
 mod driving;
 mod scenario_errors;
+mod shaders;
