@@ -405,7 +405,7 @@ fn a_run_with_liquids_ends_on_the_same_bits_on_one_and_two_threads() {
                         let angle = f64::from(step / 50 + k as u32) * 1.3;
                         let mut intent =
                             Intent::walk(DVec3::new(angle.cos(), angle.sin(), 0.0), 320.0);
-                        intent.jump = (step / 40 + k as u32) % 3 == 0;
+                        intent.jump = (step / 40 + k as u32).is_multiple_of(3);
                         intent.view.pitch = f64::from(k as u32 % 5) * 20.0 - 40.0;
                         sim.set_intent(id, intent).unwrap();
                     }
