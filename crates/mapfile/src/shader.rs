@@ -17,8 +17,6 @@ use std::sync::Arc;
 
 use cspace_entities::LiquidKind;
 
-use crate::build::FaceContents;
-
 /// The deepest nesting of braces a shader may have (its block and stages within stages): Quake
 /// III's own scripts nest two deep; a deeper script is refused rather than recursed into.
 pub const MAX_SHADER_DEPTH: usize = 16;
@@ -79,22 +77,37 @@ fn parm(name: &str) -> Option<Parm> {
     })
 }
 
+/// What a shader's `surfaceparm`s make of a face (the map builder's `FaceContents` follows it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShaderContents {
+    /// `origin`: the brush marks a rotation centre.
+    Origin,
+    /// `playerclip`: invisible clip.
+    Clip,
+    /// `water`, `slime` or `lava`.
+    Liquid,
+    /// A parm that clears solid and blocks no player.
+    NonSolid,
+    /// None of those.
+    Solid,
+}
+
 impl Shader {
     /// What a face with this shader is: an origin; clip (`playerclip`); a liquid (`water`,
     /// `slime`, `lava`); non-solid (a parm that clears solid, `q3map`'s `clearSolid`); or solid
     /// (no such parm: `trans`, `detail`, `sky`, `nodraw` and the like leave a brush solid).
-    pub fn contents(&self) -> FaceContents {
+    pub fn contents(&self) -> ShaderContents {
         let parms: Vec<Parm> = self.surface_parms.iter().filter_map(|p| parm(p)).collect();
         if parms.contains(&Parm::Origin) {
-            FaceContents::Origin
+            ShaderContents::Origin
         } else if parms.contains(&Parm::PlayerClip) {
-            FaceContents::Clip
+            ShaderContents::Clip
         } else if parms.iter().any(|p| matches!(p, Parm::Liquid(_))) {
-            FaceContents::Liquid
+            ShaderContents::Liquid
         } else if parms.contains(&Parm::ClearsSolid) {
-            FaceContents::NonSolid
+            ShaderContents::NonSolid
         } else {
-            FaceContents::Solid
+            ShaderContents::Solid
         }
     }
 
@@ -395,15 +408,15 @@ textures/base_wall/glass { surfaceparm trans { map x.tga } }
         );
         assert_eq!(shaders[0].surface_parms, ["trans", "nonsolid", "water"]);
         assert_eq!(shaders[0].line, 2);
-        let contents: Vec<FaceContents> = shaders.iter().map(Shader::contents).collect();
+        let contents: Vec<ShaderContents> = shaders.iter().map(Shader::contents).collect();
         assert_eq!(
             contents,
             [
-                FaceContents::Liquid,
-                FaceContents::Liquid,
-                FaceContents::NonSolid,
-                FaceContents::Solid,
-                FaceContents::Clip
+                ShaderContents::Liquid,
+                ShaderContents::Liquid,
+                ShaderContents::NonSolid,
+                ShaderContents::Solid,
+                ShaderContents::Clip
             ]
         );
         assert_eq!(shaders[0].liquid(), Some(LiquidKind::Water));

@@ -5,7 +5,7 @@
 //! on each function.
 
 use crate::map::SurfaceFlags;
-use crate::shader::Shaders;
+use crate::shader::{ShaderContents, Shaders};
 
 /// What an entity's class makes of its brushes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -151,7 +151,13 @@ pub fn face_contents_in(
         return kind;
     }
     if let Some(shader) = shaders.and_then(|s| s.get(texture)) {
-        return shader.contents();
+        return match shader.contents() {
+            ShaderContents::Origin => FaceContents::Origin,
+            ShaderContents::Clip => FaceContents::Clip,
+            ShaderContents::Liquid => FaceContents::Liquid,
+            ShaderContents::NonSolid => FaceContents::NonSolid,
+            ShaderContents::Solid => FaceContents::Solid,
+        };
     }
     texture_contents(texture)
 }

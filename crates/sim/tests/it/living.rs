@@ -20,11 +20,11 @@ use cspace_sim::{
     Recording, Sim, SimConfig,
 };
 
-fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
+pub(super) fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
     Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
 }
 
-fn player() -> Shape {
+pub(super) fn player() -> Shape {
     Shape::new_box(
         DVec3::new(-16.0, -16.0, -24.0),
         DVec3::new(16.0, 16.0, 32.0),

@@ -16,24 +16,14 @@
 use std::sync::Arc;
 
 use cspace_entities::{Dialect, Entities, Liquid, LiquidKind};
-use cspace_geom::{Aabb, Brush, BrushSource, DVec3, Shape, World};
+use cspace_geom::{BrushSource, DVec3, Shape, World};
 use cspace_sim::{
     AgentId, AgentSpec, BackendKind, EventKind, Intent, Living, Models, MoveParams, Recording, Sim,
     SimConfig, View,
 };
 
-fn cube(min: [f64; 3], max: [f64; 3]) -> Brush {
-    Brush::from_aabb(Aabb::new(DVec3::from_array(min), DVec3::from_array(max))).unwrap()
-}
-
-/// Quake's player box (Quake III's mins z too, -24, which `PM_SetWaterLevel` reads as `MINS_Z`).
-fn player() -> Shape {
-    Shape::new_box(
-        DVec3::new(-16.0, -16.0, -24.0),
-        DVec3::new(16.0, 16.0, 32.0),
-    )
-    .unwrap()
-}
+// Quake's player box (Quake III's mins z too, -24, which `PM_SetWaterLevel` reads as `MINS_Z`).
+use super::living::{cube, player};
 
 fn crouched() -> Shape {
     Shape::new_box(
