@@ -2,7 +2,7 @@
 //! wading and water jumps, under the world's water rules ([`WaterRules`]: Quake 1's engine and
 //! QuakeC, or Quake III's `bg_pmove.c`), and the damage of slime and lava as events.
 //!
-//! The frame ([`super::frame`]) calls in here only when the world has liquids
+//! The frame (`movement::frame`) calls in here only when the world has liquids
 //! ([`Surroundings::water`]); a world without any moves as it always did, bit for bit.
 //!
 //! What an intent means in water (`docs/movement.md`, "Liquids"): the agent looks along its wished
@@ -24,7 +24,7 @@ use crate::record::EventKind;
 
 /// An agent's liquid: its water level (0 dry, 1 feet, 2 waist, 3 head under), the liquid at its
 /// feet, Quake 1's water jump under way and the damage clock. Plain data, read by a driver
-/// through [`crate::AgentState::water`].
+/// through [`crate::AgentState::water_level`] and [`crate::AgentState::liquid`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Water {
     /// 0 to 3: how many of the three sample points are in a liquid (Quake's `waterlevel`).
