@@ -81,12 +81,13 @@ mod map;
 pub mod map_text;
 mod parse;
 mod paths;
+pub mod shader;
 
 pub use build::{
     BrushFate, BrushRecord, BrushTally, BuildOptions, ClassCount, ClassSolidity, DropReason,
     EntityReport, FaceContents, MapWarning, MapWorld, NonSolidReason, PatchFate, PatchRecord,
     PatchTally, SpawnPoint, build_world, class_solidity, collidable_patch_grids, dialect_of,
-    face_contents, is_spawn_class, liquid_kind, load_world,
+    face_contents, face_contents_in, is_spawn_class, liquid_kind, load_world,
 };
 pub use error::{Location, MapError};
 pub use map::{

@@ -213,8 +213,12 @@ pub fn json(map: &MapWorld) -> Value {
         "dropped_planes": {"duplicate": map.dropped_planes.duplicate, "redundant": map.dropped_planes.redundant},
         "warnings": map.warnings.iter().map(|w| format!("{}: {}", w.line, w.message)).collect::<Vec<_>>(),
         "living": crate::entities_report::json(&map.living),
+        "assumed_solid": map.assumed_solid,
     })
 }
+
+/// How many of the textures assumed solid the text report names (`--json` lists them all).
+const ASSUMED_SOLID_NAMED: usize = 12;
 
 /// The report as text: the JSON report's counts, patches not collidable and invalid brushes with
 /// their reasons.
@@ -248,6 +252,22 @@ pub fn text(map: &MapWorld) -> String {
     )
     .unwrap();
     patches_text(&mut out, map, &PatchReport::of(map));
+    if !map.assumed_solid.is_empty() {
+        let named = &map.assumed_solid[..map.assumed_solid.len().min(ASSUMED_SOLID_NAMED)];
+        let more = map.assumed_solid.len() - named.len();
+        writeln!(
+            out,
+            "textures assumed solid (no shader script defines them; --shaders DIR reads them): {}: {}{}",
+            map.assumed_solid.len(),
+            named.join(", "),
+            if more > 0 {
+                format!(", and {more} more (--json lists them)")
+            } else {
+                String::new()
+            }
+        )
+        .unwrap();
+    }
     if !map.bounds.is_empty() {
         writeln!(
             out,

@@ -317,6 +317,14 @@ fn track(scenario: &Scenario, t: &mut Tracker, step: u64, states: &[AgentState])
     }
 }
 
+/// The first step at which `agent`'s water level was `level` or more (its `water level` events).
+fn water_step(events: &[Event], agent: AgentId, level: u8) -> Option<u64> {
+    events.iter().find_map(|ev| match ev.kind {
+        EventKind::WaterLevel { level: l, .. } if ev.agent == agent && l >= level => Some(ev.step),
+        _ => None,
+    })
+}
+
 fn judge(
     scenario: &Scenario,
     t: &Tracker,
@@ -374,6 +382,22 @@ fn judge(
                         _ => None,
                     }
                 }
+                Check::Swims(expected) => {
+                    let swam = water_step(events, agent, 2);
+                    match (swam, expected) {
+                        (Some(step), false) => Some(format!("swam from step {step}")),
+                        (None, true) => Some("never swam (water level below 2 throughout)".into()),
+                        _ => None,
+                    }
+                }
+                Check::WaterLevel { at_least, by } => match water_step(events, agent, *at_least) {
+                    Some(step) if step as f64 * dt <= by + TIME_SLACK => None,
+                    Some(step) => Some(format!(
+                        "water level {at_least} reached at {:.3} s, after {by} s",
+                        step as f64 * dt
+                    )),
+                    None => Some(format!("water level never reached {at_least}")),
+                },
                 Check::Arrives { expected, by } => {
                     let arrived = events.iter().find_map(|ev| match ev.kind {
                         EventKind::Arrived { .. } if ev.agent == agent => Some(ev.step),

@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 
+use cspace_entities::LiquidKind;
 use cspace_geom::domain::{self, Quantity};
 use cspace_geom::{BrushId, DVec3};
 use cspace_sim::{
@@ -336,6 +337,15 @@ pub fn event_text(kind: &EventKind) -> String {
         EventKind::TeleportRefused { trigger, to } => {
             format!("teleport refused by trigger {trigger} to {}", p(to))
         }
+        EventKind::WaterLevel { level, liquid } => match liquid {
+            Some(l) => format!("water level {level} {}", l.name()),
+            None => format!("water level {level}"),
+        },
+        EventKind::LiquidDamage { liquid, damage } => format!(
+            "liquid damage {} {}",
+            liquid.name(),
+            fixed(damage, POSITION_DECIMALS)
+        ),
     }
 }
 
@@ -423,14 +433,19 @@ pub fn write(record: &RunRecord) -> String {
 }
 
 fn state_text(s: &AgentState) -> String {
-    format!(
+    let mut text = format!(
         "position {} velocity {} {} {} {}",
         vector(s.position, POSITION_DECIMALS),
         vector(s.velocity, POSITION_DECIMALS),
         s.pose.name(),
         if s.on_ground { "ground" } else { "air" },
         if s.asleep { "asleep" } else { "awake" }
-    )
+    );
+    // Only in a liquid, so traces of dry agents read as before.
+    if let (level @ 1.., Some(liquid)) = (s.water_level, s.liquid) {
+        write!(text, " water {level} {}", liquid.name()).expect("writing to a String");
+    }
+    text
 }
 
 /// A trace read back: its record, and where its header is in the file read.
@@ -554,6 +569,28 @@ impl<'a> Words<'a> {
         }
     }
 
+    /// A water level, 0 to 3.
+    fn water_level(&mut self) -> Result<u8, TraceError> {
+        let level: u8 = self.number()?;
+        if level <= 3 {
+            Ok(level)
+        } else {
+            self.err(format!("water level {level} is outside 0..=3"))
+        }
+    }
+
+    /// A liquid's name (`water`, `slime`, `lava`).
+    fn liquid(&mut self) -> Result<LiquidKind, TraceError> {
+        let name = self.next()?;
+        match [LiquidKind::Water, LiquidKind::Slime, LiquidKind::Lava]
+            .into_iter()
+            .find(|l| l.name() == name)
+        {
+            Some(l) => Ok(l),
+            None => self.err(format!("unknown liquid {}", quoted(name))),
+        }
+    }
+
     /// The next word, not taken.
     fn peek(&self) -> Option<&'a str> {
         self.words.get(self.at).copied()
@@ -594,6 +631,16 @@ fn state(w: &mut Words, id: AgentId) -> Result<AgentState, TraceError> {
         "awake" => false,
         other => return w.err(format!("expected asleep or awake, found {}", quoted(other))),
     };
+    let (water_level, liquid) = if w.peek() == Some("water") {
+        w.next()?;
+        let level = w.water_level()?;
+        if level == 0 {
+            return w.err("an agent out of every liquid writes no water level");
+        }
+        (level, Some(w.liquid()?))
+    } else {
+        (0, None)
+    };
     Ok(AgentState {
         id,
         position,
@@ -601,6 +648,8 @@ fn state(w: &mut Words, id: AgentId) -> Result<AgentState, TraceError> {
         pose,
         on_ground,
         asleep,
+        water_level,
+        liquid,
     })
 }
 
@@ -766,6 +815,21 @@ fn event(w: &mut Words, agents: usize) -> Result<EventKind, TraceError> {
                 trigger,
                 to: w.point(Quantity::TraceCoordinate)?,
             }
+        }
+        "water" => {
+            w.expect("level")?;
+            let level = w.water_level()?;
+            let liquid = match w.peek() {
+                Some(_) => Some(w.liquid()?),
+                None => None,
+            };
+            EventKind::WaterLevel { level, liquid }
+        }
+        "liquid" => {
+            w.expect("damage")?;
+            let liquid = w.liquid()?;
+            let damage = w.in_range(0.0, MAX_TRACE_NUMBER)?;
+            EventKind::LiquidDamage { liquid, damage }
         }
         other => return w.err(format!("unknown event {}", quoted(other))),
     })

@@ -51,6 +51,10 @@ pub struct WorldSpec {
     /// dialect the map's format names.
     #[serde(default)]
     pub entities: Option<Spanned<String>>,
+    /// A folder of Quake III shader scripts (`*.shader`), relative to the file that names it:
+    /// their `surfaceparm`s decide what the map's faces are (`cspace_mapfile::shader`).
+    #[serde(default)]
+    pub shaders: Option<Spanned<String>>,
 }
 
 /// One inline brush: a box or a list of planes.
@@ -284,6 +288,46 @@ pub fn parse_world(path: &Path, text: &str) -> Result<LoadedWorld, Error> {
 /// Builds the world a [`WorldSpec`] describes (`file` and `text` locate errors and resolve the
 /// map path). An empty world is an error.
 pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorld, Error> {
+    load_spec_with(spec, file, text, None)
+}
+
+/// Reads every `*.shader` script of `dir`, in file name order (a shader defined twice: the first
+/// read wins), into one set. A malformed script is an error at its line and column.
+pub fn load_shaders(dir: &Path) -> Result<cspace_mapfile::shader::Shaders, Error> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read the shader folder", e))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| Error::io(dir, "read the shader folder", e))?
+            .path();
+        if path.extension().is_some_and(|e| e == "shader") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let mut shaders = cspace_mapfile::shader::Shaders::new();
+    for path in files {
+        let text = crate::read::read_text(&path, "read the shader script")?;
+        let name = cspace_mapfile::normalised(&path).display().to_string();
+        shaders.add_script(&text, &name).map_err(|e| LocatedError {
+            file: path.clone(),
+            line: e.line as usize,
+            column: e.column as usize,
+            message: e.message,
+        })?;
+    }
+    Ok(shaders)
+}
+
+/// [`load_spec`], with `shaders` (a folder of shader scripts, as `sim run --shaders` gives it)
+/// in the place of the spec's own `shaders`.
+pub fn load_spec_with(
+    spec: &WorldSpec,
+    file: &Path,
+    text: &str,
+    shaders: Option<&Path>,
+) -> Result<LoadedWorld, Error> {
     let mut brushes = Vec::new();
     let mut spawns = Vec::new();
     let mut living = None;
@@ -326,9 +370,20 @@ pub fn load_spec(spec: &WorldSpec, file: &Path, text: &str) -> Result<LoadedWorl
                 ),
             )
         })?;
+        let folder = match (shaders, &spec.shaders) {
+            (Some(dir), _) => Some(dir.to_path_buf()),
+            (None, Some(written)) => Some(resolve_path(file, written.get_ref()).map_err(|e| {
+                LocatedError::at(file, text, written.span().start, format!("shaders: {e}"))
+            })?),
+            (None, None) => None,
+        };
+        let shaders = folder
+            .map(|dir| load_shaders(&dir).map(Arc::new))
+            .transpose()?;
         let options = cspace_mapfile::BuildOptions {
             living: spec.living,
             dialect,
+            shaders,
             ..cspace_mapfile::BuildOptions::default()
         };
         let loaded = load_map_with(&path, &map_bytes, &options)?;

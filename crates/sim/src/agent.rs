@@ -113,6 +113,11 @@ pub struct AgentState {
     pub on_ground: bool,
     /// Asleep: skipped by the step until its intent is set, it is teleported or touched.
     pub asleep: bool,
+    /// Its water level, 0 to 3 (a living world's liquids, `docs/entities.md`; always 0 in a
+    /// world without liquids).
+    pub water_level: u8,
+    /// The liquid at its feet, when its water level is above 0.
+    pub liquid: Option<cspace_entities::LiquidKind>,
 }
 
 /// `shape` grown by `by` units on every side: a box's faces pushed out, a sphere's and a

@@ -292,3 +292,139 @@ impl MoveParams {
         Ok(())
     }
 }
+
+/// Whose water rules a living world's liquids follow: the game's, from the world's entity dialect
+/// (`docs/entities.md`, "Liquids"), whatever the movement [`Profile`] (both profiles share the
+/// water rules of the dialect; `docs/movement.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaterRules {
+    /// Quake 1: the engine's `SV_CheckWater` (`sv_phys.c`), `SV_WaterMove` and `SV_WaterJump`
+    /// (`sv_user.c`), and the game's `CheckWaterJump`, `PlayerJump` and `WaterMove` (QuakeC
+    /// `client.qc`).
+    Quake1,
+    /// Quake III: `PM_SetWaterLevel`, `PM_WaterMove`, `PM_CheckWaterJump`, `PM_WaterJumpMove`,
+    /// `PM_Friction` and `PM_WalkMove` (`bg_pmove.c`), and `P_WorldEffects` (`g_active.c`).
+    Quake3,
+}
+
+impl WaterRules {
+    /// The name traces and documents use: `quake1`, `quake3`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WaterRules::Quake1 => "quake1",
+            WaterRules::Quake3 => "quake3",
+        }
+    }
+}
+
+/// The constants of moving in liquids, per dialect (units, seconds). Every value is the game's,
+/// named beside it; `docs/movement.md` and `docs/entities.md` list them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaterParams {
+    /// Whose rules.
+    pub rules: WaterRules,
+    /// The third sample point's height above the origin standing, units: Quake III's
+    /// `DEFAULT_VIEWHEIGHT` 26 (`bg_public.h`, measured from `MINS_Z`: `viewheight - MINS_Z`
+    /// above the feet); Quake 1's `view_ofs` 22 (`PutClientInServer`, `client.qc`).
+    pub view_height: f64,
+    /// The same, crouched: Quake III's `CROUCH_VIEWHEIGHT` 12; Quake 1 has no crouch (22).
+    pub crouch_view_height: f64,
+    /// The most a swimmer wishes, as a share of the walk speed: Quake III's `pm_swimScale` 0.5
+    /// (which also slows wading: `1 - (1 - 0.5) * waterlevel / 3`, `PM_WalkMove`); Quake 1's 0.7
+    /// (`SV_WaterMove`).
+    pub swim_scale: f64,
+    /// Acceleration in liquid, 1/s: Quake III's `pm_wateraccelerate` 4; Quake 1's
+    /// `sv_accelerate` 10 (`SV_WaterMove`).
+    pub accelerate: f64,
+    /// Friction in liquid, 1/s: Quake III's `pm_waterfriction` 1, times the water level
+    /// (`PM_Friction`, also wading and in the air); Quake 1's `sv_friction` 4 (`SV_WaterMove`,
+    /// at water level 2 and more).
+    pub friction: f64,
+    /// The downward wish of a swimmer wishing nothing, units/s: 60 in both (`PM_WaterMove`'s
+    /// "sink towards bottom", `SV_WaterMove`'s "drift towards bottom"; Quake 1 scales it by
+    /// `swim_scale` as every wish, so it sinks at 42).
+    pub sink_speed: f64,
+    /// How far ahead of the origin a water jump looks for a ledge, units: Quake III 30
+    /// (`PM_CheckWaterJump`), Quake 1 24 (`CheckWaterJump`'s traces).
+    pub jump_reach: f64,
+    /// The height above the origin where the ledge must be solid, units: Quake III 4, Quake 1 8.
+    pub jump_low: f64,
+    /// The height above the origin where the way must be open, units: Quake III 20 (4 + 16);
+    /// `None` for Quake 1's, the agent's top (`start_z + maxs_z - 8`, from 8 up).
+    pub jump_high: Option<f64>,
+    /// A water jump's upward speed, units/s: Quake III 350, Quake 1 225.
+    pub jump_up: f64,
+    /// A water jump's forward speed, units/s: Quake III 200 along the view
+    /// (`VectorScale(pml.forward, 200, ...)`); Quake 1 50 into the ledge's face (`movedir =
+    /// trace_plane_normal * -50`, kept by `SV_WaterJump`).
+    pub jump_forward: f64,
+    /// How long a water jump lasts at most, seconds: 2 in both (Quake III's `pm_time = 2000`
+    /// with `PMF_TIME_WATERJUMP`; Quake 1's `teleport_time = time + 2`, "safety net").
+    pub jump_time: f64,
+    /// Quake 1's swim up with the jump button (`PlayerJump`, NetQuake `client.qc`; the same in
+    /// QuakeWorld's `JumpButton`, `pmove.c`): the upward speed set in water, slime and lava,
+    /// units/s (100, 80, 50). Quake III swims up by its wish (`upmove`): `None`.
+    pub swim_up: Option<[f64; 3]>,
+    /// Damage per water level of a damage tick in lava and slime (events only: no health is
+    /// simulated): Quake 1 10 and 4 (`WaterMove`, `client.qc`), Quake III 30 and 10
+    /// (`P_WorldEffects`, `g_active.c`).
+    pub damage: [f64; 2],
+    /// Seconds between damage ticks in lava and slime: Quake 1 0.2 and 1 (`dmgtime`, `WaterMove`);
+    /// Quake III 0.7 for both (a hit sets `pain_debounce_time` 700 ms ahead, `P_DamageFeedback`,
+    /// and `P_WorldEffects` waits for it).
+    pub damage_every: [f64; 2],
+}
+
+impl WaterParams {
+    /// Quake 1's.
+    pub fn quake1() -> WaterParams {
+        WaterParams {
+            rules: WaterRules::Quake1,
+            view_height: 22.0,
+            crouch_view_height: 22.0,
+            swim_scale: 0.7,
+            accelerate: 10.0,
+            friction: 4.0,
+            sink_speed: 60.0,
+            jump_reach: 24.0,
+            jump_low: 8.0,
+            jump_high: None,
+            jump_up: 225.0,
+            jump_forward: 50.0,
+            jump_time: 2.0,
+            swim_up: Some([100.0, 80.0, 50.0]),
+            damage: [10.0, 4.0],
+            damage_every: [0.2, 1.0],
+        }
+    }
+
+    /// Quake III's.
+    pub fn quake3() -> WaterParams {
+        WaterParams {
+            rules: WaterRules::Quake3,
+            view_height: 26.0,
+            crouch_view_height: 12.0,
+            swim_scale: 0.5,
+            accelerate: 4.0,
+            friction: 1.0,
+            sink_speed: 60.0,
+            jump_reach: 30.0,
+            jump_low: 4.0,
+            jump_high: Some(20.0),
+            jump_up: 350.0,
+            jump_forward: 200.0,
+            jump_time: 2.0,
+            swim_up: None,
+            damage: [30.0, 10.0],
+            damage_every: [0.7, 0.7],
+        }
+    }
+
+    /// The rules' constants.
+    pub fn of(rules: WaterRules) -> WaterParams {
+        match rules {
+            WaterRules::Quake1 => WaterParams::quake1(),
+            WaterRules::Quake3 => WaterParams::quake3(),
+        }
+    }
+}

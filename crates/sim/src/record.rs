@@ -172,6 +172,23 @@ pub enum EventKind {
         /// Where it would have landed.
         to: DVec3,
     },
+    /// The agent's water level or the liquid at its feet changed (a living world's liquids,
+    /// `movement/water.rs`): its new level, 0 (out of every liquid) to 3 (head under), and the
+    /// liquid (`None` at level 0).
+    WaterLevel {
+        /// 0 to 3.
+        level: u8,
+        /// The liquid at its feet.
+        liquid: Option<cspace_entities::LiquidKind>,
+    },
+    /// Slime or lava hurt the agent (events only: no health is simulated): `damage` points, the
+    /// dialect's rate per water level (`docs/entities.md`, "Liquids").
+    LiquidDamage {
+        /// Slime or lava.
+        liquid: cspace_entities::LiquidKind,
+        /// The damage the game would deal.
+        damage: f64,
+    },
 }
 
 /// What happened to a mover (a team of linked movers is named by its master).

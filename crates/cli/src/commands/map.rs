@@ -16,6 +16,10 @@ pub(crate) struct MapArgs {
     /// format names.
     #[arg(long, value_parser = parse_dialect)]
     pub(crate) entities: Option<cspace_entities::Dialect>,
+    /// A folder of Quake III shader scripts (`*.shader`) whose `surfaceparm`s decide what the
+    /// faces are; without it, custom shaders are taken as solid and listed as assumed.
+    #[arg(long)]
+    pub(crate) shaders: Option<PathBuf>,
 }
 
 /// A dialect by name.
@@ -32,8 +36,15 @@ pub(crate) fn map(args: MapArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     let name = cspace_mapfile::normalised(&args.file).display().to_string();
+    let shaders = args
+        .shaders
+        .as_deref()
+        .map(cspace_scenario::world_file::load_shaders)
+        .transpose()?
+        .map(std::sync::Arc::new);
     let options = cspace_mapfile::BuildOptions {
         dialect: args.entities,
+        shaders,
         ..cspace_mapfile::BuildOptions::default()
     };
     let map = cspace_mapfile::load_world(&text, &name, &options)?;

@@ -30,6 +30,11 @@ pub(crate) struct RunArgs {
     /// an agent found in solid fails the run (exit 1) with the step, agent and position.
     #[arg(long)]
     pub(crate) verify: bool,
+    /// A folder of Quake III shader scripts (`*.shader`) whose `surfaceparm`s decide what the
+    /// map's faces are (water, slime, lava, nonsolid, playerclip, ...), in the place of the
+    /// scenario's `[world] shaders`.
+    #[arg(long)]
+    pub(crate) shaders: Option<PathBuf>,
 }
 
 /// True when `e` says a backend's structure could not be built for the scenario's world.
@@ -41,7 +46,7 @@ fn is_build_error(e: &anyhow::Error) -> bool {
 }
 
 pub(crate) fn run_command(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let scenario = Scenario::load(&args.scenario)?;
+    let scenario = Scenario::load_with_shaders(&args.scenario, args.shaders.as_deref())?;
     let kinds = backends(&scenario, args.backend.as_slice())?;
     // With the traces on standard output, everything else goes to standard error.
     let aside = args.trace.as_deref().is_some_and(is_stdout);

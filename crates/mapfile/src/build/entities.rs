@@ -3,6 +3,7 @@
 //! here, the centre of an origin brush), the dialect from the map's format, and the removal of
 //! movers from the static world when they live.
 
+use crate::shader::Shaders;
 use cspace_entities::{Dialect, Entities, EntityInput, InputBrush, InputContents, LiquidKind};
 use cspace_geom::{Brush, BrushId, BrushSource, Contents, WorldBrush};
 
@@ -53,12 +54,22 @@ pub fn liquid_kind(texture: &str, flags: Option<SurfaceFlags>) -> Option<LiquidK
 }
 
 /// The strongest liquid among a brush's faces (lava over slime over water: the content bits
-/// are OR'ed, and the engines test lava first).
-fn brush_liquid(brush: &MapBrush) -> LiquidKind {
+/// are OR'ed, and the engines test lava first), each face's from its flags, its shader's
+/// `surfaceparm`s when the scripts define it, or its Quake name.
+fn brush_liquid(brush: &MapBrush, shaders: Option<&Shaders>) -> LiquidKind {
     brush
         .faces
         .iter()
-        .filter_map(|f| liquid_kind(&f.texture, f.flags))
+        .filter_map(|f| {
+            let flagged = f.flags.and_then(|flags| liquid_kind("", Some(flags)));
+            flagged
+                .or_else(|| {
+                    shaders
+                        .and_then(|s| s.get(&f.texture))
+                        .and_then(|s| s.liquid())
+                })
+                .or_else(|| liquid_kind(&f.texture, f.flags))
+        })
         .max()
         .unwrap_or(LiquidKind::Water)
 }
@@ -103,6 +114,7 @@ impl Inputs {
         fate: &BrushFate,
         source: &BrushSource,
         world: &[WorldBrush],
+        shaders: Option<&Shaders>,
     ) {
         let input = self.inputs.last_mut().expect("begin was called");
         let contents = match fate {
@@ -119,7 +131,7 @@ impl Inputs {
                 return;
             }
             BrushFate::NonSolid(NonSolidReason::Liquid) => {
-                InputContents::Liquid(brush_liquid(brush))
+                InputContents::Liquid(brush_liquid(brush, shaders))
             }
             // A trigger's volume (and its non-solid shaders).
             BrushFate::NonSolid(NonSolidReason::EntityClass | NonSolidReason::NonSolidTexture) => {

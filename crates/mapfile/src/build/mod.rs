@@ -21,16 +21,19 @@ use cspace_geom::{
 
 pub use entities::{dialect_of, liquid_kind};
 pub use patch::{PatchFate, PatchRecord, PatchTally, collidable_patch_grids};
-pub use solidity::{ClassSolidity, FaceContents, class_solidity, face_contents, is_spawn_class};
+pub use solidity::{
+    ClassSolidity, FaceContents, class_solidity, face_contents, face_contents_in, is_spawn_class,
+};
 pub use spawn::SpawnPoint;
 
 use cspace_entities::{Dialect, Entities};
 
 use crate::error::MapError;
 use crate::map::{FaceFormat, FormatCounts, MapBrush, MapFile};
+use crate::shader::Shaders;
 
 /// Choices [`build_world`] leaves to the caller.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct BuildOptions {
     /// How finely patches are tessellated into facets: the largest distance between a curved
     /// surface and its facets. Default [`PATCH_ERROR`](cspace_geom::tolerance::PATCH_ERROR).
@@ -48,6 +51,11 @@ pub struct BuildOptions {
     /// models of their own, [`MapWorld::entities`]'s movers, which a simulation moves); `false`
     /// (the default) leaves them frozen, solid where the file draws them.
     pub living: bool,
+    /// Quake III's shader scripts (`crate::shader`): a face whose shader they define gets the
+    /// contents of its `surfaceparm`s (water, slime, lava, nonsolid, playerclip, ...); `None`
+    /// (the default): shaders are known by name only, and the rest are taken as solid
+    /// ([`MapWorld::assumed_solid`] lists them).
+    pub shaders: Option<Arc<Shaders>>,
 }
 
 /// What became of one brush of the file.
@@ -285,6 +293,10 @@ pub struct MapWorld {
     /// The living entities: movers, triggers, teleporters, push pads, liquids, read with
     /// [`BuildOptions::dialect`] (or the format's).
     pub living: Entities,
+    /// A Quake III map's textures (faces and patches) taken as solid only because nothing says
+    /// otherwise: no special flag, no shader script defining them ([`BuildOptions::shaders`]), no
+    /// known name. Sorted, each once (empty for a Quake 1 map, whose names decide).
+    pub assumed_solid: Vec<String>,
 }
 
 impl MapWorld {
@@ -327,11 +339,11 @@ struct FaceVerdict {
     mixed: bool,
 }
 
-fn face_verdict(brush: &MapBrush) -> FaceVerdict {
+fn face_verdict(brush: &MapBrush, shaders: Option<&Shaders>) -> FaceVerdict {
     let mut strongest: Option<FaceContents> = None;
     let mut mixed = false;
     for face in &brush.faces {
-        match face_contents(&face.texture, face.flags) {
+        match face_contents_in(&face.texture, face.flags, shaders) {
             FaceContents::Origin => {
                 return FaceVerdict {
                     contents: FaceContents::Origin,
@@ -523,12 +535,18 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
                 brush: b as u32,
                 facet: None,
             };
-            let verdict = face_verdict(brush);
+            let verdict = face_verdict(brush, options.shaders.as_deref());
             let fate = match world_contents(verdict.contents, solidity, options) {
                 Ok(contents) => builder.add(brush, contents, &source),
                 Err(fate) => fate,
             };
-            inputs.add(brush, &fate, &source, &builder.brushes);
+            inputs.add(
+                brush,
+                &fate,
+                &source,
+                &builder.brushes,
+                options.shaders.as_deref(),
+            );
             tally.add(&fate, verdict.mixed);
             entity_tally.add(&fate, verdict.mixed);
             records.push(BrushRecord {
@@ -563,6 +581,7 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
     }
 
     let dialect = options.dialect.unwrap_or_else(|| dialect_of(map));
+    let assumed_solid = assumed_solid_textures(map, options.shaders.as_deref());
     for &(entity, brush) in &inputs.invalid {
         let line = map.entities[entity as usize].brushes[brush as usize].line;
         warnings.push(MapWarning {
@@ -605,5 +624,28 @@ pub fn build_world(map: &MapFile, options: &BuildOptions) -> Result<MapWorld, Ma
         dropped_planes: builder.dropped_planes,
         warnings,
         living,
+        assumed_solid,
     })
+}
+
+/// The textures of a Quake III-format map (Quake 2 / Quake III face lines, or patches) that only
+/// the default rule makes solid ([`solidity::assumed_solid`]), sorted and each once.
+fn assumed_solid_textures(map: &MapFile, shaders: Option<&Shaders>) -> Vec<String> {
+    if dialect_of(map) != Dialect::Quake3 {
+        return Vec::new();
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for entity in &map.entities {
+        for face in entity.brushes.iter().flat_map(|b| &b.faces) {
+            if solidity::assumed_solid(&face.texture, face.flags, shaders) {
+                names.insert(face.texture.clone());
+            }
+        }
+        for patch in &entity.patches {
+            if solidity::assumed_solid(&patch.texture, None, shaders) {
+                names.insert(patch.texture.clone());
+            }
+        }
+    }
+    names.into_iter().collect()
 }

@@ -16,7 +16,7 @@ use cspace_geom::patch::{ControlGrid, PatchError, PatchPiece, tessellate};
 use cspace_geom::{Brush, BrushId, BrushSource, Contents, WorldBrush};
 
 use super::{BuildOptions, DropReason, NonSolidReason, world_contents};
-use super::{ClassSolidity, face_contents};
+use super::{ClassSolidity, face_contents_in};
 use crate::error::{Location, MapError};
 use crate::map::Entity;
 
@@ -179,8 +179,11 @@ impl PatchBuilder {
     ) {
         for (p, patch) in entity.patches.iter().enumerate() {
             let record = self.drafts.len();
-            let fate = match world_contents(face_contents(&patch.texture, None), solidity, options)
-            {
+            let fate = match world_contents(
+                face_contents_in(&patch.texture, None, options.shaders.as_deref()),
+                solidity,
+                options,
+            ) {
                 Err(super::BrushFate::NonSolid(reason)) => Some(PatchFate::NonSolid(reason)),
                 Err(super::BrushFate::Dropped(reason)) => Some(PatchFate::Dropped(reason)),
                 Err(_) => unreachable!("world_contents only refuses as non-solid or dropped"),

@@ -5,6 +5,7 @@
 //! on each function.
 
 use crate::map::SurfaceFlags;
+use crate::shader::{ShaderContents, Shaders};
 
 /// What an entity's class makes of its brushes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -132,12 +133,51 @@ mod bits {
 /// - Solid: everything else, sky (`sky*`, `common/skycaulk`) and `common/caulk` included.
 ///
 /// Quake III liquids and other custom shaders are only known from shader scripts, which a `.map`
-/// file does not carry: they count as solid unless named `*_nonsolid`.
+/// file does not carry: they count as solid unless named `*_nonsolid`, or unless the scripts are
+/// given ([`face_contents_in`]).
 pub fn face_contents(texture: &str, flags: Option<SurfaceFlags>) -> FaceContents {
+    face_contents_in(texture, flags, None)
+}
+
+/// [`face_contents`] with Quake III's shader scripts: after the flags, a shader the scripts define
+/// decides by its `surfaceparm`s ([`Shader::contents`](crate::shader::Shader::contents)); a
+/// texture they do not define falls back on the names above.
+pub fn face_contents_in(
+    texture: &str,
+    flags: Option<SurfaceFlags>,
+    shaders: Option<&Shaders>,
+) -> FaceContents {
     if let Some(kind) = flags.and_then(flag_contents) {
         return kind;
     }
+    if let Some(shader) = shaders.and_then(|s| s.get(texture)) {
+        return match shader.contents() {
+            ShaderContents::Origin => FaceContents::Origin,
+            ShaderContents::Clip => FaceContents::Clip,
+            ShaderContents::Liquid => FaceContents::Liquid,
+            ShaderContents::NonSolid => FaceContents::NonSolid,
+            ShaderContents::Solid => FaceContents::Solid,
+        };
+    }
     texture_contents(texture)
+}
+
+/// Whether `texture` is taken as solid only because no rule says otherwise: no special flags, no
+/// shader of `shaders` defines it, and its name is none of the names above (sky and caulk are
+/// solid by rule). `sim map` lists such textures of a Quake III map.
+pub fn assumed_solid(
+    texture: &str,
+    flags: Option<SurfaceFlags>,
+    shaders: Option<&Shaders>,
+) -> bool {
+    if flags.and_then(flag_contents).is_some() || shaders.and_then(|s| s.get(texture)).is_some() {
+        return false;
+    }
+    let name = strip_prefix_ignore_case(texture, "textures/").unwrap_or(texture);
+    let known_solid = starts_with_ignore_case(name, "sky")
+        || name.eq_ignore_ascii_case("common/skycaulk")
+        || name.eq_ignore_ascii_case("common/caulk");
+    !known_solid && texture_contents(texture) == FaceContents::Solid
 }
 
 fn flag_contents(flags: SurfaceFlags) -> Option<FaceContents> {

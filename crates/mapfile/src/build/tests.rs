@@ -336,3 +336,54 @@ fn brushes_beyond_the_numeric_domain_are_invalid_and_the_rest_loads() {
     );
     assert_eq!(world.brushes[1].fate, BrushFate::Solid(BrushId(0)));
 }
+
+/// Quake III's shader scripts decide a face's contents by its `surfaceparm`s; without them a
+/// custom shader is taken as solid and listed as assumed.
+#[test]
+fn shader_scripts_make_liquids_and_non_solid_faces_and_the_rest_is_listed_as_assumed_solid() {
+    let text = entity(
+        &[("classname", "worldspawn")],
+        &[
+            box_brush([0, 0, 0], [64, 64, 64], "base_wall/metal", QUAKE2),
+            box_brush([0, 0, 64], [64, 64, 128], "liquids/slime1", QUAKE2),
+            box_brush([0, 0, 128], [64, 64, 192], "sfx/fog_dark", QUAKE2),
+            box_brush([0, 0, 192], [64, 64, 256], "common/caulk", QUAKE2),
+        ],
+    );
+    let plain = build(&text, &BuildOptions::default());
+    assert_eq!(plain.world.len(), 4);
+    assert!(plain.living.liquids.is_empty());
+    assert_eq!(
+        plain.assumed_solid,
+        ["base_wall/metal", "liquids/slime1", "sfx/fog_dark"]
+    );
+    let mut shaders = crate::shader::Shaders::new();
+    shaders
+        .add_script(
+            "textures/liquids/slime1 { surfaceparm nonsolid surfaceparm slime { map x } }\n\
+             textures/sfx/fog_dark { surfaceparm fog surfaceparm trans }\n\
+             textures/base_wall/metal { surfaceparm metalsteps }",
+            "t.shader",
+        )
+        .unwrap();
+    let options = BuildOptions {
+        shaders: Some(Arc::new(shaders)),
+        ..BuildOptions::default()
+    };
+    let with = build(&text, &options);
+    assert_eq!(
+        fates(&with),
+        [
+            BrushFate::Solid(BrushId(0)),
+            BrushFate::NonSolid(NonSolidReason::Liquid),
+            BrushFate::NonSolid(NonSolidReason::NonSolidTexture),
+            BrushFate::Solid(BrushId(1)),
+        ]
+    );
+    assert_eq!(with.living.liquids.len(), 1);
+    assert_eq!(
+        with.living.liquids[0].kind,
+        cspace_entities::LiquidKind::Slime
+    );
+    assert!(with.assumed_solid.is_empty(), "{:?}", with.assumed_solid);
+}

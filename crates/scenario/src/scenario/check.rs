@@ -21,7 +21,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::location::LocatedError;
-use crate::world_file::{LoadedWorld, load_spec};
+use crate::world_file::{LoadedWorld, load_spec_with};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::movement::{SETTLE_LATTICE_RINGS, UnstickPlaces};
 use cspace_sim::params::{MoveParams, Profile};
@@ -83,6 +83,8 @@ pub(super) struct Checker<'a> {
     pub(super) text: &'a str,
     /// A world in the place of the file's own `[world]` (a sweep's map), which is then not read.
     pub(super) world: Option<LoadedWorld>,
+    /// A folder of shader scripts in the place of the world's own `shaders` (`--shaders`).
+    pub(super) shaders: Option<&'a Path>,
 }
 
 impl Checker<'_> {
@@ -139,7 +141,7 @@ impl Checker<'_> {
         let header = self.header(&raw)?;
         let world = match &self.world {
             Some(world) => world.clone(),
-            None => load_spec(raw.world.get_ref(), self.path, self.text)?,
+            None => load_spec_with(raw.world.get_ref(), self.path, self.text, self.shaders)?,
         };
         let poses = self.poses(&raw.poses)?;
         self.poses_grown(&raw.poses, &poses, &header.params)?;
@@ -1038,11 +1040,13 @@ impl Checker<'_> {
             raw.rides.is_some(),
             raw.uses_teleporter.is_some(),
             raw.triggers.is_some(),
+            raw.swims.is_some(),
+            raw.water_level.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return self.err(
                 e.span().start,
-                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`, `rides`, `uses_teleporter`, `triggers`",
+                "expect: give exactly one of `reaches`, `never_reaches`, `ends_on_ground`, `stays_crouched`, `no_contacts_with`, `leaves_world`, `arrives`, `rides`, `uses_teleporter`, `triggers`, `swims`, `water_level`",
             );
         }
         if raw.by.is_some() && raw.reaches.is_none() && raw.arrives != Some(true) {
@@ -1084,6 +1088,26 @@ impl Checker<'_> {
             }
         } else if let Some(leaves) = raw.leaves_world {
             Check::LeavesWorld(leaves)
+        } else if let Some(swims) = raw.swims {
+            Check::Swims(swims)
+        } else if let Some(w) = &raw.water_level {
+            let level = &w.get_ref().at_least;
+            if !(1..=3).contains(level.get_ref()) {
+                return self.err(
+                    level.span().start,
+                    format!(
+                        "water_level: at_least must be 1, 2 or 3, got {}",
+                        level.get_ref()
+                    ),
+                );
+            }
+            Check::WaterLevel {
+                at_least: *level.get_ref() as u8,
+                by: match &w.get_ref().by {
+                    Some(b) => self.finite(b, "water_level.by")?,
+                    None => end_time,
+                },
+            }
         } else if let Some(expected) = raw.arrives {
             Check::Arrives {
                 expected,

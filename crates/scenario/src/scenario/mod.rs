@@ -134,6 +134,16 @@ pub enum Check {
         /// The trigger as written (a class or an entity index).
         written: String,
     },
+    /// The agent swims (`true`: its water level reaches 2 or more at some step; `false`: never),
+    /// as [`EventKind::WaterLevel`](cspace_sim::record::EventKind::WaterLevel) records.
+    Swims(bool),
+    /// The agent's water level reaches `at_least` (1 to 3) no later than `by` seconds.
+    WaterLevel {
+        /// The level, 1 to 3.
+        at_least: u8,
+        /// The deadline, seconds.
+        by: f64,
+    },
 }
 
 impl Check {
@@ -179,6 +189,11 @@ impl Check {
                 expected: false, ..
             } => "is never teleported".to_string(),
             Check::Triggers { written, .. } => format!("touches trigger {written}"),
+            Check::Swims(true) => "swims".to_string(),
+            Check::Swims(false) => "never swims".to_string(),
+            Check::WaterLevel { at_least, by } => {
+                format!("water level reaches {at_least} by {by} s")
+            }
         }
     }
 }
@@ -303,8 +318,22 @@ impl Scenario {
 
     /// Reads and checks a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, Error> {
+        Scenario::load_with_shaders(path, None)
+    }
+
+    /// [`Scenario::load`], with a folder of Quake III shader scripts in the place of the world's
+    /// own `shaders` (`sim run --shaders DIR`).
+    pub fn load_with_shaders(path: &Path, shaders: Option<&Path>) -> Result<Scenario, Error> {
         let text = crate::read::read_text(path, "read the scenario")?;
-        Scenario::parse(path, &text)
+        let raw: RawScenario =
+            toml::from_str(&text).map_err(|e| LocatedError::from_toml(path, &text, &e))?;
+        Checker {
+            path,
+            text: &text,
+            world: None,
+            shaders,
+        }
+        .check(raw)
     }
 
     /// Checks a scenario given its text (`path` locates errors and resolves the map).
@@ -315,6 +344,7 @@ impl Scenario {
             path,
             text,
             world: None,
+            shaders: None,
         }
         .check(raw)
     }
@@ -334,6 +364,7 @@ impl Scenario {
             path,
             text,
             world: Some(world),
+            shaders: None,
         }
         .check(raw)
     }

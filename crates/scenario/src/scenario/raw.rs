@@ -195,6 +195,10 @@ pub(super) struct RawExpect {
     pub(super) uses_teleporter: Option<Spanned<RawTeleporterRef>>,
     #[serde(default)]
     pub(super) triggers: Option<Spanned<RawAgentRef>>,
+    #[serde(default)]
+    pub(super) swims: Option<bool>,
+    #[serde(default)]
+    pub(super) water_level: Option<Spanned<RawWaterLevel>>,
 }
 
 /// `uses_teleporter = true | false | <entity index>`.
@@ -203,4 +207,13 @@ pub(super) struct RawExpect {
 pub(super) enum RawTeleporterRef {
     Used(bool),
     Entity(i64),
+}
+
+/// `water_level = { at_least = N, by = T }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWaterLevel {
+    pub(super) at_least: Spanned<i64>,
+    #[serde(default)]
+    pub(super) by: Option<Spanned<f64>>,
 }

@@ -3,4 +3,5 @@
 mod crowds;
 mod driving;
 mod scenario_errors;
+mod shaders;
 mod triggers;

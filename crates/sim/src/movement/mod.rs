@@ -6,15 +6,17 @@
 //! solid), each declared and tested.
 
 mod player;
+pub mod water;
 
 pub use player::{Player, PlayerMove};
+pub use water::{Water, WaterJump};
 
 use cspace_contact::Contact;
 use cspace_geom::DVec3;
 
 use crate::agent::{Ground, Pose, PoseSet};
 use crate::intent::Intent;
-use crate::params::{MoveParams, Profile};
+use crate::params::{MoveParams, Profile, WaterParams};
 use crate::record::EventKind;
 use cspace_geom::tolerance::{LAUNCH_SPEED, MAX_SPEED};
 
@@ -42,6 +44,9 @@ pub struct MoveTimer {
     /// back into teleporter", `SV_AirMove` in `sv_user.c`: `fmove = 0` while `sv.time <
     /// teleport_time`). It runs down on its own, beside `seconds`.
     pub hold_backward: f64,
+    /// Set by a Quake III water jump (`PMF_TIME_WATERJUMP`): no control, gravity, and the slide
+    /// keeps its velocity until the agent falls or lands (`movement/water.rs`).
+    pub water_jump: bool,
 }
 
 impl MoveTimer {
@@ -52,6 +57,7 @@ impl MoveTimer {
             land: false,
             knockback: true,
             hold_backward: 0.0,
+            water_jump: false,
         }
     }
 
@@ -104,6 +110,27 @@ pub trait Surroundings {
     fn is_free(&mut self, pose: Pose, position: DVec3) -> bool;
     /// The mover's shapes, prepared for the backend.
     fn poses(&self) -> &PoseSet;
+    /// The water rules of a world with liquids; `None` (the default): no liquid anywhere, and
+    /// the movement model is the one of a dry world, bit for bit.
+    fn water(&self) -> Option<&WaterParams> {
+        None
+    }
+    /// The liquid containing `point`, if any (`docs/entities.md`, "Liquids": on a face per the
+    /// dialect).
+    fn liquid(&mut self, _point: DVec3) -> Option<cspace_entities::LiquidKind> {
+        None
+    }
+    /// Whether `point` is inside a static world brush (closed: on a face is inside, as Quake
+    /// III's `CM_PointContents`): `Some(true)` for solid, `Some(false)` for clip only, `None`
+    /// outside every brush.
+    fn solid(&mut self, _point: DVec3) -> Option<bool> {
+        None
+    }
+    /// The outward normal of the first static world brush a line from `start` to `end` meets
+    /// (Quake's `traceline`), `None` when it meets none.
+    fn line(&mut self, _start: DVec3, _end: DVec3) -> Option<DVec3> {
+        None
+    }
 }
 
 /// The state of the agent being moved (copied out of its components and written back).
@@ -116,6 +143,8 @@ pub(crate) struct MoverState {
     pub intent: Intent,
     pub can_crouch: bool,
     pub timer: MoveTimer,
+    /// The agent's liquid (left at its default in a world without liquids).
+    pub water: Water,
 }
 
 /// What a move produced besides the new state.
@@ -177,13 +206,30 @@ pub(crate) fn frame(
     log: &mut MoveLog,
 ) {
     let frame_start = st.velocity;
+    // A world with liquids: the level before the pose changes (`PM_SetWaterLevel` precedes
+    // `PM_CheckDuck`), the move chosen by it, and the level again at the end.
+    let water = tr.water().copied();
+    let before = st.water;
+    if let Some(w) = &water {
+        water::set_level(st, tr, w);
+    }
     crouch_or_stand(st, tr, log);
     if p.profile == Profile::Quake3 {
         ground_check(st, tr, p, frame_start, log);
+        if let Some(w) = &water {
+            water::land(st, w);
+        }
     }
     drop_timers(st, dt);
-    walk_or_fall(st, tr, p, dt, log);
+    match &water {
+        Some(w) => water::move_in_liquid(st, tr, p, w, dt, log),
+        None => walk_or_fall(st, tr, p, dt, None, log),
+    }
     ground_check(st, tr, p, frame_start, log);
+    if let Some(w) = &water {
+        water::land(st, w);
+        water::end_frame(st, tr, w, before, dt, log);
+    }
     if p.profile == Profile::Quake3 {
         st.velocity = DVec3::new(
             st.velocity.x.round_ties_even(),
@@ -207,6 +253,10 @@ pub(crate) fn settle(
     }
     let start = st.velocity;
     ground_check(st, tr, p, start, log);
+    if let Some(w) = tr.water().copied() {
+        let before = st.water;
+        water::note_level(st, tr, &w, before, log);
+    }
 }
 
 /// `PM_DropTimers`: the timer runs down by `dt`, and ends (every timer flag cleared) when `dt`
@@ -563,12 +613,14 @@ fn wish(st: &MoverState, p: &MoveParams, on_ground: bool) -> (DVec3, f64) {
 }
 
 /// One sub-step of movement: `PM_WalkMove` on walkable ground (with the jump check), otherwise
-/// `PM_AirMove` (sliding down steep ground).
+/// `PM_AirMove` (sliding down steep ground). `wading`: Quake III's water rules at water level 1
+/// (`PM_Friction`'s water term on the ground and in the air, `PM_WalkMove`'s wading speed).
 pub(crate) fn walk_or_fall(
     st: &mut MoverState,
     tr: &mut impl Surroundings,
     p: &MoveParams,
     dt: f64,
+    wading: Option<&WaterParams>,
     log: &mut MoveLog,
 ) {
     // Quake's SV_CheckVelocity: no mover goes faster than MAX_SPEED (clamped by length, so the
@@ -580,8 +632,15 @@ pub(crate) fn walk_or_fall(
             st.velocity.z = p.jump_speed;
             st.ground = Ground::Air;
         } else {
-            friction(st, p, dt);
+            match wading {
+                Some(w) => water::friction_quake3(st, p, w, true, dt),
+                None => friction(st, p, dt),
+            }
             let (dir, speed) = wish(st, p, true);
+            let speed = match wading {
+                Some(w) => speed.min(water::wade_speed(p, w, st.water.level)),
+                None => speed,
+            };
             // Project the wish onto the ground plane so slopes are walked at full speed.
             let dir = clip_velocity(dir, normal, p.overclip).normalize_or_zero();
             // Knocked back, the agent has the air's control, and gravity acts.
@@ -612,6 +671,9 @@ pub(crate) fn walk_or_fall(
             step_slide_move(st, tr, p, dt, false, log);
             return;
         }
+    }
+    if let Some(w) = wading {
+        water::friction_quake3(st, p, w, false, dt);
     }
     let (dir, speed) = wish(st, p, false);
     accelerate(st, dir, speed, p.air_accelerate, dt);
@@ -932,6 +994,7 @@ mod tests {
                 intent: Intent::default(),
                 can_crouch: false,
                 timer: MoveTimer::default(),
+                water: Water::default(),
             };
             let mut log = MoveLog::default();
             let start = st.velocity;

@@ -158,6 +158,7 @@ impl PlayerMove {
             intent: player.intent.normalised(),
             can_crouch: shapes.crouching.is_some(),
             timer: player.timer,
+            water: super::Water::default(),
         };
         let mut log = MoveLog::default();
         let mut events = Vec::new();

@@ -14,13 +14,14 @@ use cspace_contact::{ContactTarget, FilterStack, FilterStats, Slot};
 use cspace_geom::tolerance::MAX_COORDINATE;
 use cspace_geom::{Aabb, Collider, DVec3, MoverCache, QueryContext, QueryCounters};
 
+use super::liquids::Liquids;
 use super::tracer::Tracer;
 use crate::agent::{
     AgentId, Ground, Pending, Pose, PoseSet, Position, Rest, Totals, TouchKey, Touching, Velocity,
 };
 use crate::intent::Intent;
-use crate::movement::{self, MoveLog, MoveTimer, MoverState};
-use crate::params::MoveParams;
+use crate::movement::{self, MoveLog, MoveTimer, MoverState, Water};
+use crate::params::{MoveParams, WaterParams};
 use crate::record::{ContactEvent, EventKind};
 
 /// How much farther than its computed reach an agent is kept from other groups (units): a margin
@@ -43,6 +44,7 @@ pub(super) struct Mover<'a> {
     pub(super) cache: &'a mut MoverCache,
     pub(super) pending: &'a Pending,
     pub(super) timer: &'a mut MoveTimer,
+    pub(super) water: &'a mut Water,
 }
 
 /// What every group shares while it moves: the backend, the constants and the step.
@@ -52,6 +54,8 @@ pub(super) struct Shared<'a> {
     pub(super) params: &'a MoveParams,
     pub(super) step: u64,
     pub(super) floor: f64,
+    /// The living world's liquids, if it has any.
+    pub(super) liquids: Option<&'a Liquids>,
 }
 
 /// What a group's agents do in this pass.
@@ -249,6 +253,7 @@ fn update_one(
             intent: *mover.intent,
             can_crouch: mover.poses.crouching.is_some(),
             timer: *mover.timer,
+            water: *mover.water,
         };
         let mut after = before;
         // The agent's cache (a caching backend's state for this mover) serves its queries.
@@ -263,6 +268,7 @@ fn update_one(
                 step: shared.step,
                 candidates: &mut *scratch.candidates,
                 traces: &mut out.traces,
+                liquids: shared.liquids,
             };
             update(&mut after, &mut tracer, shared.params, &mut log);
         });
@@ -328,6 +334,7 @@ fn write_back(mover: &mut Mover<'_>, before: &MoverState, after: &MoverState) {
     mover.position.0 = after.position;
     mover.velocity.0 = after.velocity;
     *mover.timer = after.timer;
+    *mover.water = after.water;
     *mover.pose = after.pose;
     *mover.ground = after.ground;
     *mover.intent = after.intent;
@@ -408,7 +415,9 @@ fn rest_or_sleep(
 /// clipping against planes never adds speed. It slides at most that speed for `dt` (the bumps
 /// share the step's time), steps up and down by at most the step height, and the ground probe
 /// looks a little further down; the skin both ways.
-pub(super) fn reach(mover: &Mover<'_>, params: &MoveParams, dt: f64) -> Aabb {
+///
+/// `water`: the most speed liquids can set at once ([`water_reach`]) in a world with liquids.
+pub(super) fn reach(mover: &Mover<'_>, params: &MoveParams, water: Option<f64>, dt: f64) -> Aabb {
     let poses = mover.poses;
     let mut bounds = poses.traced(Pose::Standing).shape().bounds();
     if poses.crouching.is_some() {
@@ -426,12 +435,23 @@ pub(super) fn reach(mover: &Mover<'_>, params: &MoveParams, dt: f64) -> Aabb {
     } else {
         0.0
     };
-    let slide =
-        (now + accelerate + params.gravity * dt + jump) * dt + 2.0 * params.skin + REACH_MARGIN;
+    let slide = (now + accelerate + params.gravity * dt + jump + water.unwrap_or(0.0)) * dt
+        + 2.0 * params.skin
+        + REACH_MARGIN;
     let climb = params.step_height + params.ground_probe;
     let grow = DVec3::new(slide, slide, slide + climb);
     let at = bounds.translated(mover.position.0);
     Aabb::new(at.min - grow, at.max + grow)
+}
+
+/// The most speed a liquid's rules can set at once, units/s: a water jump's speeds (up and
+/// forward) and Quake 1's swim up, added to an agent's reach in a world with liquids (its swim
+/// acceleration is within the ground's, already counted).
+pub(super) fn water_reach(w: &WaterParams) -> f64 {
+    let swim_up = w
+        .swim_up
+        .map_or(0.0, |up| up.into_iter().fold(0.0, f64::max));
+    w.jump_up + w.jump_forward + swim_up
 }
 
 /// The groups of a step: union-find over the agents' overlapping reaches, found through a grid

@@ -15,10 +15,12 @@
 //! Time is `step * dt`, never accumulated.
 
 mod groups;
+mod liquids;
 mod living;
 mod tracer;
 mod verify;
 
+pub use liquids::Liquids;
 pub use living::Living;
 pub use verify::{InSolid, Verification};
 
@@ -316,6 +318,7 @@ struct Read<'a> {
     pose: &'a Pose,
     ground: &'a Ground,
     rest: &'a Rest,
+    water: &'a crate::movement::Water,
 }
 
 impl Read<'_> {
@@ -327,6 +330,8 @@ impl Read<'_> {
             pose: *self.pose,
             on_ground: self.ground.walkable().is_some(),
             asleep: self.rest.asleep,
+            water_level: self.water.level,
+            liquid: self.water.liquid,
         }
     }
 }
@@ -474,6 +479,7 @@ impl Sim {
                 settle: Some(Placed::Spawned),
             },
             crate::movement::MoveTimer::default(),
+            crate::movement::Water::default(),
             Totals::default(),
             Touching::default(),
             MoverCache::default(),
@@ -964,6 +970,7 @@ impl Sim {
             params: &self.params,
             step: self.step,
             floor: self.floor,
+            liquids: self.living.as_ref().and_then(|l| l.liquids()),
         };
         let mut movers = self
             .world
@@ -1006,18 +1013,21 @@ impl Sim {
             params: &self.params,
             step: self.step,
             floor: self.floor,
+            liquids: self.living.as_ref().and_then(|l| l.liquids()),
         };
         let clock = Instant::now();
         let mut movers: Vec<Mover> = self.world.query_mut::<Mover>().into_iter().collect();
         if !movers.is_sorted_by_key(|m| m.id.0) {
             movers.sort_unstable_by_key(|m| m.id.0);
         }
-        // Every agent by its rank (its place in id order).
+        // Every agent by its rank (its place in id order); liquids can set a velocity (a water
+        // jump, Quake 1's swim up) beyond what the step adds on land.
+        let water = shared.liquids.map(|l| groups::water_reach(l.params()));
         self.reaches.clear();
         self.reaches.extend(
             movers
                 .iter()
-                .map(|m| (!m.rest.left_world).then(|| groups::reach(m, &self.params, dt))),
+                .map(|m| (!m.rest.left_world).then(|| groups::reach(m, &self.params, water, dt))),
         );
         self.partition.split(&self.reaches);
         if self.partition.len() < 2 {

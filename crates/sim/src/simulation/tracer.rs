@@ -6,8 +6,10 @@ use cspace_contact::{Contact, ContactTarget, FilterStack, Slot};
 use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::{Collider, DVec3, QueryContext};
 
+use super::liquids::{self, Liquids};
 use crate::agent::{AgentId, Pose, PoseSet};
 use crate::movement::{MoveHit, Surroundings};
+use crate::params::WaterParams;
 
 /// Traces for one mover.
 pub(crate) struct Tracer<'a> {
@@ -24,11 +26,29 @@ pub(crate) struct Tracer<'a> {
     pub step: u64,
     pub candidates: &'a mut Vec<Slot>,
     pub traces: &'a mut u64,
+    /// The living world's liquids, if it has any.
+    pub liquids: Option<&'a Liquids>,
 }
 
 impl Surroundings for Tracer<'_> {
     fn poses(&self) -> &PoseSet {
         self.poses
+    }
+
+    fn water(&self) -> Option<&WaterParams> {
+        self.liquids.map(Liquids::params)
+    }
+
+    fn liquid(&mut self, point: DVec3) -> Option<cspace_entities::LiquidKind> {
+        self.liquids.and_then(|l| l.contents(point))
+    }
+
+    fn solid(&mut self, point: DVec3) -> Option<bool> {
+        liquids::solid_at(self.collider.world(), point)
+    }
+
+    fn line(&mut self, start: DVec3, end: DVec3) -> Option<DVec3> {
+        liquids::line_hit(self.collider.world(), start, end)
     }
 
     /// Sweeps the mover in `pose` from `start` to `end`.

@@ -16,3 +16,4 @@ mod profiles;
 mod sharing;
 mod stepping;
 mod triggers;
+mod water;

@@ -48,6 +48,8 @@ pub(crate) struct LivingState {
     queries: QueryContext,
     /// What the triggers keep between steps (`triggers.rs`).
     triggers: TriggerState,
+    /// The world's liquids (`None`: it has none).
+    liquids: Option<super::Liquids>,
 }
 
 /// One agent as the mover pass sees it.
@@ -76,8 +78,10 @@ impl LivingState {
             scene.set_offset(m, offset);
         }
         let triggers = TriggerState::new(living.entities.dialect, &living.entities.triggers, seed);
+        let liquids = super::Liquids::new(&living.entities);
         Ok(LivingState {
             triggers,
+            liquids,
             scene,
             machinery,
             entities: living.entities,
@@ -89,6 +93,11 @@ impl LivingState {
     /// The scene agents are traced against.
     pub(crate) fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// The world's liquids, if it has any.
+    pub(crate) fn liquids(&self) -> Option<&super::Liquids> {
+        self.liquids.as_ref()
     }
 
     /// Every mover's offset now.

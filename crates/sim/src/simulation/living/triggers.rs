@@ -196,10 +196,7 @@ impl Sim {
             .collect();
         let mut by_x: Vec<usize> = (0..agents.len()).collect();
         by_x.sort_by(|&a, &b| reach[a].min.x.total_cmp(&reach[b].min.x).then(a.cmp(&b)));
-        let widest = reach
-            .iter()
-            .map(|r| r.max.x - r.min.x)
-            .fold(0.0, f64::max);
+        let widest = reach.iter().map(|r| r.max.x - r.min.x).fold(0.0, f64::max);
         let mut candidates: Vec<usize> = Vec::new();
         let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
         let mut teleported = vec![false; agents.len()];
