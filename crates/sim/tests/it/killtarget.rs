@@ -4,15 +4,12 @@
 //! guard forgets it. Before the scene could drop a mover, the gate stayed solid and the agent
 //! stopped against it.
 
-use std::sync::Arc;
-
 use cspace_entities::{Dialect, EntityInput, spawn};
-use cspace_geom::{DVec3, World};
-use cspace_sim::{
-    AgentSpec, BackendKind, Intent, Living, Models, MoverEventKind, Recording, Sim, SimConfig,
-};
+use cspace_geom::DVec3;
+use cspace_sim::{AgentSpec, BackendKind, Intent, MoverEventKind, Sim, SimConfig};
 
 use super::living::{cube, player};
+use super::triggers::living_sim;
 
 /// A floor, a named door across it (x 100..112, the "gate", never opened: nothing fires its
 /// name) and a trigger_once before it whose killtarget is the gate.
@@ -30,27 +27,16 @@ fn gated(backend: BackendKind, kill: bool) -> Sim {
             cspace_entities::InputContents::NonSolid,
         ),
     ];
-    let entities = Arc::new(spawn(&inputs, Dialect::Quake1));
+    let entities = spawn(&inputs, Dialect::Quake1);
     assert!(entities.warnings.is_empty(), "{:?}", entities.warnings);
-    let world = Arc::new(World::from_brushes(vec![cube(
-        [-512.0, -512.0, -16.0],
-        [512.0, 512.0, 0.0],
-    )]));
-    let shapes = [player()];
-    let collider = backend.build_for(&world, &shapes).unwrap().unwrap();
-    let models = Models::build(backend, &entities.movers, &shapes)
-        .unwrap()
-        .unwrap();
-    let config = SimConfig {
-        recording: Recording::Events,
-        verify: true,
-        living: Some(Living {
-            entities,
-            models: Arc::new(models),
-        }),
-        ..SimConfig::default()
-    };
-    Sim::new(collider, config).unwrap()
+    let floor = cube([-512.0, -512.0, -16.0], [512.0, 512.0, 0.0]);
+    living_sim(
+        backend,
+        vec![floor],
+        entities,
+        0,
+        SimConfig::default().parallel_from,
+    )
 }
 
 #[test]
