@@ -231,6 +231,11 @@ pub const LATER: f64 = 1e-9;
 /// for the brush a plane belongs to, on top of the plane tolerance it is given.
 pub const SURFACE_SEARCH: f64 = 1e-3;
 
+/// How far two backends' answers to one move may be apart and still agree, in the agreement
+/// tests ([`crate::touching::differ`]): the end position in units, the hit normal per
+/// component. Far above the rounding of two exact computations, far below any real difference.
+pub const AGREEMENT: f64 = 1e-6;
+
 /// How far apart, in units along the move, a brush's own entry may be from a tree's and still
 /// be the surface hit (onion), and the plane tolerance of the onion's fallback surface search.
 pub const SAME_HIT: f64 = 1e-6;

@@ -47,7 +47,7 @@ use crate::brush::Brush;
 use crate::collider::Hit;
 use crate::generate::Rng;
 use crate::shape::Shape;
-use crate::tolerance::LATER;
+use crate::tolerance::{AGREEMENT, LATER};
 use crate::world::World;
 
 /// The lattice of the worlds' box corners, in units.
@@ -644,6 +644,27 @@ pub fn grid_rays(bounds: &Aabb, most: usize) -> Vec<(DVec3, DVec3)> {
         }
     }
     rays
+}
+
+/// Why two backends' answers to one move differ, or `None` when they agree: the same hit or
+/// miss, the same start-in-solid and never-left-solid, ends within [`AGREEMENT`] units and hit
+/// normals within [`AGREEMENT`] per component (the onion's and the movers' agreement tests).
+pub fn differ(a: &Hit, b: &Hit) -> Option<String> {
+    if a.is_hit() != b.is_hit() {
+        return Some("hit/miss".into());
+    }
+    if a.start_solid() != b.start_solid() || a.all_solid() != b.all_solid() {
+        return Some("start_solid/all_solid".into());
+    }
+    if a.end().distance(b.end()) > AGREEMENT {
+        return Some(format!("end differs by {:e}", a.end().distance(b.end())));
+    }
+    if let (Some(x), Some(y)) = (a.surface(), b.surface())
+        && !x.plane.normal().abs_diff_eq(y.plane.normal(), AGREEMENT)
+    {
+        return Some("plane normal".into());
+    }
+    None
 }
 
 #[cfg(test)]

@@ -198,14 +198,7 @@ impl BackendKind {
         world: &Arc<World>,
         shapes: &[Shape],
     ) -> Result<Option<Arc<dyn Collider>>, BuildError> {
-        if !self.supports_all(shapes) {
-            return Ok(None);
-        }
-        let collider = (self.info().build)(world, shapes)?;
-        Ok(shapes
-            .iter()
-            .all(|s| collider.prepare(s).is_ok())
-            .then_some(collider))
+        self.build_with(self.info().build, world, shapes)
     }
 
     /// This backend's structure for one brush model (a mover's brushes where the file draws
@@ -216,10 +209,21 @@ impl BackendKind {
         model: &Arc<World>,
         shapes: &[Shape],
     ) -> Result<Option<Arc<dyn Collider>>, BuildError> {
+        self.build_with(self.info().build_model, model, shapes)
+    }
+
+    /// `build`'s structure of `world` when this backend takes every one of `shapes` and it
+    /// prepares them all; `None` otherwise.
+    fn build_with(
+        self,
+        build: Build,
+        world: &Arc<World>,
+        shapes: &[Shape],
+    ) -> Result<Option<Arc<dyn Collider>>, BuildError> {
         if !self.supports_all(shapes) {
             return Ok(None);
         }
-        let collider = (self.info().build_model)(model, shapes)?;
+        let collider = build(world, shapes)?;
         Ok(shapes
             .iter()
             .all(|s| collider.prepare(s).is_ok())

@@ -223,24 +223,7 @@ fn segment(
     }
 }
 
-/// Why two answers differ, or `None`.
-pub fn differ(a: &Hit, b: &Hit) -> Option<String> {
-    if a.is_hit() != b.is_hit() {
-        return Some("hit/miss".into());
-    }
-    if a.start_solid() != b.start_solid() || a.all_solid() != b.all_solid() {
-        return Some("start_solid/all_solid".into());
-    }
-    if a.end().distance(b.end()) > 1e-6 {
-        return Some(format!("end differs by {:e}", a.end().distance(b.end())));
-    }
-    if let (Some(x), Some(y)) = (a.surface(), b.surface())
-        && !x.plane.normal().abs_diff_eq(y.plane.normal(), 1e-6)
-    {
-        return Some("plane normal".into());
-    }
-    None
-}
+pub use cspace_geom::touching::differ;
 
 /// The documented exclusion, for contact-scale cases where the exact backend has seams that the
 /// union does not: the segment's start or end lies within 1e-8 of two faces of the configuration

@@ -17,9 +17,9 @@ use std::sync::Arc;
 
 use cspace_entities::{Activation, BinaryMotion, Motion, Mover, MoverKind};
 use cspace_geom::generate::{Rng, agent_shapes};
+use cspace_geom::touching::differ;
 use cspace_geom::{
-    Aabb, Brush, BrushSource, Collider, Contents, DVec3, ExactCollider, Hit, QueryContext, Shape,
-    World, WorldBrush,
+    Aabb, Brush, Collider, DVec3, ExactCollider, QueryContext, Shape, World, WorldBrush,
 };
 use cspace_sim::{BackendKind, Models, Scene};
 
@@ -29,21 +29,10 @@ fn cube(min: DVec3, max: DVec3) -> Brush {
 
 /// A mover of `brushes` (nothing else about it matters to traces).
 fn mover(brushes: Vec<Brush>) -> Mover {
-    let brushes: Vec<WorldBrush> = brushes
-        .into_iter()
-        .enumerate()
-        .map(|(i, brush)| WorldBrush {
-            brush,
-            contents: Contents::Solid,
-            source: BrushSource {
-                brush: i as u32,
-                ..BrushSource::default()
-            },
-        })
-        .collect();
-    let bounds = brushes
-        .iter()
-        .fold(Aabb::EMPTY, |a, b| a.merged(b.brush.bounds()));
+    // Solid brushes numbered in order, as a world of them holds them.
+    let world = World::from_brushes(brushes);
+    let bounds = world.bounds();
+    let brushes = world.brushes().to_vec();
     Mover {
         entity: 1,
         line: 1,
@@ -230,25 +219,6 @@ fn segment(
             return (start, start + direction * length);
         }
     }
-}
-
-/// Why two answers differ, or `None` (the onion agreement tests' criteria).
-fn differ(a: &Hit, b: &Hit) -> Option<String> {
-    if a.is_hit() != b.is_hit() {
-        return Some("hit/miss".into());
-    }
-    if a.start_solid() != b.start_solid() || a.all_solid() != b.all_solid() {
-        return Some("start_solid/all_solid".into());
-    }
-    if a.end().distance(b.end()) > 1e-6 {
-        return Some(format!("end differs by {:e}", a.end().distance(b.end())));
-    }
-    if let (Some(x), Some(y)) = (a.surface(), b.surface())
-        && !x.plane.normal().abs_diff_eq(y.plane.normal(), 1e-6)
-    {
-        return Some("plane normal".into());
-    }
-    None
 }
 
 /// A contact-scale case: the start or end within 1e-8 of two faces of the world's brushes
