@@ -26,6 +26,7 @@
 
 pub mod agent;
 pub mod backend;
+mod box_grid;
 pub mod intent;
 pub mod movement;
 pub mod movers;

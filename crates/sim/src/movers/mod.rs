@@ -4,7 +4,6 @@
 //! - [`Scene`]: the static world and the movers where they are now, as one
 //!   [`Collider`](cspace_geom::Collider).
 
-mod grid;
 mod models;
 mod scene;
 

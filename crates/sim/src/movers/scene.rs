@@ -7,8 +7,8 @@ use cspace_geom::{
     UnsupportedShape, World,
 };
 
-use super::grid::MoverGrid;
 use super::models::Models;
+use crate::box_grid::BoxGrid;
 
 /// The static world's collider and every mover's model at its current place, answering as one
 /// collider: a trace runs on the static world and on every mover whose place meets the move's
@@ -37,7 +37,7 @@ pub struct Scene {
     /// Each mover's first brush id in the scene.
     first_brush: Vec<u32>,
     /// Which movers a box may meet.
-    grid: MoverGrid,
+    grid: BoxGrid,
     /// Each mover: removed from the world ([`Scene::remove`]).
     removed: Vec<bool>,
 }
@@ -67,7 +67,7 @@ impl Scene {
         }
         let offsets = vec![DVec3::ZERO; models.len()];
         let placed: Vec<Aabb> = (0..models.len()).map(|m| models.bounds(m)).collect();
-        let mut grid = MoverGrid::new((0..models.len()).map(|m| models.reach(m)).collect());
+        let mut grid = BoxGrid::new((0..models.len()).map(|m| models.reach(m)).collect());
         for (m, p) in placed.iter().enumerate() {
             grid.placed(m, p);
         }
@@ -187,7 +187,17 @@ impl Scene {
         collider.is_solid(ctx, shape, position - self.offsets[m])
     }
 
-    /// The movers whose places meet `bounds`, in mover order.
+    /// True when some mover can meet `bounds` wherever its clock takes it: its reach (every place
+    /// its motion goes, [`cspace_entities::Mover::travel_bounds`]) or its place now meets them.
+    pub fn may_meet(&self, bounds: &Aabb) -> bool {
+        let mut any = false;
+        self.grid.candidates(bounds, |m| {
+            any = self.models.reach(m).intersects(bounds) || self.placed[m].intersects(bounds);
+            !any
+        });
+        any
+    }
+
     /// True when some mover's place meets `bounds`.
     pub fn meets_any(&self, bounds: &Aabb) -> bool {
         let mut any = false;
@@ -196,6 +206,45 @@ impl Scene {
             false
         });
         any
+    }
+
+    /// [`Collider::trace`] for a caller that knows `quiet` meets no mover's place (checked
+    /// once with [`Scene::meets_any`] while the movers stand still, as they do while the agents
+    /// move): a move whose swept bounds lie in `quiet` meets no mover either, so the static
+    /// world's answer is the scene's and no mover is looked up; any other move is traced in full.
+    pub fn trace_in_quiet(
+        &self,
+        ctx: &mut QueryContext,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+        quiet: &Aabb,
+    ) -> Hit {
+        if quiet.contains(&swept_bounds(prepared, start, end)) {
+            self.key.check(prepared);
+            self.inner
+                .trace(ctx, &self.inner_shape(prepared), start, end)
+        } else {
+            self.trace(ctx, prepared, start, end)
+        }
+    }
+
+    /// [`Collider::is_solid`] for a caller that knows `quiet` meets no mover's place (as
+    /// [`Scene::trace_in_quiet`]).
+    pub fn is_solid_in_quiet(
+        &self,
+        ctx: &mut QueryContext,
+        prepared: &Prepared,
+        position: DVec3,
+        quiet: &Aabb,
+    ) -> bool {
+        if quiet.contains(&prepared.shape().bounds().translated(position)) {
+            self.key.check(prepared);
+            self.inner
+                .is_solid(ctx, &self.inner_shape(prepared), position)
+        } else {
+            self.is_solid(ctx, prepared, position)
+        }
     }
 
     /// Calls `each` with every mover whose place meets `bounds`, in mover order, until it says
@@ -242,12 +291,7 @@ impl Collider for Scene {
         if hit.all_solid() {
             return hit;
         }
-        let bounds = prepared.shape().bounds();
-        let swept = bounds
-            .translated(start)
-            .merged(bounds.translated(end))
-            .loosened(prepared.skin());
-        self.meeting(&swept, |m| {
+        self.meeting(&swept_bounds(prepared, start, end), |m| {
             if let Some(mover) = self.trace_mover(ctx, m, prepared, start, end) {
                 hit = hit.nearer(mover);
             }
@@ -272,4 +316,14 @@ impl Collider for Scene {
         });
         solid
     }
+}
+
+/// The bounds a move of `prepared` from `start` to `end` sweeps, grown by its skin: what a mover
+/// must meet to change the move's answer.
+fn swept_bounds(prepared: &Prepared, start: DVec3, end: DVec3) -> Aabb {
+    let bounds = prepared.shape().bounds();
+    bounds
+        .translated(start)
+        .merged(bounds.translated(end))
+        .loosened(prepared.skin())
 }

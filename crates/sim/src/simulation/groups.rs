@@ -21,6 +21,7 @@ use crate::agent::{
 };
 use crate::intent::Intent;
 use crate::movement::{self, MoveLog, MoveTimer, MoverState, Water};
+use crate::movers::Scene;
 use crate::params::{MoveParams, WaterParams};
 use crate::record::{ContactEvent, EventKind};
 
@@ -56,6 +57,21 @@ pub(super) struct Shared<'a> {
     pub(super) floor: f64,
     /// The living world's liquids, if it has any.
     pub(super) liquids: Option<&'a Liquids>,
+    /// The living world's scene (then `collider` too), for the movers' quiet boxes.
+    pub(super) scene: Option<&'a Scene>,
+}
+
+impl<'a> Shared<'a> {
+    /// In a living world, the scene and `mover`'s reach for a move of `dt` when that reach meets
+    /// no mover's place (the movers stand still while agents move): its traces inside the reach
+    /// skip the movers' look-up ([`Scene::trace_in_quiet`], which checks each move's bounds, so
+    /// the reach need not hold every move for the answers to stay the scene's).
+    fn quiet(&self, mover: &Mover<'_>, dt: f64) -> Option<(&'a Scene, Aabb)> {
+        let scene = self.scene?;
+        let water = self.liquids.map(|l| water_reach(l.params()));
+        let reach = reach(mover, self.params, water, dt);
+        (!scene.meets_any(&reach)).then_some((scene, reach))
+    }
 }
 
 /// What a group's agents do in this pass.
@@ -202,10 +218,14 @@ pub(super) fn run_group(
             Phase::Settle => {}
         }
         let filters = stack.as_deref_mut();
+        let quiet = match phase {
+            Phase::Move(dt) => shared.quiet(&group[index], dt),
+            Phase::Settle => None,
+        };
         update_one(
             &mut scratch,
             filters,
-            shared,
+            (shared, quiet),
             group,
             index,
             &mut out,
@@ -233,7 +253,7 @@ struct Scratch<'a> {
 fn update_one(
     scratch: &mut Scratch<'_>,
     mut filters: Option<&mut FilterStack>,
-    shared: Shared<'_>,
+    (shared, quiet): (Shared<'_>, Option<(&Scene, Aabb)>),
     group: &mut [Mover<'_>],
     index: usize,
     out: &mut GroupOutcome,
@@ -269,6 +289,7 @@ fn update_one(
                 candidates: &mut *scratch.candidates,
                 traces: &mut out.traces,
                 liquids: shared.liquids,
+                quiet,
             };
             update(&mut after, &mut tracer, shared.params, &mut log);
         });

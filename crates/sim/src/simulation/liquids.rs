@@ -1,8 +1,8 @@
 //! The liquids of a living world as a contents query (issue 32, `docs/entities.md`, "Liquids"):
 //! which liquid, if any, holds a point. The movement model samples three points per agent per
-//! sub-step (`movement/water.rs`), so the query is an AABB tree over the liquid brushes' bounds
-//! (the world's own index, [`World::for_each_overlapping`]) and a plane test of the few brushes
-//! whose bounds hold the point.
+//! sub-step (`movement/water.rs`), so the query is a coarse grid over the liquid brushes' bounds
+//! (`BoxGrid`: a point far from every liquid, as most are, costs a cell look-up) and a plane
+//! test of the few brushes whose bounds hold the point.
 //!
 //! It reads the map's brushes, never the collision backend: every backend gets the same answers
 //! (`crates/sim/tests/it/water.rs` runs every backend on one pool).
@@ -24,7 +24,9 @@
 
 use cspace_entities::{Dialect, Entities, LiquidKind};
 use cspace_geom::tolerance::BOX_GROWTH;
-use cspace_geom::{Aabb, BrushSource, Contents, DVec3, Plane, World, WorldBrush};
+use cspace_geom::{Aabb, BrushId, BrushSource, Contents, DVec3, Plane, World, WorldBrush};
+
+use crate::box_grid::BoxGrid;
 
 use crate::params::{WaterParams, WaterRules};
 
@@ -34,6 +36,9 @@ pub struct Liquids {
     params: WaterParams,
     brushes: World,
     kinds: Vec<LiquidKind>,
+    /// The brushes' bounds, and a grid over them.
+    bounds: Vec<Aabb>,
+    grid: BoxGrid,
 }
 
 impl Liquids {
@@ -60,9 +65,15 @@ impl Liquids {
                 },
             })
             .collect();
+        let brushes = World::new(brushes);
+        let bounds: Vec<Aabb> = (0..brushes.len())
+            .map(|i| brushes.brush(BrushId(i as u32)).brush.bounds())
+            .collect();
         Some(Liquids {
             params: WaterParams::of(rules),
-            brushes: World::new(brushes),
+            grid: BoxGrid::new(bounds.clone()),
+            bounds,
+            brushes,
             kinds: entities.liquids.iter().map(|l| l.kind).collect(),
         })
     }
@@ -77,7 +88,13 @@ impl Liquids {
     pub fn contents(&self, point: DVec3) -> Option<LiquidKind> {
         let rules = self.params.rules;
         let mut found: Option<LiquidKind> = None;
-        self.brushes.for_each_overlapping(&point_box(point), |id| {
+        let near = point_box(point);
+        // The brushes whose bounds meet `near`, as the world's index finds them.
+        self.grid.candidates(&near, |k| {
+            if !self.bounds[k].intersects(&near) {
+                return true;
+            }
+            let id = BrushId(k as u32);
             let brush = &self.brushes.brush(id).brush;
             let inside = brush.planes().all(|plane| match rules {
                 WaterRules::Quake3 => plane.signed_distance(point) <= 0.0,
@@ -89,6 +106,7 @@ impl Liquids {
                     found = Some(kind);
                 }
             }
+            true
         });
         found
     }

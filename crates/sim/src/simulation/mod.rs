@@ -971,6 +971,7 @@ impl Sim {
             step: self.step,
             floor: self.floor,
             liquids: self.living.as_ref().and_then(|l| l.liquids()),
+            scene: self.living.as_ref().map(|l| l.scene()),
         };
         let mut movers = self
             .world
@@ -1014,6 +1015,7 @@ impl Sim {
             step: self.step,
             floor: self.floor,
             liquids: self.living.as_ref().and_then(|l| l.liquids()),
+            scene: self.living.as_ref().map(|l| l.scene()),
         };
         let clock = Instant::now();
         let mut movers: Vec<Mover> = self.world.query_mut::<Mover>().into_iter().collect();
@@ -1141,6 +1143,33 @@ impl Sim {
             }
         }
         self.filters_stale = false;
+    }
+
+    /// Debug builds: a filter stack kept current move by move (the step's agents, the movers'
+    /// pushes) holds what [`Sim::refresh_filters`] would rebuild: every agent's body where the
+    /// agent is, in its pose.
+    #[cfg(debug_assertions)]
+    fn assert_filters_current(&self) {
+        if self.filters_stale {
+            return;
+        }
+        for (rank, &id) in self.live.iter().enumerate() {
+            let entity = self.agents[id.0 as usize].expect("a live agent");
+            let mut query = self
+                .world
+                .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
+            let (poses, pose, position, rest) = query.get().expect("agents have every component");
+            if rest.left_world {
+                continue;
+            }
+            let body = self.filters.body(Slot(rank as u32));
+            assert!(
+                body.position() == position.0 && body.shape() == poses.get(*pose).shape(),
+                "the filter stack holds agent {id} at {} where it is at {}",
+                body.position(),
+                position.0
+            );
+        }
     }
 
     /// Adds what the groups did to the simulation: counters, and the events in the order the

@@ -4,11 +4,12 @@
 use cspace_contact::filter::Sweep;
 use cspace_contact::{Contact, ContactTarget, FilterStack, Slot};
 use cspace_geom::collider::{lerp, skin_fraction};
-use cspace_geom::{Collider, DVec3, QueryContext};
+use cspace_geom::{Aabb, Collider, DVec3, QueryContext};
 
 use super::liquids::{self, Liquids};
 use crate::agent::{AgentId, Pose, PoseSet};
 use crate::movement::{MoveHit, Surroundings};
+use crate::movers::Scene;
 use crate::params::WaterParams;
 
 /// Traces for one mover.
@@ -28,6 +29,9 @@ pub(crate) struct Tracer<'a> {
     pub traces: &'a mut u64,
     /// The living world's liquids, if it has any.
     pub liquids: Option<&'a Liquids>,
+    /// In a living world, the scene (`collider`) and a box around the mover's reach that meets
+    /// no mover's place: moves within it ask the static world alone ([`Scene::trace_in_quiet`]).
+    pub quiet: Option<(&'a Scene, Aabb)>,
 }
 
 impl Surroundings for Tracer<'_> {
@@ -55,7 +59,10 @@ impl Surroundings for Tracer<'_> {
     fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
         *self.traces += 1;
         let prepared = self.poses.traced(pose);
-        let hit = self.collider.trace(self.queries, prepared, start, end);
+        let hit = match &self.quiet {
+            Some((scene, quiet)) => scene.trace_in_quiet(self.queries, prepared, start, end, quiet),
+            None => self.collider.trace(self.queries, prepared, start, end),
+        };
         let mut best = MoveHit::of_world(&hit, self.step, self.ids[self.me.0 as usize]);
         let mut best_time = hit.surface().map_or(f64::INFINITY, |s| s.time_of_impact);
         if hit.all_solid() {
@@ -122,7 +129,13 @@ impl Surroundings for Tracer<'_> {
     /// True when the mover in `pose` at `position` overlaps neither solid nor another agent.
     fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {
         let prepared = self.poses.get(pose);
-        if self.collider.is_solid(self.queries, prepared, position) {
+        let solid = match &self.quiet {
+            Some((scene, quiet)) => {
+                scene.is_solid_in_quiet(self.queries, prepared, position, quiet)
+            }
+            None => self.collider.is_solid(self.queries, prepared, position),
+        };
+        if solid {
             return false;
         }
         let Some(filters) = self.filters.as_deref_mut() else {

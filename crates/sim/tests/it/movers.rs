@@ -549,3 +549,64 @@ fn every_corpus_mover_builds_on_every_backend() {
     assert!(built > 0, "the corpus has movers");
     assert!(refused.is_empty(), "{refused:#?}");
 }
+
+/// A caller's quiet box ([`Scene::trace_in_quiet`], what the stepping loop passes for an agent
+/// whose reach meets no mover) never changes an answer: for random boxes that meet no mover's
+/// place, on the exact reference and the onion, every move and point query gives the scene's
+/// own answer bit for bit, whether the move lies in the box (the static world alone answers) or
+/// leaves it (the full trace).
+#[test]
+fn a_quiet_box_never_changes_an_answer() {
+    let (world, movers, offsets) = generated(4);
+    let shapes = [agent_shapes()[0].clone()];
+    for kind in [BackendKind::Exact, BackendKind::Onion] {
+        let scene = scene(kind, &world, &movers, &offsets, &shapes);
+        let prepared = scene.prepare(&shapes[0]).unwrap();
+        let mut ctx = QueryContext::new();
+        let mut rng = Rng::new(17 + kind as u64);
+        let (mut inside, mut outside) = (0, 0);
+        for i in 0..6000 {
+            let start = [Start::Free, Start::OnMoverFace, Start::Anywhere][i % 3];
+            let (a, b) = segment(
+                &mut rng, start, &shapes[0], &movers, &offsets, &scene, &mut ctx,
+            );
+            let half = DVec3::new(
+                rng.range(20.0, 400.0),
+                rng.range(20.0, 400.0),
+                rng.range(20.0, 400.0),
+            );
+            let centre = a + rng.unit_vector() * rng.range(0.0, 100.0);
+            let quiet = Aabb::new(centre - half, centre + half);
+            if scene.meets_any(&quiet) {
+                continue;
+            }
+            let swept = shapes[0]
+                .bounds()
+                .translated(a)
+                .merged(shapes[0].bounds().translated(b))
+                .loosened(prepared.skin());
+            if quiet.contains(&swept) {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+            assert_eq!(
+                scene.trace_in_quiet(&mut ctx, &prepared, a, b, &quiet),
+                scene.trace(&mut ctx, &prepared, a, b),
+                "{}: {a} -> {b} in {quiet:?}",
+                kind.name()
+            );
+            assert_eq!(
+                scene.is_solid_in_quiet(&mut ctx, &prepared, b, &quiet),
+                scene.is_solid(&mut ctx, &prepared, b),
+                "{}: {b} in {quiet:?}",
+                kind.name()
+            );
+        }
+        assert!(
+            inside > 500 && outside > 500,
+            "{}: {inside} moves inside quiet boxes, {outside} leaving them",
+            kind.name()
+        );
+    }
+}

@@ -13,11 +13,14 @@
 
 use std::sync::Arc;
 
+use cspace_contact::Slot;
+use cspace_entities::rules::QUAKE1_TOUCH_REACH;
 use cspace_entities::{Entities, Machinery, MoverEventKind as ClockEvent};
 use cspace_geom::tolerance::CONTACT;
 use cspace_geom::{Aabb, Collider, DVec3, Prepared, QueryContext, World};
 
 use crate::agent::{AgentId, Ground, Pose, PoseSet, Position, Rest};
+use crate::box_grid::BoxGrid;
 use crate::movers::{Models, Scene};
 use crate::record::{EventKind, MoverEvent, MoverEventKind};
 
@@ -50,11 +53,29 @@ pub(crate) struct LivingState {
     triggers: TriggerState,
     /// The world's liquids (`None`: it has none).
     liquids: Option<super::Liquids>,
+    /// Which triggers an agent may touch: each trigger's bounds wherever it can be, grown by the
+    /// touch reach ([`trigger_reach`]).
+    trigger_grid: BoxGrid,
+}
+
+/// Every place trigger `t` can be, grown by the touch reach both dialects' tests need: its bounds,
+/// or (a button's surface) its bounds at every place its mover goes.
+fn trigger_reach(entities: &Entities, t: &cspace_entities::Trigger) -> Aabb {
+    let bounds = match t.follows {
+        Some(m) => entities.movers[m]
+            .extreme_offsets()
+            .into_iter()
+            .fold(Aabb::EMPTY, |a, o| a.merged(t.bounds.translated(o))),
+        None => t.bounds,
+    };
+    bounds.loosened(QUAKE1_TOUCH_REACH)
 }
 
 /// One agent as the mover pass sees it.
 struct Rider {
     id: AgentId,
+    /// Its rank in id order among the live agents (its slot in the simulation's filter stack).
+    rank: u32,
     entity: hecs::Entity,
     shape: Prepared,
     traced: Prepared,
@@ -79,7 +100,16 @@ impl LivingState {
         }
         let triggers = TriggerState::new(living.entities.dialect, &living.entities.triggers, seed);
         let liquids = super::Liquids::new(&living.entities);
+        let trigger_grid = BoxGrid::new(
+            living
+                .entities
+                .triggers
+                .iter()
+                .map(|t| trigger_reach(&living.entities, t))
+                .collect(),
+        );
         Ok(LivingState {
+            trigger_grid,
             triggers,
             liquids,
             scene,
@@ -142,23 +172,29 @@ impl Sim {
         let Some(living) = self.living.as_mut() else {
             return;
         };
-        // Every agent as it stands after moving, in id order.
-        let mut riders: Vec<Rider> = Vec::with_capacity(self.live.len());
+        // Every agent a mover can meet this step (ride or push), as it stands after moving, in id
+        // order: an agent whose bounds, grown by the ground probe, meet no mover's reach can do
+        // neither (the clock keeps every mover in its reach).
+        let mut riders: Vec<Rider> = Vec::new();
         // One view for every agent: a query per agent prepares it anew each time.
         let mut view = self
             .world
             .view::<(&PoseSet, &Pose, &Position, &Ground, &Rest)>();
-        for &id in &self.live {
+        for (rank, &id) in self.live.iter().enumerate() {
             let entity = self.agents[id.0 as usize].expect("a live agent");
             let (poses, pose, position, ground, rest) =
                 view.get_mut(entity).expect("agents have every component");
             if rest.left_world {
                 continue;
             }
+            let bounds = poses.get(*pose).shape().bounds().translated(position.0);
+            if !living.scene.may_meet(&bounds.loosened(probe + CONTACT)) {
+                continue;
+            }
             let shape = poses.get(*pose).clone();
-            let bounds = shape.shape().bounds().translated(position.0);
             riders.push(Rider {
                 id,
+                rank: rank as u32,
                 entity,
                 traced: poses.traced(*pose).clone(),
                 shape,
@@ -287,13 +323,13 @@ impl Sim {
         for &m in riding.iter().flatten() {
             living.machinery.ridden(m);
         }
-        // Back into the agents: positions moved, riders woken, rides begun.
+        // Back into the agents: positions moved, riders woken, rides begun (an agent no mover
+        // can meet rides none).
+        let known = living.riding.len();
+        let before = std::mem::replace(&mut living.riding, vec![None; known]);
         for (i, rider) in riders.iter().enumerate() {
             let index = rider.id.0 as usize;
-            if living.riding.len() <= index {
-                living.riding.resize(index + 1, None);
-            }
-            if riding[i].is_some() && living.riding[index] != riding[i] {
+            if riding[i].is_some() && before.get(index).copied().flatten() != riding[i] {
                 self.recorder.record(
                     step,
                     rider.id,
@@ -301,6 +337,9 @@ impl Sim {
                         mover: riding[i].expect("checked") as u32,
                     },
                 );
+            }
+            if living.riding.len() <= index {
+                living.riding.resize(index + 1, None);
             }
             living.riding[index] = riding[i];
             if !rider.moved {
@@ -316,8 +355,13 @@ impl Sim {
                 rest.asleep = false;
                 self.recorder.record(step, rider.id, EventKind::Woke);
             }
-            self.filters_stale = true;
+            // The filter stack follows (its pose is unchanged): what a rebuild would hold.
+            if !self.filters_stale {
+                self.filters.move_to(Slot(rider.rank), rider.position);
+            }
         }
+        #[cfg(debug_assertions)]
+        self.assert_filters_current();
         // Then the triggers the agents touch, where they now are.
         self.run_triggers();
     }

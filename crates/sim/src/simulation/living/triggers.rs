@@ -164,40 +164,66 @@ impl Sim {
         let entities = living.entities.clone();
         let dialect = entities.dialect;
         let now = living.machinery.time();
-        let mut agents: Vec<Toucher> = Vec::with_capacity(self.live.len());
-        // One view for every agent, as the movers' pass reads them.
+        // Where each trigger is now, grown by the touch reach (every dialect's touch needs the
+        // agent's reach to meet it).
+        let meets: Vec<Aabb> = entities
+            .triggers
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let bounds = match t.follows {
+                    Some(m) => {
+                        let at = t.bounds.translated(living.scene.offset(m));
+                        living
+                            .trigger_grid
+                            .placed(k, &at.loosened(QUAKE1_TOUCH_REACH));
+                        at
+                    }
+                    None => t.bounds,
+                };
+                bounds.loosened(QUAKE1_TOUCH_REACH)
+            })
+            .collect();
+        // The agents that may touch a trigger (their bounds grown by the touch reach meet it),
+        // found through the triggers' grid, and per trigger those agents in id order; an agent
+        // near none touches none.
+        let mut agents: Vec<Toucher> = Vec::new();
+        let mut near: Vec<Vec<usize>> = vec![Vec::new(); entities.triggers.len()];
         let mut view = self.world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
         for &id in &self.live {
             let entity = self.agents[id.0 as usize].expect("a live agent");
             let (poses, pose, position, rest) =
                 view.get_mut(entity).expect("agents have every component");
-            if !rest.left_world {
+            if rest.left_world {
+                continue;
+            }
+            let shape = poses.get(*pose);
+            let reach = shape
+                .shape()
+                .bounds()
+                .translated(position.0)
+                .loosened(QUAKE1_TOUCH_REACH);
+            let i = agents.len();
+            let mut any = false;
+            living.trigger_grid.candidates(&reach, |k| {
+                if reach.intersects(&meets[k]) {
+                    near[k].push(i);
+                    any = true;
+                }
+                true
+            });
+            if any {
                 agents.push(Toucher {
                     id,
                     entity,
-                    shape: poses.get(*pose).clone(),
+                    shape: shape.clone(),
                     position: position.0,
                 });
+            } else if let Some(touching) = living.triggers.touching.get_mut(id.0 as usize) {
+                touching.clear();
             }
         }
         drop(view);
-        // The agents by the low x of their reach (bounds grown by the touch reach), so that a
-        // trigger tests only those whose reach can meet its own (every dialect's touch needs
-        // that): a sweep along x instead of every agent for every trigger.
-        let reach: Vec<Aabb> = agents
-            .iter()
-            .map(|a| {
-                a.shape
-                    .shape()
-                    .bounds()
-                    .translated(a.position)
-                    .loosened(QUAKE1_TOUCH_REACH)
-            })
-            .collect();
-        let mut by_x: Vec<usize> = (0..agents.len()).collect();
-        by_x.sort_by(|&a, &b| reach[a].min.x.total_cmp(&reach[b].min.x).then(a.cmp(&b)));
-        let widest = reach.iter().map(|r| r.max.x - r.min.x).fold(0.0, f64::max);
-        let mut candidates: Vec<usize> = Vec::new();
         let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
         let mut teleported = vec![false; agents.len()];
         let mut acts: Vec<(usize, u32, Act)> = Vec::new();
@@ -212,20 +238,8 @@ impl Sim {
                 Some(m) => trigger.bounds.translated(living.scene.offset(m)),
                 None => trigger.bounds,
             };
-            let meets = bounds.loosened(QUAKE1_TOUCH_REACH);
-            let from = by_x.partition_point(|&i| reach[i].min.x < meets.min.x - widest);
-            let to = by_x.partition_point(|&i| reach[i].min.x <= meets.max.x);
-            candidates.clear();
-            candidates.extend(
-                by_x[from..to.max(from)]
-                    .iter()
-                    .copied()
-                    .filter(|&i| reach[i].intersects(&meets)),
-            );
-            // In id order, as a scan of every agent meets them.
-            candidates.sort_unstable();
             let mut any = false;
-            for &i in &candidates {
+            for &i in &near[k] {
                 let agent = &agents[i];
                 // An agent teleported in this pass touches nothing more this step.
                 if teleported[i] {

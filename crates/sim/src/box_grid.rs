@@ -1,18 +1,21 @@
-//! Which movers a box may meet: a static grid over where the movers can ever be, so that a trace
-//! far from every mover (most of them) tests none of their bounds.
+//! Which of a fixed set of boxes a box may meet: a static grid in x and y over the boxes, so that
+//! a query far from all of them (most queries) tests none. The movers' reaches
+//! ([`crate::movers::Scene`]) and the liquid brushes' bounds ([`crate::simulation::Liquids`]) use
+//! it.
 
 use cspace_geom::Aabb;
 
 /// The most cells along x or y.
 const MAX_CELLS: usize = 32;
 
-/// A uniform grid in x and y over the union of the movers' reach (the bounds of every place each
-/// can be, [`cspace_entities::Mover::travel_bounds`]), each cell a bit set of the movers whose
-/// reach meets it. A mover placed outside its reach (a caller's own offset) is *loose*: listed
-/// for every box. Candidates come in increasing mover order, so a scene that merges their hits
-/// in that order answers exactly as one that tests every mover.
+/// A uniform grid in x and y over the union of a fixed set of boxes (a mover's *reach*: the bounds
+/// of every place it can be, [`cspace_entities::Mover::travel_bounds`]; a liquid brush's bounds),
+/// each cell a bit set of the boxes that meet it. A box moved outside its reach (a mover at a
+/// caller's own offset) is *loose*: listed for every query. Candidates come in increasing order,
+/// so a scene that merges their hits in that order answers exactly as one that tests every
+/// mover.
 #[derive(Debug, Clone)]
-pub(crate) struct MoverGrid {
+pub(crate) struct BoxGrid {
     /// Each mover's reach.
     reach: Vec<Aabb>,
     /// The union of the reaches.
@@ -29,9 +32,9 @@ pub(crate) struct MoverGrid {
     loose: Vec<u64>,
 }
 
-impl MoverGrid {
-    /// The grid over movers that can be anywhere in `reach` (one box per mover).
-    pub fn new(reach: Vec<Aabb>) -> MoverGrid {
+impl BoxGrid {
+    /// The grid over items that can be anywhere in `reach` (one box per item).
+    pub fn new(reach: Vec<Aabb>) -> BoxGrid {
         let words = reach.len().div_ceil(64).max(1);
         let bounds = reach.iter().fold(Aabb::EMPTY, |a, r| a.merged(*r));
         let size = bounds.size();
@@ -48,7 +51,7 @@ impl MoverGrid {
             })
         };
         let side = [0, 1].map(|k| (size[k] / cells[k] as f64).max(f64::MIN_POSITIVE));
-        let mut grid = MoverGrid {
+        let mut grid = BoxGrid {
             reach,
             bounds,
             cells,
@@ -78,19 +81,16 @@ impl MoverGrid {
         }
         Some([0, 1].map(|k| {
             let cell = |v: f64| {
-                let c = ((v - self.bounds.min[k]) / self.side[k]).floor();
-                // NaN and below the grid go to the first cell, beyond it to the last.
-                if c >= 0.0 {
-                    (c as usize).min(self.cells[k] - 1)
-                } else {
-                    0
-                }
+                // A float-to-integer cast truncates (the floor, for the non-negative) and
+                // saturates: NaN and below the grid go to the first cell, beyond it to the last.
+                let c = (v - self.bounds.min[k]) / self.side[k];
+                (c as usize).min(self.cells[k] - 1)
             };
             (cell(b.min[k]), cell(b.max[k]))
         }))
     }
 
-    /// Notes mover `m` placed at `placed`: outside its reach, it becomes loose (for good).
+    /// Notes item `m` placed at `placed`: outside its reach, it becomes loose (for good).
     pub fn placed(&mut self, m: usize, placed: &Aabb) {
         let r = self.reach[m];
         let inside = (0..3).all(|k| placed.min[k] >= r.min[k] && placed.max[k] <= r.max[k]);
@@ -99,8 +99,8 @@ impl MoverGrid {
         }
     }
 
-    /// Calls `each` with every mover whose reach's cells a box meets, and every loose mover, in
-    /// increasing order, each once.
+    /// Calls `each` with every item whose reach's cells a box meets, and every loose item, in
+    /// increasing order, each once, until it says stop.
     pub fn candidates(&self, b: &Aabb, mut each: impl FnMut(usize) -> bool) {
         let range = self.range(b);
         for w in 0..self.words {
@@ -148,7 +148,7 @@ mod tests {
                 )
             })
             .collect();
-        let mut grid = MoverGrid::new(reach.clone());
+        let mut grid = BoxGrid::new(reach.clone());
         let mut placed = reach.clone();
         for m in (0..placed.len()).step_by(7) {
             // Some movers go where their reach does not say (loose).
@@ -189,7 +189,7 @@ mod tests {
     /// No mover: nothing is a candidate, and nothing panics.
     #[test]
     fn an_empty_grid_lists_nothing() {
-        let grid = MoverGrid::new(Vec::new());
+        let grid = BoxGrid::new(Vec::new());
         grid.candidates(&cube(DVec3::ZERO, 10.0), |_| panic!("no mover"));
     }
 }
