@@ -193,6 +193,8 @@ impl BackendKind {
 
     /// The backend of this kind for `world`, ready for `shapes` (a tree-based backend compiles
     /// what they need), shared by every thread. `None` when it cannot answer for one of them.
+    // Never inlined: `tools/living-cost.sh` counts its instructions by name.
+    #[inline(never)]
     pub fn build_for(
         self,
         world: &Arc<World>,

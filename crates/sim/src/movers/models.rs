@@ -49,6 +49,8 @@ impl std::fmt::Debug for Models {
 impl Models {
     /// The structures of `movers` in `backend`, ready for `shapes`; `None` when the backend
     /// cannot answer for one of the shapes.
+    // Never inlined: `tools/living-cost.sh` counts its instructions by name.
+    #[inline(never)]
     pub fn build(
         backend: BackendKind,
         movers: &[Mover],

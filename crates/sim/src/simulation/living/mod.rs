@@ -1,15 +1,16 @@
 //! The living world in the step (issue 32, `docs/entities.md`): after the agents move, every
 //! mover team advances by its clock ([`Machinery`]) in the entity order of its master and pushes
-//! what is in its way, then the triggers the agents touch act (`triggers.rs`). One fixed order on the calling
-//! thread, so every thread count gives the same bits.
+//! what is in its way, then the triggers the agents touch act (`triggers.rs`). One fixed order on
+//! the calling thread, so every thread count gives the same bits.
 //!
 //! Pushing follows Quake III's `G_MoverTeam` / `G_MoverPush` / `G_TryPushingEntity`
 //! (`g_mover.c`), which is Quake 1's `SV_PushMove` (`sv_phys.c`) with the pushed entity
 //! translated instead of traced: each member of the team is moved to where its clock puts it;
 //! every agent riding it (its ground is the mover's), and every agent the moved mover now
-//! overlaps, is moved by the same offset; an agent left in solid goes back to where it was if
-//! that place is free, and otherwise the push is blocked: the members and every agent moved go
-//! back, and the team reverses or waits ([`Machinery::block`]). Riders get no velocity.
+//! overlaps, is moved by the same offset; an agent left in solid or in another agent goes back
+//! to where it was if that place is free, and otherwise the push is blocked: the members and
+//! every agent moved go back, and the team reverses or waits ([`Machinery::block`]). Riders get
+//! no velocity.
 
 use std::sync::Arc;
 
@@ -17,7 +18,7 @@ use cspace_contact::Slot;
 use cspace_entities::rules::QUAKE1_TOUCH_REACH;
 use cspace_entities::{Entities, Machinery, MoverEventKind as ClockEvent};
 use cspace_geom::tolerance::CONTACT;
-use cspace_geom::{Aabb, Collider, DVec3, Prepared, QueryContext, World};
+use cspace_geom::{Aabb, Collider, DVec3, Prepared, QueryContext, Shape, World};
 
 use crate::agent::{AgentId, Ground, Pose, PoseSet, Position, Rest};
 use crate::box_grid::BoxGrid;
@@ -172,6 +173,7 @@ impl Sim {
         let Some(living) = self.living.as_mut() else {
             return;
         };
+        let (world, live, agents) = (&self.world, &self.live, &self.agents);
         // Every agent a mover can meet this step (ride or push), as it stands after moving, in id
         // order: an agent whose bounds, grown by the ground probe, meet no mover's reach can do
         // neither (the clock keeps every mover in its reach).
@@ -216,6 +218,8 @@ impl Sim {
             &mut living.scene,
             step,
         );
+        // The agents no mover can meet, read when a push first needs them (`blocks`).
+        let mut others: Option<Vec<Body>> = None;
         for t in 0..living.machinery.team_count() {
             let moves: Vec<(usize, DVec3)> = living
                 .machinery
@@ -236,11 +240,12 @@ impl Sim {
                 living.scene.set_offset(m, to);
                 placed.push((m, from));
                 let now = living.scene.placed(m);
-                for (i, rider) in riders.iter_mut().enumerate() {
+                for i in 0..riders.len() {
                     let rides = riding[i] == Some(m);
                     if !rides {
                         // Quake III tests only agents whose bounds meet the mover's new place
                         // (strictly), and pushes those it now overlaps.
+                        let rider = &riders[i];
                         let b = rider.shape.shape().bounds().translated(rider.position);
                         let meets = (0..3).all(|k| b.min[k] < now.max[k] && b.max[k] > now.min[k]);
                         if !meets
@@ -253,30 +258,26 @@ impl Sim {
                             continue;
                         }
                     }
-                    pushed.push((i, rider.position, riding[i]));
-                    let old = rider.position;
-                    rider.position = old + delta;
+                    let old = riders[i].position;
+                    pushed.push((i, old, riding[i]));
+                    riders[i].position = old + delta;
                     if !rides {
                         // "may have pushed them off an edge".
                         riding[i] = None;
                     }
-                    if !living
-                        .scene
-                        .is_solid(&mut living.queries, &rider.shape, rider.position)
-                    {
+                    let others =
+                        others.get_or_insert_with(|| bodies_apart(world, live, agents, &riders));
+                    if !blocks(&living.scene, &mut living.queries, &riders, others, i) {
                         continue;
                     }
                     // "if it is ok to leave in the old position, do it".
-                    rider.position = old;
-                    if !living
-                        .scene
-                        .is_solid(&mut living.queries, &rider.shape, rider.position)
-                    {
+                    riders[i].position = old;
+                    if !blocks(&living.scene, &mut living.queries, &riders, others, i) {
                         riding[i] = None;
                         pushed.pop();
                         continue;
                     }
-                    blocked = Some(rider.id);
+                    blocked = Some(riders[i].id);
                     break 'parts;
                 }
             }
@@ -375,6 +376,81 @@ impl Sim {
     pub fn mover_events(&self) -> &[MoverEvent] {
         &self.recorder.mover_events
     }
+}
+
+/// An agent no mover can meet this step: its shape where it stands.
+struct Body {
+    shape: Shape,
+    position: DVec3,
+    bounds: Aabb,
+}
+
+/// Every live agent in the world that is not one of `riders` (both in id order), as a body.
+fn bodies_apart(
+    world: &hecs::World,
+    live: &[AgentId],
+    agents: &[Option<hecs::Entity>],
+    riders: &[Rider],
+) -> Vec<Body> {
+    let mut view = world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
+    let mut next = riders.iter().peekable();
+    let mut out = Vec::new();
+    for &id in live {
+        if next.next_if(|r| r.id == id).is_some() {
+            continue;
+        }
+        let entity = agents[id.0 as usize].expect("a live agent");
+        let (poses, pose, position, rest) =
+            view.get_mut(entity).expect("agents have every component");
+        if rest.left_world {
+            continue;
+        }
+        let shape = poses.get(*pose).shape().clone();
+        out.push(Body {
+            bounds: shape.bounds().translated(position.0),
+            shape,
+            position: position.0,
+        });
+    }
+    out
+}
+
+/// True when agent `i` of `riders`, where it now is, is in solid or in another agent (of
+/// `riders`, where they now are, or of `others`): Quake tests a pushed entity with its clip mask,
+/// which holds the other players' bodies (`G_TestEntityPosition`, `g_mover.c`;
+/// `SV_TestEntityPosition`, `sv_phys.c`). Overlap is the movement's own test of one agent against
+/// another (`Tracer::is_free`): touching is free.
+fn blocks(
+    scene: &Scene,
+    queries: &mut QueryContext,
+    riders: &[Rider],
+    others: &[Body],
+    i: usize,
+) -> bool {
+    let me = &riders[i];
+    if scene.is_solid(queries, &me.shape, me.position) {
+        return true;
+    }
+    let shape = me.shape.shape();
+    let bounds = shape.bounds().translated(me.position);
+    let overlaps = |theirs: &Shape, at: DVec3| {
+        cspace_contact::time_of_impact(shape, me.position, DVec3::ZERO, theirs, at, DVec3::ZERO)
+            .expect("agent shapes are checked when the simulation is built")
+            .is_some()
+    };
+    let rider = riders.iter().enumerate().any(|(j, other)| {
+        let theirs = other.shape.shape();
+        j != i
+            && theirs
+                .bounds()
+                .translated(other.position)
+                .intersects(&bounds)
+            && overlaps(theirs, other.position)
+    });
+    rider
+        || others
+            .iter()
+            .any(|o| o.bounds.intersects(&bounds) && overlaps(&o.shape, o.position))
 }
 
 /// Moves the clock's events into the record, at `step`; a mover a `killtarget` removed leaves
