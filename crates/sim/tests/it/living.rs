@@ -280,44 +280,64 @@ fn a_living_run_ends_on_the_same_bits_on_one_and_two_threads() {
 /// A rider is never pushed into another agent (Quake tests a pushed entity against the other
 /// players' bodies: `G_TestEntityPosition`, `SV_TestEntityPosition`): an agent standing on a
 /// ledge over the lift's shaft stops the lift carrying a rider into it, and the Quake 1 lift
-/// reverses (`plat_crush`); the two agents never overlap.
+/// reverses (`plat_crush`); the two agents never overlap. Once with a player, once with a rider
+/// 224 units tall, whose head meets an agent on a ledge far above the lift's reach (beyond the
+/// agents the movers' pass reads first).
 #[test]
 fn a_lift_does_not_push_its_rider_into_another_agent() {
-    for backend in BackendKind::ALL {
-        // A ledge east of the lift, its top at z 180; the lift's top rises to z 128.
-        let ledge = cube([256.0, -64.0, 0.0], [400.0, 64.0, 180.0]);
-        let mut sim = living(
-            backend,
-            Dialect::Quake1,
-            vec![floor(), ledge],
-            vec![lift(&[])],
-            2000,
-        );
-        // The rider near the lift's east edge (x 224..256); the other agent on the ledge's edge
-        // (x 246..278), overhanging the shaft above the rider: the rider's top (z 184 at the
-        // top) would pass the other's feet (z 180.03125).
-        let rider = sim
-            .spawn(AgentSpec::new(player(), DVec3::new(240.0, 0.0, 32.03125)))
-            .unwrap();
-        let above = sim
-            .spawn(AgentSpec::new(player(), DVec3::new(262.0, 0.0, 204.03125)))
-            .unwrap();
-        for _ in 0..120 {
-            sim.step();
-            let (a, b) = (sim.agent(rider).unwrap(), sim.agent(above).unwrap());
-            let top = a.position.z + 32.0;
-            let feet = b.position.z - 24.0;
-            assert!(top <= feet + 1e-9, "{backend:?}: {a:?} overlaps {b:?}");
+    let tall = Shape::new_box(
+        DVec3::new(-16.0, -16.0, -24.0),
+        DVec3::new(16.0, 16.0, 200.0),
+    )
+    .unwrap();
+    // The rider's shape and the ledge's top: the rider's head passes the other's feet on the
+    // way up (the lift's top rises from z 8 to 128).
+    for (shape, ledge_top) in [(player(), 180.0), (tall, 300.0)] {
+        let head = shape.bounds().max.z;
+        for backend in BackendKind::ALL {
+            // A ledge east of the lift.
+            let ledge = cube([256.0, -64.0, 0.0], [400.0, 64.0, ledge_top]);
+            let entities = super::triggers::entities(Dialect::Quake1, vec![lift(&[])]);
+            let shapes = [player(), shape.clone()];
+            let mut sim = super::triggers::living_sim_for(
+                backend,
+                vec![floor(), ledge],
+                entities,
+                0,
+                2000,
+                &shapes,
+            );
+            // The rider near the lift's east edge (x 224..256); the other agent on the ledge's
+            // edge (x 246..278), overhanging the shaft above the rider.
+            let rider = sim
+                .spawn(AgentSpec::new(
+                    shape.clone(),
+                    DVec3::new(240.0, 0.0, 32.03125),
+                ))
+                .unwrap();
+            let above = sim
+                .spawn(AgentSpec::new(
+                    player(),
+                    DVec3::new(262.0, 0.0, ledge_top + 24.03125),
+                ))
+                .unwrap();
+            for _ in 0..120 {
+                sim.step();
+                let (a, b) = (sim.agent(rider).unwrap(), sim.agent(above).unwrap());
+                let top = a.position.z + head;
+                let feet = b.position.z - 24.0;
+                assert!(top <= feet + 1e-9, "{backend:?}: {a:?} overlaps {b:?}");
+            }
+            let kinds = kinds(&sim);
+            assert!(
+                kinds.contains(&MoverEventKind::Blocked { agent: rider }),
+                "{backend:?}: {kinds:?}"
+            );
+            assert!(
+                kinds.contains(&MoverEventKind::Reversed),
+                "{backend:?}: {kinds:?}"
+            );
+            assert_never_in_solid(&sim);
         }
-        let kinds = kinds(&sim);
-        assert!(
-            kinds.contains(&MoverEventKind::Blocked { agent: rider }),
-            "{backend:?}: {kinds:?}"
-        );
-        assert!(
-            kinds.contains(&MoverEventKind::Reversed),
-            "{backend:?}: {kinds:?}"
-        );
-        assert_never_in_solid(&sim);
     }
 }

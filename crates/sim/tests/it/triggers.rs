@@ -17,7 +17,7 @@
 use std::sync::Arc;
 
 use cspace_entities::{Dialect, EntityInput, Push, TriggerKind, spawn};
-use cspace_geom::{Brush, DVec3, Plane, World};
+use cspace_geom::{Brush, DVec3, Plane, Shape, World};
 use cspace_sim::{
     AgentId, AgentSpec, BackendKind, EventKind, Intent, Living, Models, Recording, Sim, SimConfig,
 };
@@ -43,11 +43,22 @@ pub(super) fn living_sim(
     seed: u64,
     parallel_from: usize,
 ) -> Sim {
+    living_sim_for(backend, statics, entities, seed, parallel_from, &[player()])
+}
+
+/// [`living_sim`] for agents of `shapes`.
+pub(super) fn living_sim_for(
+    backend: BackendKind,
+    statics: Vec<Brush>,
+    entities: cspace_entities::Entities,
+    seed: u64,
+    parallel_from: usize,
+    shapes: &[Shape],
+) -> Sim {
     let entities = Arc::new(entities);
     let world = Arc::new(World::from_brushes(statics));
-    let shapes = [player()];
-    let collider = backend.build_for(&world, &shapes).unwrap().unwrap();
-    let models = Models::build(backend, &entities.movers, &shapes)
+    let collider = backend.build_for(&world, shapes).unwrap().unwrap();
+    let models = Models::build(backend, &entities.movers, shapes)
         .unwrap()
         .unwrap();
     let config = SimConfig {

@@ -175,8 +175,10 @@ impl Sim {
         };
         let (world, live, agents) = (&self.world, &self.live, &self.agents);
         // Every agent a mover can meet this step (ride or push), as it stands after moving, in id
-        // order: an agent whose bounds, grown by the ground probe, meet no mover's reach can do
-        // neither (the clock keeps every mover in its reach).
+        // order, and those a pushed agent is likely to meet: an agent whose bounds, grown by the
+        // ground probe, meet no mover's reach can neither ride nor be pushed (the clock keeps
+        // every mover in its reach); those within BYSTANDER_REACH more are read too.
+        let margin = probe + CONTACT + BYSTANDER_REACH;
         let mut riders: Vec<Rider> = Vec::new();
         // One view for every agent: a query per agent prepares it anew each time.
         let mut view = self
@@ -190,7 +192,7 @@ impl Sim {
                 continue;
             }
             let bounds = poses.get(*pose).shape().bounds().translated(position.0);
-            if !living.scene.may_meet(&bounds.loosened(probe + CONTACT)) {
+            if !living.scene.may_meet(&bounds.loosened(margin)) {
                 continue;
             }
             let shape = poses.get(*pose).clone();
@@ -240,6 +242,8 @@ impl Sim {
                 living.scene.set_offset(m, to);
                 placed.push((m, from));
                 let now = living.scene.placed(m);
+                // Where an agent this mover pushes can meet only agents of `riders`.
+                let zone = living.scene.models().reach(m).loosened(margin);
                 for i in 0..riders.len() {
                     let rides = riding[i] == Some(m);
                     if !rides {
@@ -265,14 +269,24 @@ impl Sim {
                         // "may have pushed them off an edge".
                         riding[i] = None;
                     }
-                    let others =
-                        others.get_or_insert_with(|| bodies_apart(world, live, agents, &riders));
-                    if !blocks(&living.scene, &mut living.queries, &riders, others, i) {
+                    let all = Everyone {
+                        riders: &riders,
+                        zone: &zone,
+                        others: &mut others,
+                        read: || bodies_apart(world, live, agents, &riders),
+                    };
+                    if !blocks(&living.scene, &mut living.queries, all, i) {
                         continue;
                     }
                     // "if it is ok to leave in the old position, do it".
                     riders[i].position = old;
-                    if !blocks(&living.scene, &mut living.queries, &riders, others, i) {
+                    let all = Everyone {
+                        riders: &riders,
+                        zone: &zone,
+                        others: &mut others,
+                        read: || bodies_apart(world, live, agents, &riders),
+                    };
+                    if !blocks(&living.scene, &mut living.queries, all, i) {
                         riding[i] = None;
                         pushed.pop();
                         continue;
@@ -378,6 +392,22 @@ impl Sim {
     }
 }
 
+/// How far beyond a mover's reach (and the ground probe) the movers' pass reads agents, units: a
+/// Quake player's height (56) and then some, so that an agent a mover carries or pushes is tested
+/// against the agents it can meet without reading every agent; a pushed agent that leaves the
+/// mover's reach grown by this reads every agent (`Everyone`). Not a tolerance: a reach.
+const BYSTANDER_REACH: f64 = 64.0;
+
+/// Every other agent a pushed agent may meet: `riders` where they now are, and, for a pushed
+/// agent whose bounds leave `zone` (the pushing mover's reach grown by the pass's margin, which
+/// holds every agent not in `riders` out), the rest, read once a step by `read`.
+struct Everyone<'a, F: FnOnce() -> Vec<Body>> {
+    riders: &'a [Rider],
+    zone: &'a Aabb,
+    others: &'a mut Option<Vec<Body>>,
+    read: F,
+}
+
 /// An agent no mover can meet this step: its shape where it stands.
 struct Body {
     shape: Shape,
@@ -415,19 +445,17 @@ fn bodies_apart(
     out
 }
 
-/// True when agent `i` of `riders`, where it now is, is in solid or in another agent (of
-/// `riders`, where they now are, or of `others`): Quake tests a pushed entity with its clip mask,
-/// which holds the other players' bodies (`G_TestEntityPosition`, `g_mover.c`;
-/// `SV_TestEntityPosition`, `sv_phys.c`). Overlap is the movement's own test of one agent against
-/// another (`Tracer::is_free`): touching is free.
-fn blocks(
+/// True when agent `i` of `all.riders`, where it now is, is in solid or in another agent (of
+/// `all`): Quake tests a pushed entity with its clip mask, which holds the other players' bodies
+/// (`G_TestEntityPosition`, `g_mover.c`; `SV_TestEntityPosition`, `sv_phys.c`). Overlap is the
+/// movement's own test of one agent against another (`Tracer::is_free`): touching is free.
+fn blocks<F: FnOnce() -> Vec<Body>>(
     scene: &Scene,
     queries: &mut QueryContext,
-    riders: &[Rider],
-    others: &[Body],
+    all: Everyone<'_, F>,
     i: usize,
 ) -> bool {
-    let me = &riders[i];
+    let me = &all.riders[i];
     if scene.is_solid(queries, &me.shape, me.position) {
         return true;
     }
@@ -438,7 +466,7 @@ fn blocks(
             .expect("agent shapes are checked when the simulation is built")
             .is_some()
     };
-    let rider = riders.iter().enumerate().any(|(j, other)| {
+    let rider = all.riders.iter().enumerate().any(|(j, other)| {
         let theirs = other.shape.shape();
         j != i
             && theirs
@@ -447,10 +475,13 @@ fn blocks(
                 .intersects(&bounds)
             && overlaps(theirs, other.position)
     });
-    rider
-        || others
-            .iter()
-            .any(|o| o.bounds.intersects(&bounds) && overlaps(&o.shape, o.position))
+    if rider || all.zone.contains(&bounds) {
+        return rider;
+    }
+    all.others
+        .get_or_insert_with(all.read)
+        .iter()
+        .any(|o| o.bounds.intersects(&bounds) && overlaps(&o.shape, o.position))
 }
 
 /// Moves the clock's events into the record, at `step`; a mover a `killtarget` removed leaves
