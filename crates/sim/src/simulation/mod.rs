@@ -1129,19 +1129,18 @@ impl Sim {
         let stats = self.filters.take_stats();
         self.group_filter_stats.merge(&stats);
         self.filters.clear();
-        for (rank, &id) in self.live.iter().enumerate() {
-            let entity = self.agents[id.0 as usize].expect("a live agent");
-            let mut query = self
-                .world
-                .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
-            let (poses, pose, position, rest) = query.get().expect("agents have every component");
-            let slot = Slot(rank as u32);
-            self.filters
-                .insert(slot, poses.get(*pose).shape(), position.0);
-            if rest.left_world {
-                self.filters.remove(slot);
-            }
-        }
+        let filters = &mut self.filters;
+        for_each_body(
+            &self.world,
+            &self.live,
+            &self.agents,
+            |slot, shape, at, left| {
+                filters.insert(slot, shape, at);
+                if left {
+                    filters.remove(slot);
+                }
+            },
+        );
         self.filters_stale = false;
     }
 
@@ -1153,23 +1152,20 @@ impl Sim {
         if self.filters_stale {
             return;
         }
-        for (rank, &id) in self.live.iter().enumerate() {
-            let entity = self.agents[id.0 as usize].expect("a live agent");
-            let mut query = self
-                .world
-                .query_one::<(&PoseSet, &Pose, &Position, &Rest)>(entity);
-            let (poses, pose, position, rest) = query.get().expect("agents have every component");
-            if rest.left_world {
-                continue;
-            }
-            let body = self.filters.body(Slot(rank as u32));
-            assert!(
-                body.position() == position.0 && body.shape() == poses.get(*pose).shape(),
-                "the filter stack holds agent {id} at {} where it is at {}",
-                body.position(),
-                position.0
-            );
-        }
+        for_each_body(
+            &self.world,
+            &self.live,
+            &self.agents,
+            |slot, shape, at, left| {
+                let body = self.filters.body(slot);
+                assert!(
+                    left || (body.position() == at && body.shape() == shape),
+                    "the filter stack holds agent of rank {} at {} where it is at {at}",
+                    slot.0,
+                    body.position(),
+                );
+            },
+        );
     }
 
     /// Adds what the groups did to the simulation: counters, and the events in the order the
@@ -1196,6 +1192,28 @@ impl Sim {
 
 /// The collider agents are traced against: the scene of the static world and the movers where
 /// they are when the world lives, else the static world's.
+/// Calls `each` with every live agent in id order: its rank (its slot in the simulation's filter
+/// stack), its shape in its pose, its position, and whether it left the world.
+fn for_each_body(
+    world: &hecs::World,
+    live: &[AgentId],
+    agents: &[Option<hecs::Entity>],
+    mut each: impl FnMut(Slot, &Shape, DVec3, bool),
+) {
+    let mut view = world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
+    for (rank, &id) in live.iter().enumerate() {
+        let entity = agents[id.0 as usize].expect("a live agent");
+        let (poses, pose, position, rest) =
+            view.get_mut(entity).expect("agents have every component");
+        each(
+            Slot(rank as u32),
+            poses.get(*pose).shape(),
+            position.0,
+            rest.left_world,
+        );
+    }
+}
+
 fn tracer<'a>(
     collider: &'a Arc<dyn Collider>,
     living: &'a Option<Box<living::LivingState>>,

@@ -222,6 +222,7 @@ impl Sim {
         );
         // The agents no mover can meet, read when a push first needs them (`blocks`).
         let mut others: Option<Vec<Body>> = None;
+        let read = |riders: &[Rider]| bodies_apart(world, live, agents, riders);
         for t in 0..living.machinery.team_count() {
             let moves: Vec<(usize, DVec3)> = living
                 .machinery
@@ -269,24 +270,22 @@ impl Sim {
                         // "may have pushed them off an edge".
                         riding[i] = None;
                     }
-                    let all = Everyone {
-                        riders: &riders,
+                    let near = Near {
                         zone: &zone,
                         others: &mut others,
-                        read: || bodies_apart(world, live, agents, &riders),
+                        read: &read,
                     };
-                    if !blocks(&living.scene, &mut living.queries, all, i) {
+                    if !blocks(&living.scene, &mut living.queries, &riders, i, near) {
                         continue;
                     }
                     // "if it is ok to leave in the old position, do it".
                     riders[i].position = old;
-                    let all = Everyone {
-                        riders: &riders,
+                    let near = Near {
                         zone: &zone,
                         others: &mut others,
-                        read: || bodies_apart(world, live, agents, &riders),
+                        read: &read,
                     };
-                    if !blocks(&living.scene, &mut living.queries, all, i) {
+                    if !blocks(&living.scene, &mut living.queries, &riders, i, near) {
                         riding[i] = None;
                         pushed.pop();
                         continue;
@@ -395,17 +394,16 @@ impl Sim {
 /// How far beyond a mover's reach (and the ground probe) the movers' pass reads agents, units: a
 /// Quake player's height (56) and then some, so that an agent a mover carries or pushes is tested
 /// against the agents it can meet without reading every agent; a pushed agent that leaves the
-/// mover's reach grown by this reads every agent (`Everyone`). Not a tolerance: a reach.
+/// mover's reach grown by this reads every agent (`Near`). Not a tolerance: a reach.
 const BYSTANDER_REACH: f64 = 64.0;
 
-/// Every other agent a pushed agent may meet: `riders` where they now are, and, for a pushed
-/// agent whose bounds leave `zone` (the pushing mover's reach grown by the pass's margin, which
-/// holds every agent not in `riders` out), the rest, read once a step by `read`.
-struct Everyone<'a, F: FnOnce() -> Vec<Body>> {
-    riders: &'a [Rider],
+/// The agents a pushed agent may meet beside the movers' pass's own: for a pushed agent whose
+/// bounds leave `zone` (the pushing mover's reach grown by the pass's margin, which holds every
+/// agent the pass did not read out), every other agent, read once a step by `read`.
+struct Near<'a, F: Fn(&[Rider]) -> Vec<Body>> {
     zone: &'a Aabb,
     others: &'a mut Option<Vec<Body>>,
-    read: F,
+    read: &'a F,
 }
 
 /// An agent no mover can meet this step: its shape where it stands.
@@ -422,40 +420,34 @@ fn bodies_apart(
     agents: &[Option<hecs::Entity>],
     riders: &[Rider],
 ) -> Vec<Body> {
-    let mut view = world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
-    let mut next = riders.iter().peekable();
+    let mut next = riders.iter().map(|r| r.rank).peekable();
     let mut out = Vec::new();
-    for &id in live {
-        if next.next_if(|r| r.id == id).is_some() {
-            continue;
+    super::for_each_body(world, live, agents, |slot, shape, at, left| {
+        if next.next_if_eq(&slot.0).is_some() || left {
+            return;
         }
-        let entity = agents[id.0 as usize].expect("a live agent");
-        let (poses, pose, position, rest) =
-            view.get_mut(entity).expect("agents have every component");
-        if rest.left_world {
-            continue;
-        }
-        let shape = poses.get(*pose).shape().clone();
         out.push(Body {
-            bounds: shape.bounds().translated(position.0),
-            shape,
-            position: position.0,
+            bounds: shape.bounds().translated(at),
+            shape: shape.clone(),
+            position: at,
         });
-    }
+    });
     out
 }
 
-/// True when agent `i` of `all.riders`, where it now is, is in solid or in another agent (of
-/// `all`): Quake tests a pushed entity with its clip mask, which holds the other players' bodies
-/// (`G_TestEntityPosition`, `g_mover.c`; `SV_TestEntityPosition`, `sv_phys.c`). Overlap is the
-/// movement's own test of one agent against another (`Tracer::is_free`): touching is free.
-fn blocks<F: FnOnce() -> Vec<Body>>(
+/// True when agent `i` of `riders`, where it now is, is in solid or in another agent (of
+/// `riders`, where they now are, or of `near`): Quake tests a pushed entity with its clip mask,
+/// which holds the other players' bodies (`G_TestEntityPosition`, `g_mover.c`;
+/// `SV_TestEntityPosition`, `sv_phys.c`). Overlap is the movement's own test of one agent
+/// against another (`Tracer::is_free`): touching is free.
+fn blocks<F: Fn(&[Rider]) -> Vec<Body>>(
     scene: &Scene,
     queries: &mut QueryContext,
-    all: Everyone<'_, F>,
+    riders: &[Rider],
     i: usize,
+    near: Near<'_, F>,
 ) -> bool {
-    let me = &all.riders[i];
+    let me = &riders[i];
     if scene.is_solid(queries, &me.shape, me.position) {
         return true;
     }
@@ -466,7 +458,7 @@ fn blocks<F: FnOnce() -> Vec<Body>>(
             .expect("agent shapes are checked when the simulation is built")
             .is_some()
     };
-    let rider = all.riders.iter().enumerate().any(|(j, other)| {
+    let rider = riders.iter().enumerate().any(|(j, other)| {
         let theirs = other.shape.shape();
         j != i
             && theirs
@@ -475,11 +467,11 @@ fn blocks<F: FnOnce() -> Vec<Body>>(
                 .intersects(&bounds)
             && overlaps(theirs, other.position)
     });
-    if rider || all.zone.contains(&bounds) {
+    if rider || near.zone.contains(&bounds) {
         return rider;
     }
-    all.others
-        .get_or_insert_with(all.read)
+    near.others
+        .get_or_insert_with(|| (near.read)(riders))
         .iter()
         .any(|o| o.bounds.intersects(&bounds) && overlaps(&o.shape, o.position))
 }
