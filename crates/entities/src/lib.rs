@@ -53,6 +53,6 @@ pub use defs::{
 };
 pub use dialect::Dialect;
 pub use input::{EntityInput, InputBrush, InputContents};
-pub use machinery::{Machinery, MoverEvent, MoverEventKind};
+pub use machinery::{EntityUse, Machinery, MoverEvent, MoverEventKind, Used};
 pub use spawn::spawn;
 pub use warning::EntityWarning;

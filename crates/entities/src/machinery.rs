@@ -7,7 +7,9 @@
 //! It knows no agents: the simulator asks where a team would be after the step
 //! ([`Machinery::proposal`]), pushes what is in the way, and either commits the step
 //! ([`Machinery::commit`]) or reports the team blocked ([`Machinery::block`]); then it reports
-//! the triggers agents touch ([`Machinery::touch`]).
+//! the triggers agents touch ([`Machinery::touch_by`], naming the activator). What a firing
+//! uses that the clock does not run (a Quake 1 teleporter's `teleport_use`) it hands back to the
+//! simulator ([`Machinery::drain_uses`]), with the agent that set the firing going.
 //!
 //! Firing a name follows Quake 1's `SUB_UseTargets` (`subs.qc`) and Quake III's `G_UseTargets`
 //! (`g_utils.c`): after the user's `delay` (a copy of its `target` and `killtarget` waits, as
@@ -62,6 +64,26 @@ pub struct MoverEvent {
     pub kind: MoverEventKind,
 }
 
+/// A named entity a firing used that the simulator acts on ([`Machinery::drain_uses`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Used {
+    /// A trigger that is not a `trigger_once` / `trigger_multiple` (an index of
+    /// [`Entities::triggers`]): a Quake 1 teleporter with a `targetname` works for 0.2 s after
+    /// such a use (`teleport_use`, `triggers.qc`).
+    Trigger(usize),
+}
+
+/// One use of a named entity, with the agent that set the firing going.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntityUse {
+    /// What was used.
+    pub used: Used,
+    /// The agent whose touch set the firing going (Quake's `activator`), as the simulator named
+    /// it ([`Machinery::touch_by`]); `None` when no agent did (a `trigger_always`, a firing from
+    /// [`Machinery::fire`], a touch from [`Machinery::touch`]).
+    pub activator: Option<u32>,
+}
+
 /// Where a team is in its cycle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum State {
@@ -104,6 +126,10 @@ struct Team {
     /// Steps the team's clock has run (it stands still while blocked).
     ticks: u64,
     state: State,
+    /// The agent that last used it (Quake III's `ent->activator`, set by `Use_BinaryMover`;
+    /// Quake 1's `activator` when a door opens, a button's `enemy`): what it fires, it fires
+    /// with this activator.
+    activator: Option<u32>,
 }
 
 /// The clock of a map's movers and the triggers that set them going.
@@ -128,11 +154,14 @@ pub struct Machinery {
     relays: Vec<RelayClock>,
     /// Uses of targets waiting for their `delay`: (global time, what), in the order made.
     pending: Vec<(f64, Uses)>,
-    /// Relays and triggers used twice in a step: used again at the next step's start.
-    deferred: Vec<Named>,
+    /// Relays and triggers used twice in a step: used again at the next step's start, with
+    /// their activator.
+    deferred: Vec<(Named, Option<u32>)>,
     /// The firing being worked through (a stack: depth first).
     work: Vec<Work>,
     events: Vec<MoverEvent>,
+    /// The named entities a firing used that the simulator acts on, since the last drain.
+    uses: Vec<EntityUse>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -197,12 +226,17 @@ struct Uses {
     /// Only the first entity named is used (Quake III `target_relay`'s `RANDOM`, read as the
     /// first: the clock draws no random numbers).
     one: bool,
+    /// The agent that set the firing going (Quake's `activator`, copied through a delay as
+    /// Quake 1's `DelayedUse` copies it into its `enemy` and Quake III's `target_delay` into its
+    /// `activator`).
+    activator: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 enum Work {
     Uses(Uses),
-    Use(Named),
+    /// One entity a name reached, and the firing's activator.
+    Use(Named, Option<u32>),
 }
 
 /// What sets a team going.
@@ -237,6 +271,7 @@ impl Machinery {
                     members: Vec::new(),
                     ticks: 0,
                     state: spawn_state(&movers[master]),
+                    activator: None,
                 });
             }
             team_of[m] = team_of[master];
@@ -273,7 +308,7 @@ impl Machinery {
         let pending = relays
             .iter()
             .filter(|r| r.relay.at_start)
-            .map(|r| (r.relay.delay, uses_of(&r.relay)))
+            .map(|r| (r.relay.delay, uses_of(&r.relay, None)))
             .collect();
         Machinery {
             dialect: entities.dialect,
@@ -290,6 +325,7 @@ impl Machinery {
             deferred: Vec::new(),
             work: Vec::new(),
             events: Vec::new(),
+            uses: Vec::new(),
         }
     }
 
@@ -359,13 +395,13 @@ impl Machinery {
     /// uses whose delay ran out act, in the order they were made.
     pub fn begin_step(&mut self) {
         self.step += 1;
-        for named in std::mem::take(&mut self.deferred) {
+        for (named, activator) in std::mem::take(&mut self.deferred) {
             match named {
                 Named::Relay(r) => self.relays[r].guard.deferred = false,
                 Named::Trigger(k) => self.triggers[k].guard.deferred = false,
                 Named::Team(_) => {}
             }
-            self.work.push(Work::Use(named));
+            self.work.push(Work::Use(named, activator));
             self.settle();
         }
         let now = self.time();
@@ -536,8 +572,22 @@ impl Machinery {
     }
 
     /// An agent touches trigger `trigger` (an index of [`Entities::triggers`]) this step; a
-    /// removed one ([`Machinery::trigger_removed`]) does nothing.
+    /// removed one ([`Machinery::trigger_removed`]) does nothing. What it fires has no activator
+    /// ([`Machinery::touch_by`] names one).
     pub fn touch(&mut self, trigger: usize) {
+        self.touched(trigger, None);
+    }
+
+    /// Agent `agent` (the simulator's id; the clock only carries it) touches trigger `trigger`
+    /// this step, first of the agents touching it: it is the activator of what the touch fires
+    /// (Quake 1 `multi_touch`'s `self.enemy = other`, `door_trigger_touch`'s `activator = other`,
+    /// `button_touch`; Quake III `Touch_Multi`, `Touch_DoorTrigger`, `Touch_Button`), reported
+    /// with the uses the simulator acts on ([`Machinery::drain_uses`]).
+    pub fn touch_by(&mut self, trigger: usize, agent: u32) {
+        self.touched(trigger, Some(agent));
+    }
+
+    fn touched(&mut self, trigger: usize, activator: Option<u32>) {
         if self.trigger_removed(trigger) {
             return;
         }
@@ -552,13 +602,17 @@ impl Machinery {
                     }
                     self.triggers[trigger].ready = now + rules::QUAKE1_FIELD_REPEAT;
                 }
-                self.use_team(self.team_of[mover], Use::DoorField);
+                self.use_team(self.team_of[mover], Use::DoorField, activator);
             }
-            TriggerKind::PlatField { mover } => self.use_team(self.team_of[mover], Use::PlatField),
-            TriggerKind::ButtonTouch { mover } => self.use_team(self.team_of[mover], Use::Touch),
+            TriggerKind::PlatField { mover } => {
+                self.use_team(self.team_of[mover], Use::PlatField, activator)
+            }
+            TriggerKind::ButtonTouch { mover } => {
+                self.use_team(self.team_of[mover], Use::Touch, activator)
+            }
             TriggerKind::Fire {
                 touchable: true, ..
-            } => self.multi_trigger(trigger),
+            } => self.multi_trigger(trigger, activator),
             // Teleporters, push pads, hurt and other volumes: the simulator acts on them.
             _ => {}
         }
@@ -568,7 +622,7 @@ impl Machinery {
     /// A `trigger_once` / `trigger_multiple` goes off (Quake 1 `multi_trigger`, Quake III
     /// `multi_trigger`): unless it is still waiting, it uses its targets after its delay and
     /// waits `wait` (negative: for good).
-    fn multi_trigger(&mut self, trigger: usize) {
+    fn multi_trigger(&mut self, trigger: usize, activator: Option<u32>) {
         let now = self.time();
         let clock = &self.triggers[trigger];
         let TriggerKind::Fire {
@@ -594,6 +648,7 @@ impl Machinery {
                 target,
                 killtarget,
                 one: false,
+                activator,
             },
             delay,
         );
@@ -625,6 +680,7 @@ impl Machinery {
                 target: Some(name.to_string()),
                 killtarget: None,
                 one: false,
+                activator: None,
             },
             delay,
         );
@@ -652,6 +708,7 @@ impl Machinery {
             target: mover.target.clone(),
             killtarget: mover.killtarget.clone(),
             one: false,
+            activator: self.teams[self.team_of[m]].activator,
         };
         let delay = mover.delay;
         self.use_targets(uses, delay);
@@ -662,7 +719,7 @@ impl Machinery {
         while let Some(work) = self.work.pop() {
             match work {
                 Work::Uses(uses) => self.run_uses(uses),
-                Work::Use(named) => self.use_named(named),
+                Work::Use(named, activator) => self.use_named(named, activator),
             }
         }
     }
@@ -684,7 +741,13 @@ impl Machinery {
         if uses.one {
             found.truncate(1);
         }
-        self.work.extend(found.into_iter().rev().map(Work::Use));
+        let activator = uses.activator;
+        self.work.extend(
+            found
+                .into_iter()
+                .rev()
+                .map(|named| Work::Use(named, activator)),
+        );
     }
 
     /// Everything named `name` that is still there, in entity order (a team once, where its
@@ -715,12 +778,12 @@ impl Machinery {
 
     /// Uses one thing a name reached. A relay or trigger already used this step waits for the
     /// next step's start instead (once: a third use in the step is dropped).
-    fn use_named(&mut self, named: Named) {
+    fn use_named(&mut self, named: Named, activator: Option<u32>) {
         let step = self.step;
         match named {
             Named::Team(t) => {
                 if self.team_alive(t) {
-                    self.use_team(t, Use::Fire);
+                    self.use_team(t, Use::Fire, activator);
                 }
             }
             Named::Relay(r) => {
@@ -730,7 +793,7 @@ impl Machinery {
                 }
                 if let Err(first) = clock.guard.admit(step) {
                     if first {
-                        self.deferred.push(named);
+                        self.deferred.push((named, activator));
                     }
                     return;
                 }
@@ -746,19 +809,27 @@ impl Machinery {
                     // multi_trigger with wait -1: gone (SUB_Remove).
                     clock.removed = true;
                 }
-                let (uses, delay) = (uses_of(&clock.relay), clock.relay.delay);
+                let (uses, delay) = (uses_of(&clock.relay, activator), clock.relay.delay);
                 self.use_targets(uses, delay);
             }
             Named::Trigger(k) => {
                 if let Err(first) = self.triggers[k].guard.admit(step) {
                     if first {
-                        self.deferred.push(named);
+                        self.deferred.push((named, activator));
                     }
                     return;
                 }
-                // multi_use: as if touched, even by a trigger agents cannot touch.
-                if !self.trigger_removed(k) {
-                    self.multi_trigger(k);
+                if self.trigger_removed(k) {
+                    return;
+                }
+                match self.triggers[k].kind {
+                    // multi_use: as if touched, even by a trigger agents cannot touch.
+                    TriggerKind::Fire { .. } => self.multi_trigger(k, activator),
+                    // The simulator's to act on (a Quake 1 teleporter's `teleport_use`).
+                    _ => self.uses.push(EntityUse {
+                        used: Used::Trigger(k),
+                        activator,
+                    }),
                 }
             }
         }
@@ -791,13 +862,22 @@ impl Machinery {
         std::mem::take(&mut self.events)
     }
 
+    /// The named entities firings used since the last call that the simulator acts on (the
+    /// clock knows no agents), in the order they were used, with each firing's activator.
+    pub fn drain_uses(&mut self) -> Vec<EntityUse> {
+        std::mem::take(&mut self.uses)
+    }
+
     fn event(&mut self, mover: usize, kind: MoverEventKind) {
         self.events.push(MoverEvent { mover, kind });
     }
 
     /// Team `t` is used (Quake III `Use_BinaryMover`; Quake 1 `door_fire`, `plat_center_touch`,
     /// `plat_use`, `button_fire`, `train_use`).
-    fn use_team(&mut self, t: usize, how: Use) {
+    fn use_team(&mut self, t: usize, how: Use, activator: Option<u32>) {
+        // Quake III `Use_BinaryMover` keeps its activator at every use, whatever it then does;
+        // Quake 1's `button_touch` its `enemy`.
+        self.teams[t].activator = activator;
         let master = self.teams[t].master;
         let mover = &self.movers[master];
         let now = self.teams[t].ticks as f64 * self.dt;
@@ -974,8 +1054,9 @@ impl Machinery {
 }
 
 /// What a relay's use does: its targets and killtargets.
-fn uses_of(relay: &Relay) -> Uses {
+fn uses_of(relay: &Relay, activator: Option<u32>) -> Uses {
     Uses {
+        activator,
         target: relay.target.clone(),
         killtarget: relay.killtarget.clone(),
         one: relay.pick_one,

@@ -4,6 +4,7 @@
 
 mod domain;
 mod driving;
+mod fired;
 mod goto_living;
 mod killtarget;
 mod living;

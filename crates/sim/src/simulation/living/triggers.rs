@@ -28,7 +28,7 @@
 use std::sync::Arc;
 
 use cspace_entities::rules::{self, QUAKE1_TOUCH_REACH};
-use cspace_entities::{Dialect, Push, Trigger, TriggerKind};
+use cspace_entities::{Dialect, Machinery, Push, Trigger, TriggerKind, Used};
 use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Prepared, QueryContext, Shape, World};
@@ -53,6 +53,9 @@ pub(crate) struct TriggerState {
     gone: Vec<bool>,
     /// Per trigger: the time from which a hurt volume hits again.
     hurt_ready: Vec<f64>,
+    /// Per trigger: the clock's time at which a Quake 1 teleporter with a `targetname` stops
+    /// working (`teleport_use`'s `nextthink`; never fired: -infinity).
+    armed_until: Vec<f64>,
     /// Per trigger: the exact reference over its brushes, for shapes other than boxes in
     /// Quake III's test (`None` without brushes, or in Quake 1).
     exact: Vec<Option<ExactCollider>>,
@@ -77,11 +80,42 @@ impl TriggerState {
         TriggerState {
             gone: vec![false; triggers.len()],
             hurt_ready: vec![0.0; triggers.len()],
+            armed_until: vec![f64::NEG_INFINITY; triggers.len()],
             exact,
             touching: Vec::new(),
             rng: Rng::new(seed),
             queries: QueryContext::new(),
         }
+    }
+
+    /// Acts on the named entities the movers' clock used since it was last asked
+    /// ([`Machinery::drain_uses`]), at the clock's time `now`.
+    fn take_uses(&mut self, machinery: &mut Machinery, triggers: &[Trigger], now: f64) {
+        for used in machinery.drain_uses() {
+            match used.used {
+                // teleport_use (triggers.qc): `nextthink = time + 0.2`, and `force_retouch = 2`
+                // so that what already stands in it is touched again; every agent in a trigger
+                // is tested at every step here, so it is.
+                Used::Trigger(k) => {
+                    if let TriggerKind::Teleport {
+                        needs_firing: true, ..
+                    } = triggers[k].kind
+                    {
+                        self.armed_until[k] = now + rules::QUAKE1_TELEPORT_ARMED;
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when a Quake 1 teleporter with a `targetname` works at the clock's time `now`:
+    /// `teleport_touch` returns while `self.nextthink < time`. Quake 1 runs the players' touches
+    /// before the teleporter's think in a frame (entities in number order, players first), with
+    /// `time` the frame's start, and the think clears `nextthink` in the frame that reaches it
+    /// (`SV_RunThink`, `sv_phys.c`: `nextthink <= sv.time + host_frametime`); with the clock's
+    /// time the frame's end, both say: it works in the steps strictly before `nextthink`.
+    fn armed(&self, k: usize, now: f64) -> bool {
+        now < self.armed_until[k]
     }
 
     /// True when an agent of `shape` at `position` touches trigger `k` (`trigger`, whose
@@ -228,6 +262,10 @@ impl Sim {
         let mut teleported = vec![false; agents.len()];
         let mut acts: Vec<(usize, u32, Act)> = Vec::new();
         let mut events: Vec<(AgentId, EventKind)> = Vec::new();
+        // What the movers' pass fired (a delayed use, a button at its end) acts first.
+        living
+            .triggers
+            .take_uses(&mut living.machinery, &entities.triggers, now);
         for (k, trigger) in entities.triggers.iter().enumerate() {
             // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed.
             if living.triggers.gone[k] || living.machinery.trigger_removed(k) {
@@ -238,7 +276,8 @@ impl Sim {
                 Some(m) => trigger.bounds.translated(living.scene.offset(m)),
                 None => trigger.bounds,
             };
-            let mut any = false;
+            // The first agent touching it: the activator of what it fires.
+            let mut first: Option<AgentId> = None;
             for &i in &near[k] {
                 let agent = &agents[i];
                 // An agent teleported in this pass touches nothing more this step.
@@ -255,7 +294,7 @@ impl Sim {
                 ) {
                     continue;
                 }
-                any = true;
+                first.get_or_insert(agent.id);
                 touched[i].push(k as u32);
                 let act = match &trigger.kind {
                     TriggerKind::Teleport {
@@ -263,9 +302,10 @@ impl Sim {
                         needs_firing,
                     } => {
                         // A Quake 1 teleporter with a `targetname` works for 0.2 s after being
-                        // fired (`teleport_use`); the clock does not tell the triggers of
-                        // firings: it stays inert (docs/entities.md).
-                        if *needs_firing || destinations.is_empty() {
+                        // fired (`teleport_use`, `teleport_touch`).
+                        if *needs_firing && !living.triggers.armed(k, now)
+                            || destinations.is_empty()
+                        {
                             continue;
                         }
                         // G_PickTarget draws even with one choice.
@@ -342,8 +382,11 @@ impl Sim {
                     break;
                 }
             }
-            if any {
-                living.machinery.touch(k);
+            if let Some(agent) = first {
+                living.machinery.touch_by(k, agent.0);
+                living
+                    .triggers
+                    .take_uses(&mut living.machinery, &entities.triggers, now);
             }
         }
         // Touches that began, per agent in id order, before what the triggers did to it.
