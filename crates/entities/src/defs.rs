@@ -23,6 +23,9 @@ pub struct Entities {
     pub relays: Vec<Relay>,
     /// Named points: teleport destinations, path corners, jump pad targets.
     pub spots: Vec<Spot>,
+    /// Quake III's `target_push` points: used by a fired target, they set the activator's
+    /// velocity.
+    pub target_pushes: Vec<TargetPush>,
     /// Liquid brushes of the world model.
     pub liquids: Vec<Liquid>,
     /// Brush entities that stay where the file draws them (walls and static models, and movers
@@ -41,6 +44,7 @@ impl Entities {
             triggers: Vec::new(),
             relays: Vec::new(),
             spots: Vec::new(),
+            target_pushes: Vec::new(),
             liquids: Vec::new(),
             kept: Vec::new(),
             warnings: Vec::new(),
@@ -256,7 +260,8 @@ impl Mover {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Push {
     /// Quake 1's `trigger_push` (`triggers.qc`): the velocity becomes `10 * speed` along its
-    /// direction, every frame of contact (then held to `sv_maxvelocity`, 2000 per axis).
+    /// direction, every frame of contact (then held to `sv_maxvelocity`, 2000 per axis); or
+    /// Quake III's `target_push` without a `target`: `speed` along its angles, when used.
     Velocity {
         /// The velocity set, units/s.
         velocity: DVec3,
@@ -297,6 +302,26 @@ impl Push {
             }
         }
     }
+}
+
+/// Quake III's `target_push` (`SP_target_push`, `Use_target_push`, `g_trigger.c`): a point
+/// entity that, used by a fired target, sets the velocity of the firing's activator (an agent;
+/// nothing without one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetPush {
+    /// The entity.
+    pub entity: u32,
+    /// Its line.
+    pub line: u32,
+    /// Its name: fired targets of this name use it.
+    pub targetname: Option<String>,
+    /// The velocity it sets: `speed` (1000) along its angles ([`Push::Velocity`], never
+    /// `once`; `G_SetMovedir`: `angle` -1 up, -2 down, else `AngleVectors`, pitch included), or,
+    /// with a `target`, the velocity that reaches that point at the apex of the leap from its
+    /// own origin ([`Push::Apex`], `AimAtTarget`).
+    pub push: Push,
+    /// `spawnflags` 1, `bouncepad`: only its sound differs (the jump pad's, not the wind's).
+    pub bouncepad: bool,
 }
 
 /// What a trigger does to an agent that touches it.

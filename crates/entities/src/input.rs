@@ -160,6 +160,18 @@ pub(crate) fn movedir(angle: f64) -> DVec3 {
     }
 }
 
+/// Quake III's `G_SetMovedir` (`g_utils.c`) on full angles: exactly `0 -1 0` is up, `0 -2 0`
+/// down, anything else [`crate::rules::forward`] (`AngleVectors`, pitch included).
+pub(crate) fn movedir_of_angles(angles: DVec3) -> DVec3 {
+    if angles == DVec3::new(0.0, -1.0, 0.0) {
+        DVec3::Z
+    } else if angles == DVec3::new(0.0, -2.0, 0.0) {
+        DVec3::NEG_Z
+    } else {
+        crate::rules::forward(angles)
+    }
+}
+
 /// Quake's `v_right` for a yaw (`makevectors` with pitch and roll 0): `(sin, -cos, 0)`.
 pub(crate) fn right_vector(yaw: f64) -> DVec3 {
     let f = yaw_vector(yaw);

@@ -49,7 +49,8 @@ mod warning;
 
 pub use defs::{
     Activation, BinaryMotion, Entities, Kept, KeptReason, Liquid, LiquidKind, Motion, Mover,
-    MoverKind, PathStop, Push, Relay, RelayKind, SecretMotion, Spot, Trigger, TriggerKind,
+    MoverKind, PathStop, Push, Relay, RelayKind, SecretMotion, Spot, TargetPush, Trigger,
+    TriggerKind,
 };
 pub use dialect::Dialect;
 pub use input::{EntityInput, InputBrush, InputContents};

@@ -71,6 +71,9 @@ pub enum Used {
     /// [`Entities::triggers`]): a Quake 1 teleporter with a `targetname` works for 0.2 s after
     /// such a use (`teleport_use`, `triggers.qc`).
     Trigger(usize),
+    /// A Quake III `target_push` (an index of [`Entities::target_pushes`]): it sets the
+    /// activator's velocity (`Use_target_push`, `g_trigger.c`).
+    Push(usize),
 }
 
 /// One use of a named entity, with the agent that set the firing going.
@@ -152,6 +155,8 @@ pub struct Machinery {
     removed: Vec<bool>,
     /// The relays and counters, with their state.
     relays: Vec<RelayClock>,
+    /// Per `target_push` of [`Entities::target_pushes`], its entity and name.
+    pushes: Vec<(u32, Option<String>)>,
     /// Uses of targets waiting for their `delay`: (global time, what), in the order made.
     pending: Vec<(f64, Uses)>,
     /// Relays and triggers used twice in a step: used again at the next step's start, with
@@ -215,6 +220,7 @@ enum Named {
     Team(usize),
     Relay(usize),
     Trigger(usize),
+    Push(usize),
 }
 
 /// One entity's `SUB_UseTargets` / `G_UseTargets`, after its delay: what it removes and what it
@@ -321,6 +327,11 @@ impl Machinery {
             offsets,
             step: 0,
             relays,
+            pushes: entities
+                .target_pushes
+                .iter()
+                .map(|p| (p.entity, p.targetname.clone()))
+                .collect(),
             pending,
             deferred: Vec::new(),
             work: Vec::new(),
@@ -399,7 +410,7 @@ impl Machinery {
             match named {
                 Named::Relay(r) => self.relays[r].guard.deferred = false,
                 Named::Trigger(k) => self.triggers[k].guard.deferred = false,
-                Named::Team(_) => {}
+                Named::Team(_) | Named::Push(_) => {}
             }
             self.work.push(Work::Use(named, activator));
             self.settle();
@@ -771,6 +782,11 @@ impl Machinery {
                 found.push((clock.entity, Named::Trigger(k)));
             }
         }
+        for (p, (entity, name)) in self.pushes.iter().enumerate() {
+            if is(name) {
+                found.push((*entity, Named::Push(p)));
+            }
+        }
         // A stable sort: generated fields share their mover's entity, and follow it.
         found.sort_by_key(|f| f.0);
         found.into_iter().map(|f| f.1).collect()
@@ -781,6 +797,11 @@ impl Machinery {
     fn use_named(&mut self, named: Named, activator: Option<u32>) {
         let step = self.step;
         match named {
+            // Use_target_push: the simulator sets the activator's velocity.
+            Named::Push(p) => self.uses.push(EntityUse {
+                used: Used::Push(p),
+                activator,
+            }),
             Named::Team(t) => {
                 if self.team_alive(t) {
                     self.use_team(t, Use::Fire, activator);

@@ -142,6 +142,10 @@ pub const QUAKE1_PUSH_SCALE: f64 = 10.0;
 /// (`sv_phys.c`).
 pub const QUAKE1_MAX_VELOCITY: f64 = 2000.0;
 
+/// Quake III `target_push`'s default speed, units/s (`SP_target_push`: `if (!self->speed)
+/// self->speed = 1000;`).
+pub const TARGET_PUSH_SPEED: f64 = 1000.0;
+
 /// Quake 1 `trigger_counter`'s default count (`triggers.qc`).
 pub const COUNTER_COUNT: u32 = 2;
 
@@ -166,6 +170,17 @@ pub fn teleport_speed(dialect: Dialect) -> f64 {
         Dialect::Quake1 => 300.0,
         Dialect::Quake3 => 400.0,
     }
+}
+
+/// Quake's `AngleVectors` forward for `angles` (pitch, yaw, roll in degrees; Quake III's
+/// `q_math.c`, and Quake 1's `mathlib.c` behind QuakeC's `makevectors`): `(cos p cos y, cos p
+/// sin y, -sin p)`, so a positive pitch looks down, as the view's pitch does; roll does not turn
+/// it. Level (pitch 0), it is `(cos y, sin y, 0)` to the bit, as the view's forward is.
+pub fn forward(angles: DVec3) -> DVec3 {
+    let (sy, cy) = angles.y.to_radians().sin_cos();
+    let (sp, cp) = angles.x.to_radians().sin_cos();
+    // `0 - sin p`, not `-sin p`: level is +0, not -0.
+    DVec3::new(cp * cy, cp * sy, 0.0 - sp)
 }
 
 /// How long after a teleport Quake 1 ignores backward input (`teleport_time = time + 0.7`,

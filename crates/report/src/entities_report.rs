@@ -99,6 +99,26 @@ fn action(e: &Entities, t: &Trigger) -> String {
     }
 }
 
+/// What a `target_push` does to its activator, in words.
+fn target_push(p: &cspace_entities::TargetPush) -> String {
+    let what = match p.push {
+        Push::Velocity { velocity, .. } => {
+            format!(
+                "sets the activator's velocity {}",
+                compact_vector(velocity, 3)
+            )
+        }
+        Push::Apex { apex, .. } => {
+            format!("launches the activator to apex {}", compact_vector(apex, 3))
+        }
+    };
+    if p.bouncepad {
+        what + ", bouncepad"
+    } else {
+        what
+    }
+}
+
 /// Why a brush entity was kept, in words.
 fn kept(reason: KeptReason) -> &'static str {
     match reason {
@@ -163,6 +183,17 @@ pub fn text(out: &mut String, e: &Entities) {
         )
         .unwrap();
     }
+    for (i, p) in e.target_pushes.iter().enumerate() {
+        writeln!(
+            out,
+            "  target_push {i} (entity {}, line {}): used by {}: {}",
+            p.entity,
+            p.line,
+            p.targetname.as_deref().unwrap_or("nothing"),
+            target_push(p)
+        )
+        .unwrap();
+    }
     for k in &e.kept {
         writeln!(
             out,
@@ -215,6 +246,13 @@ pub fn json(e: &Entities) -> Value {
             "source": l.source.to_string(),
             "min": v(l.brush.bounds().min),
             "max": v(l.brush.bounds().max),
+        })).collect::<Vec<_>>(),
+        "target_pushes": e.target_pushes.iter().enumerate().map(|(i, p)| json!({
+            "index": i,
+            "entity": p.entity,
+            "line": p.line,
+            "targetname": p.targetname,
+            "action": target_push(p),
         })).collect::<Vec<_>>(),
         "relays": e.relays.len(),
         "named_points": e.spots.len(),

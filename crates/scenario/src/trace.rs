@@ -224,6 +224,10 @@ impl RunRecord {
                 trigger,
                 to: pv(to),
             },
+            EventKind::TargetPushed { push, velocity } => EventKind::TargetPushed {
+                push,
+                velocity: pv(velocity),
+            },
             other => other,
         };
         RunRecord {
@@ -336,6 +340,9 @@ pub fn event_text(kind: &EventKind) -> String {
         ),
         EventKind::TeleportRefused { trigger, to } => {
             format!("teleport refused by trigger {trigger} to {}", p(to))
+        }
+        EventKind::TargetPushed { push, velocity } => {
+            format!("pushed by target_push {push} velocity {}", p(velocity))
         }
         EventKind::WaterLevel { level, liquid } => match liquid {
             Some(l) => format!("water level {level} {}", l.name()),
@@ -805,6 +812,17 @@ fn event(w: &mut Words, agents: usize) -> Result<EventKind, TraceError> {
                 to: w.point(Quantity::TraceCoordinate)?,
             }
         }
+        "pushed" => {
+            for word in ["by", "target_push"] {
+                w.expect(word)?;
+            }
+            let push = w.number()?;
+            w.expect("velocity")?;
+            EventKind::TargetPushed {
+                push,
+                velocity: w.point(Quantity::Speed)?,
+            }
+        }
         "teleport" => {
             for word in ["refused", "by", "trigger"] {
                 w.expect(word)?;
@@ -1215,6 +1233,8 @@ mod tests {
                     (-4.000, 5.000, 6.500)\n\
                     \x20 step 4 agent 0 hurt by trigger 0 damage 5.000\n\
                     \x20 step 5 agent 0 teleport refused by trigger 2 to (0.000, 0.000, 27.000)\n\
+                    \x20 step 6 agent 0 pushed by target_push 1 velocity (0.000, 500.000, \
+                    -866.025)\n\
                     \ntrajectory\n\nfinal\n";
         let record = parse(text).unwrap().record;
         assert_eq!(
@@ -1230,6 +1250,13 @@ mod tests {
             EventKind::Touches {
                 trigger: 2,
                 entity: 7
+            }
+        );
+        assert_eq!(
+            record.events[4].kind,
+            EventKind::TargetPushed {
+                push: 1,
+                velocity: DVec3::new(0.0, 500.0, -866.025)
             }
         );
         assert_eq!(write(&record), text);

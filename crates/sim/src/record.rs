@@ -162,6 +162,14 @@ pub enum EventKind {
         /// Where it landed.
         to: DVec3,
     },
+    /// A Quake III `target_push` (`Use_target_push`, `g_trigger.c`), used by a firing the agent
+    /// set going (its activator), set the agent's velocity.
+    TargetPushed {
+        /// The `target_push` (an index of the living world's `target_pushes`).
+        push: u32,
+        /// The velocity it set, units/s.
+        velocity: DVec3,
+    },
     /// A teleporter's landing place is in solid for the agent (the world or a mover), or outside
     /// the numeric domain: the teleport is refused and the agent stays (Quake III kills what
     /// stands there, Quake 1 places the player anyway; agents have no health and are never left

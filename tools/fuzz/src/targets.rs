@@ -183,6 +183,7 @@ const ENTITY_CLASSES: &[&str] = &[
     "trigger_changelevel",
     "target_relay",
     "target_delay",
+    "target_push",
     "path_corner",
     "info_teleport_destination",
     "misc_teleporter_dest",
@@ -237,7 +238,12 @@ fn entity(text: &mut String, blocks: &[String], rng: &mut Rng) {
     }
     let point = matches!(
         class,
-        "trigger_relay" | "trigger_always" | "trigger_counter" | "target_relay" | "target_delay"
+        "trigger_relay"
+            | "trigger_always"
+            | "trigger_counter"
+            | "target_relay"
+            | "target_delay"
+            | "target_push"
     ) || !(class.starts_with("func_") || class.starts_with("trigger_"));
     if point && rng.below(2) == 0 {
         let c = |rng: &mut Rng| rng.below(1024) as i64 - 512;

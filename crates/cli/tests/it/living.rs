@@ -87,3 +87,58 @@ fn sim_map_lists_movers_triggers_liquids_and_warnings() {
     let out = sim(&["map", path.to_str().unwrap(), "--entities", "quake2"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `sim map` lists Quake III's `target_push` points with what they do to their activator.
+#[test]
+fn sim_map_lists_target_pushes() {
+    let tmp = scratch_dir();
+    let map = [
+        entity(
+            &[("classname", "worldspawn")],
+            &[brush([-512, -512, -16], [512, 512, 0], "floor")],
+        ),
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "up"),
+                ("angle", "-1"),
+                ("speed", "600"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "far"),
+                ("origin", "0 0 100"),
+                ("target", "apex"),
+                ("spawnflags", "1"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_position"),
+                ("targetname", "apex"),
+                ("origin", "300 400 500"),
+            ],
+            &[],
+        ),
+    ]
+    .concat();
+    let path = scratch(&tmp, "pushes.map", &map);
+    let out = sim(&["map", path.to_str().unwrap(), "--entities", "quake3"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "  target_push 0 (entity 1, line 12): used by up: sets the activator's velocity (0, 0, 600)",
+        "  target_push 1 (entity 2, line 18): used by far: launches the activator to apex \
+         (300, 400, 500), bouncepad",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+}

@@ -102,18 +102,25 @@ impl<'s, 'i> Keys<'s, 'i> {
 
     /// The facing in degrees: `angle`, else the yaw (second number) of `angles`, else 0.
     pub(crate) fn yaw(&mut self) -> f64 {
+        self.angles().y
+    }
+
+    /// The orientation in degrees, (pitch, yaw, roll): the `angle` key as `0 angle 0` (Quake 1's
+    /// `ED_ParseEpair` rewrites it so, Quake III's `F_ANGLEHACK` reads it so), else `angles`
+    /// (three numbers, `F_VECTOR`), else zero. A bad `angle` is 0; bad `angles` are zero.
+    pub(crate) fn angles(&mut self) -> DVec3 {
         if self.input.get("angle").is_some() {
-            return self.number("angle").unwrap_or(0.0);
+            return DVec3::new(0.0, self.number("angle").unwrap_or(0.0), 0.0);
         }
         if let Some(text) = self.input.get("angles") {
             return match vector(text) {
-                Some(v) if v.abs().max_element() <= cspace_geom::tolerance::MAX_COORDINATE => v.y,
+                Some(v) if v.abs().max_element() <= cspace_geom::tolerance::MAX_COORDINATE => v,
                 _ => {
                     self.warn("angles is not three finite numbers; yaw 0 used");
-                    0.0
+                    DVec3::ZERO
                 }
             };
         }
-        0.0
+        DVec3::ZERO
     }
 }

@@ -7,9 +7,9 @@ use cspace_geom::DVec3;
 
 use super::Spawner;
 use super::keys::Keys;
-use crate::defs::{Push, Relay, RelayKind, Trigger, TriggerKind};
+use crate::defs::{Push, Relay, RelayKind, TargetPush, Trigger, TriggerKind};
 use crate::dialect::Dialect;
-use crate::input::{EntityInput, movedir};
+use crate::input::{EntityInput, movedir, movedir_of_angles};
 use crate::rules;
 
 /// Quake 1 `trigger_multiple`'s `SPAWNFLAG_NOTOUCH` and `trigger_push`'s `PUSH_ONCE`.
@@ -17,6 +17,8 @@ const Q1_NOTOUCH: u32 = 1;
 const Q1_PUSH_ONCE: u32 = 1;
 /// Quake III `trigger_teleport`'s `SPECTATOR` flag.
 const Q3_SPECTATOR: u32 = 1;
+/// Quake III `target_push`'s `bouncepad` flag.
+const Q3_BOUNCEPAD: u32 = 1;
 /// Quake III `target_relay`'s flags (`g_target.c`): `RED_ONLY`, `BLUE_ONLY`, `RANDOM`.
 const Q3_RED_ONLY: u32 = 1;
 const Q3_BLUE_ONLY: u32 = 2;
@@ -29,6 +31,10 @@ pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
         "trigger_relay" | "target_relay" | "target_delay" => Some(RelayKind::Relay),
         "trigger_always" => Some(RelayKind::Relay),
         "trigger_counter" => None,
+        "target_push" => {
+            target_push(s, input);
+            return;
+        }
         _ => {
             if class.starts_with("trigger_") {
                 volume(s, input, &class);
@@ -223,27 +229,78 @@ fn push(k: &mut Keys, dialect: Dialect, flags: u32, centre: DVec3) -> Option<Pus
                 k.warn("jump pad without a target: Quake III frees it; ignored");
                 return None;
             };
-            let Some(apex) = k
-                .spawner
-                .out
-                .spots
-                .iter()
-                .find(|s| s.targetname.as_deref() == Some(target.as_str()))
-                .map(|s| s.origin)
-            else {
-                k.warn(format!(
-                    "jump pad target {target:?} names no point: Quake III frees it; ignored"
-                ));
-                return None;
-            };
-            let push = Push::Apex { from: centre, apex };
-            if push.velocity(1.0).is_none() {
-                k.warn("jump pad target is not above the pad: Quake III frees it; ignored");
-                return None;
-            }
-            Some(push)
+            aim(k, &target, centre, "jump pad")
         }
     }
+}
+
+/// Quake III's `AimAtTarget` (`g_trigger.c`), for a jump pad or a `target_push` (`what`) at
+/// `from`: the leap to the apex at the named point of `target`; `None` (reported) when it names
+/// no point or the point is not above `from` (Quake III frees the entity: its `time` is 0, or not
+/// a number).
+fn aim(k: &mut Keys, target: &str, from: DVec3, what: &str) -> Option<Push> {
+    let Some(apex) = k
+        .spawner
+        .out
+        .spots
+        .iter()
+        .find(|s| s.targetname.as_deref() == Some(target))
+        .map(|s| s.origin)
+    else {
+        k.warn(format!(
+            "{what} target {target:?} names no point: Quake III frees it; ignored"
+        ));
+        return None;
+    };
+    let push = Push::Apex { from, apex };
+    if push.velocity(1.0).is_none() {
+        k.warn(format!(
+            "{what} target is not above the {what}: Quake III frees it; ignored"
+        ));
+        return None;
+    }
+    Some(push)
+}
+
+/// Quake III's `target_push` (`SP_target_push`, `g_trigger.c`): `speed` (0 or absent: 1000)
+/// along `G_SetMovedir` of its angles, or, with a `target`, `AimAtTarget` from its origin (an
+/// absent origin is Quake III's default, the world's origin). Quake 1 has no such class (the
+/// engine frees an entity without a spawn function): reported, removed.
+fn target_push(s: &mut Spawner, input: &EntityInput) {
+    let dialect = s.dialect;
+    let mut k = Keys::new(s, input);
+    if dialect == Dialect::Quake1 {
+        k.warn("target_push is not a Quake 1 class: removed, as Quake 1 does");
+        return;
+    }
+    let Some(targetname) = k.string("targetname") else {
+        k.warn("target_push without a targetname: nothing can use it; ignored");
+        return;
+    };
+    let bouncepad = k.flags() & Q3_BOUNCEPAD != 0;
+    let push = match k.string("target") {
+        Some(target) => {
+            let origin = k.origin().unwrap_or(DVec3::ZERO);
+            match aim(&mut k, &target, origin, "target_push") {
+                Some(push) => push,
+                None => return,
+            }
+        }
+        None => {
+            let speed = k.float("speed", rules::TARGET_PUSH_SPEED);
+            Push::Velocity {
+                velocity: movedir_of_angles(k.angles()) * speed,
+                once: false,
+            }
+        }
+    };
+    s.out.target_pushes.push(TargetPush {
+        entity: input.index,
+        line: input.line,
+        targetname: Some(targetname),
+        push,
+        bouncepad,
+    });
 }
 
 /// Reports every `target` and `killtarget` that names no entity of the map (firing it does
@@ -264,7 +321,11 @@ pub(super) fn check_targets(s: &mut Spawner, inputs: &[EntityInput]) {
                 let reported = key == "target"
                     && matches!(
                         class.as_str(),
-                        "func_train" | "trigger_teleport" | "trigger_push" | "path_corner"
+                        "func_train"
+                            | "trigger_teleport"
+                            | "trigger_push"
+                            | "target_push"
+                            | "path_corner"
                     );
                 if !reported {
                     s.warn(

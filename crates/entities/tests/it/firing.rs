@@ -3,7 +3,9 @@
 //! `SUB_UseTargets`), loops of relays, and Quake 1 secret doors (`fd_secret_use` ..
 //! `fd_secret_move6`), each against the games' arithmetic.
 
-use cspace_entities::{Dialect, EntityInput, InputContents, Machinery, MoverEventKind, spawn};
+use cspace_entities::{
+    Dialect, EntityInput, EntityUse, InputContents, Machinery, MoverEventKind, Used, spawn,
+};
 use cspace_geom::{Aabb, Brush, DVec3};
 
 const DT: f64 = 1.0 / 64.0;
@@ -534,5 +536,74 @@ fn a_button_pressed_twice_opens_a_secret_door_through_a_counter() {
         secret.first(),
         Some(&(172, MoverEventKind::Started)),
         "{events:?}"
+    );
+}
+
+/// The activator (Quake's `activator`) goes with what a touch fires: through a relay at once,
+/// and through a Quake III button, which keeps it (`Use_BinaryMover`'s `ent->activator`) and
+/// fires its targets with it when it reaches its far end (`Reached_BinaryMover`); a firing
+/// nobody touched (`Machinery::fire`) has none. What reaches a `target_push` or a teleporter is
+/// handed back as used (`drain_uses`), in order.
+#[test]
+fn the_activator_goes_with_the_firing_to_what_the_simulator_uses() {
+    let inputs = [
+        world(),
+        point(
+            1,
+            &[
+                ("classname", "target_push"),
+                ("targetname", "p"),
+                ("angle", "-1"),
+            ],
+        ),
+        point(
+            2,
+            &[
+                ("classname", "target_relay"),
+                ("targetname", "r"),
+                ("target", "p"),
+            ],
+        ),
+        EntityInput::new(3, 30, [("classname", "trigger_multiple"), ("target", "r")]).with_brush(
+            cube([-100.0, 0.0, 0.0], [-90.0, 8.0, 8.0]),
+            InputContents::NonSolid,
+        ),
+        // A button 16 units deep along its angle (+x): it travels 16 less its lip of 4.
+        point(
+            4,
+            &[
+                ("classname", "func_button"),
+                ("angle", "0"),
+                ("target", "p"),
+            ],
+        )
+        .with_solid(cube([200.0, 0.0, 0.0], [216.0, 16.0, 16.0])),
+    ];
+    let entities = spawn(&inputs, Dialect::Quake3);
+    assert!(entities.warnings.is_empty(), "{:?}", entities.warnings);
+    assert_eq!(entities.target_pushes.len(), 1);
+    // The written trigger, then the button's surface.
+    assert_eq!(entities.triggers.len(), 2);
+    let mut m = Machinery::new(&entities, DT);
+    let mut uses = Vec::new();
+    run(&mut m, 40, |step, m| {
+        match step {
+            1 => m.touch_by(0, 7),
+            2 => m.touch_by(1, 9),
+            3 => m.fire("p", 0.0),
+            _ => {}
+        }
+        uses.extend(m.drain_uses().into_iter().map(|u| (step, u)));
+    });
+    let push = |agent| EntityUse {
+        used: Used::Push(0),
+        activator: agent,
+    };
+    // The button sets off 50 ms after its use (Use_BinaryMover) and moves 12 units at 40 u/s:
+    // whole milliseconds, 300, so it reaches its end at the first step at or past 0.35 s after
+    // step 2's 2/64 s: step 25 (0.390625 s).
+    assert_eq!(
+        uses,
+        [(1, push(Some(7))), (3, push(None)), (25, push(Some(9)))]
     );
 }

@@ -240,3 +240,179 @@ fn a_named_quake3_teleporter_works_by_touch() {
     sim.run(4);
     assert_eq!(teleports(&sim, a), [1]);
 }
+
+/// The `target_push` velocities of the test map (Quake III, gravity 800), from the game's
+/// arithmetic:
+///
+/// - "level" (`angles` "-45 90 0", `speed` 500): `SP_target_push` scales `G_SetMovedir`'s
+///   direction, `AngleVectors` forward `(cos p cos y, cos p sin y, -sin p)` (`q_math.c`), by the
+///   speed: pitch -45 looks up, so about (0, 353.6, 353.6);
+/// - "aimed" (origin (0, 0, 100), `target` the point (300, 400, 500)): `AimAtTarget` from its
+///   origin, `h` = 400, `t = sqrt(h / (g / 2))` = 1 s, `v_xy = d_xy / t` = (300, 400), `v_z = t g`
+///   = 800.
+fn expected_pushes() -> [DVec3; 2] {
+    let (sy, cy) = 90f64.to_radians().sin_cos();
+    let (sp, cp) = (-45f64).to_radians().sin_cos();
+    let level = DVec3::new(cp * cy, cp * sy, -sp) * 500.0;
+    let h: f64 = 500.0 - 100.0;
+    let t = (h / (800.0 / 2.0)).sqrt();
+    let flat = DVec3::new(300.0, 400.0, 0.0);
+    let aimed = flat / flat.length() * (flat.length() / t) + DVec3::Z * (t * 800.0);
+    [level, aimed]
+}
+
+/// A Quake III map with two `target_push`es ("level", "aimed"), a `target_delay` of 0.5 s to
+/// the aimed one, and two touch triggers: one at x -64..64 fires "level", one at x 200..328
+/// fires "later" (the delay), each once.
+fn target_push_map() -> String {
+    map(&[
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "level"),
+                ("angles", "-45 90 0"),
+                ("speed", "500"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "aimed"),
+                ("origin", "0 0 100"),
+                ("target", "apex"),
+                ("spawnflags", "1"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_position"),
+                ("targetname", "apex"),
+                ("origin", "300 400 500"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_delay"),
+                ("targetname", "later"),
+                ("target", "aimed"),
+                ("wait", "0.5"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "trigger_multiple"),
+                ("target", "level"),
+                ("wait", "-1"),
+            ],
+            &[brush([-64, -64, 0], [64, 64, 128], "trigger")],
+        ),
+        entity(
+            &[
+                ("classname", "trigger_multiple"),
+                ("target", "later"),
+                ("wait", "-1"),
+            ],
+            &[brush([200, -64, 0], [328, 64, 128], "trigger")],
+        ),
+    ])
+}
+
+/// The steps and velocities of `agent`'s `target_push` events.
+fn pushes(sim: &Sim, agent: AgentId) -> Vec<(u64, u32, DVec3)> {
+    sim.events()
+        .iter()
+        .filter(|e| e.agent == agent)
+        .filter_map(|e| match e.kind {
+            EventKind::TargetPushed { push, velocity } => Some((e.step, push, velocity)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn near(a: DVec3, b: DVec3) -> bool {
+    (a - b).length() <= 1e-9
+}
+
+/// Quake III's `target_push`: a trigger touched by agent 1 uses it with agent 1 as the activator
+/// (`Touch_Multi`, `G_UseTargets`, `Use_target_push`), which leaves with the velocity the game's
+/// arithmetic gives; agent 0, touching nothing, is not pushed. Through a `target_delay` the
+/// activator is kept (`ent->activator`) and the push comes 0.5 s later: fired at step 1 (1/64
+/// s), the delay runs out at the first step at or past 1/64 + 0.5 s, step 33.
+#[test]
+fn a_quake3_target_push_launches_the_activator() {
+    let [level, aimed] = expected_pushes();
+    for backend in BackendKind::ALL {
+        let mut sim = living_map(backend, &target_push_map(), Dialect::Quake3, 0);
+        let idle = sim
+            .spawn(AgentSpec::new(player(), standing(-500.0, 0.0)))
+            .unwrap();
+        let a = sim
+            .spawn(AgentSpec::new(player(), standing(0.0, 0.0)))
+            .unwrap();
+        let b = sim
+            .spawn(AgentSpec::new(player(), standing(264.0, 0.0)))
+            .unwrap();
+        sim.step();
+        let me = sim.agent(a).unwrap();
+        assert!(near(me.velocity, level), "{backend:?}: {me:?} vs {level}");
+        assert!(!me.on_ground, "{backend:?}: pushed up, off the ground");
+        sim.run(40);
+        assert_eq!(pushes(&sim, idle), [], "{backend:?}");
+        let got = pushes(&sim, a);
+        assert_eq!(got.len(), 1, "{backend:?}: {got:?}");
+        assert_eq!((got[0].0, got[0].1), (1, 0), "{backend:?}");
+        let got = pushes(&sim, b);
+        assert_eq!(got.len(), 1, "{backend:?}: {got:?}");
+        assert_eq!((got[0].0, got[0].1), (33, 1), "{backend:?}");
+        assert!(near(got[0].2, aimed), "{backend:?}: {got:?} vs {aimed}");
+        let v = sim.verification().unwrap();
+        assert_eq!(v.in_solid, 0, "{backend:?}: {:?}", v.first);
+    }
+}
+
+/// `trigger_always` uses its targets with itself as the activator (`G_UseTargets(ent, ent)`),
+/// no client: a `target_push` it fires pushes nobody (`Use_target_push` returns). Quake 1 has no
+/// `target_push`: warned, removed.
+#[test]
+fn a_target_push_without_an_agent_activator_pushes_nobody() {
+    let text = map(&[
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "up"),
+                ("angle", "-1"),
+            ],
+            &[],
+        ),
+        entity(&[("classname", "trigger_always"), ("target", "up")], &[]),
+    ]);
+    let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake3, 0);
+    let a = sim
+        .spawn(AgentSpec::new(player(), standing(0.0, 0.0)))
+        .unwrap();
+    sim.run(64);
+    assert_eq!(pushes(&sim, a), []);
+    assert!(sim.agent(a).unwrap().on_ground);
+
+    let file = MapFile::parse(&text, "fired.map").unwrap();
+    let options = BuildOptions {
+        dialect: Some(Dialect::Quake1),
+        living: true,
+        ..BuildOptions::default()
+    };
+    let built = build_world(&file, &options).unwrap();
+    assert!(built.living.target_pushes.is_empty());
+    assert!(
+        built
+            .living
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("target_push is not a Quake 1 class")),
+        "{:?}",
+        built.living.warnings
+    );
+}

@@ -28,7 +28,7 @@
 use std::sync::Arc;
 
 use cspace_entities::rules::{self, QUAKE1_TOUCH_REACH};
-use cspace_entities::{Dialect, Machinery, Push, Trigger, TriggerKind, Used};
+use cspace_entities::{Dialect, Entities, Machinery, Push, Trigger, TriggerKind, Used};
 use cspace_geom::expand::box_expanded_planes_iter;
 use cspace_geom::generate::Rng;
 use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Prepared, QueryContext, Shape, World};
@@ -89,10 +89,19 @@ impl TriggerState {
     }
 
     /// Acts on the named entities the movers' clock used since it was last asked
-    /// ([`Machinery::drain_uses`]), at the clock's time `now`.
-    fn take_uses(&mut self, machinery: &mut Machinery, triggers: &[Trigger], now: f64) {
+    /// ([`Machinery::drain_uses`]), at the clock's time `now`; the `target_push` uses with an
+    /// activator go to `pushed` (agent id, push), for the pass to apply.
+    fn take_uses(
+        &mut self,
+        machinery: &mut Machinery,
+        triggers: &[Trigger],
+        now: f64,
+        pushed: &mut Vec<(u32, usize)>,
+    ) {
         for used in machinery.drain_uses() {
             match used.used {
+                // Use_target_push: `if (!activator->client) return;`.
+                Used::Push(p) => pushed.extend(used.activator.map(|agent| (agent, p))),
                 // teleport_use (triggers.qc): `nextthink = time + 0.2`, and `force_retouch = 2`
                 // so that what already stands in it is touched again; every agent in a trigger
                 // is tested at every step here, so it is.
@@ -177,8 +186,12 @@ struct Toucher {
 enum Act {
     /// A push pad sets the velocity (and lifts the agent off the ground when it points up).
     Push(DVec3),
-    /// A teleporter puts the agent at `to` with `velocity`, facing `yaw`.
+    /// A `target_push` (an index of the entities' `target_pushes`) sets the activator's
+    /// velocity, as a push pad does, with an event.
+    TargetPush { push: u32, velocity: DVec3 },
+    /// Teleporter `trigger` puts the agent at `to` with `velocity`, facing `yaw`.
     Teleport {
+        trigger: u32,
         to: DVec3,
         velocity: DVec3,
         yaw: f64,
@@ -260,12 +273,15 @@ impl Sim {
         drop(view);
         let mut touched: Vec<Vec<u32>> = vec![Vec::new(); agents.len()];
         let mut teleported = vec![false; agents.len()];
-        let mut acts: Vec<(usize, u32, Act)> = Vec::new();
+
         let mut events: Vec<(AgentId, EventKind)> = Vec::new();
+        let mut acts: Vec<(usize, Act)> = Vec::new();
         // What the movers' pass fired (a delayed use, a button at its end) acts first.
+        let mut pushed: Vec<(u32, usize)> = Vec::new();
         living
             .triggers
-            .take_uses(&mut living.machinery, &entities.triggers, now);
+            .take_uses(&mut living.machinery, &entities.triggers, now, &mut pushed);
+        target_push_acts(&mut pushed, &entities, &agents, gravity, &mut acts);
         for (k, trigger) in entities.triggers.iter().enumerate() {
             // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed.
             if living.triggers.gone[k] || living.machinery.trigger_removed(k) {
@@ -336,6 +352,7 @@ impl Sim {
                             continue;
                         }
                         Act::Teleport {
+                            trigger: k as u32,
                             to,
                             velocity: view.forward() * rules::teleport_speed(dialect),
                             yaw: spot.yaw,
@@ -377,17 +394,21 @@ impl Sim {
                     _ => continue,
                 };
                 teleported[i] |= matches!(act, Act::Teleport { .. });
-                acts.push((i, k as u32, act));
+                acts.push((i, act));
                 if living.triggers.gone[k] {
                     break;
                 }
             }
             if let Some(agent) = first {
                 living.machinery.touch_by(k, agent.0);
-                living
-                    .triggers
-                    .take_uses(&mut living.machinery, &entities.triggers, now);
+                living.triggers.take_uses(
+                    &mut living.machinery,
+                    &entities.triggers,
+                    now,
+                    &mut pushed,
+                );
             }
+            target_push_acts(&mut pushed, &entities, &agents, gravity, &mut acts);
         }
         // Touches that began, per agent in id order, before what the triggers did to it.
         let mut began: Vec<(AgentId, EventKind)> = Vec::new();
@@ -421,27 +442,26 @@ impl Sim {
         for (agent, kind) in began.into_iter().chain(events) {
             self.recorder.record(step, agent, kind);
         }
-        for (i, k, act) in acts {
+        for (i, act) in acts {
             let agent = &agents[i];
             match act {
                 Act::Push(velocity) => {
-                    let mut query = self
-                        .world
-                        .query_one::<(&mut Velocity, &mut Ground, &mut Rest)>(agent.entity);
-                    let (v, ground, rest) = query.get().expect("agents have every component");
-                    v.0 = velocity;
-                    // Launched upwards, the agent leaves the ground now, as Quake III's next
-                    // ground trace would see it (`PM_GroundTrace`: moving up and away).
-                    if velocity.z > 0.0 {
-                        *ground = Ground::Air;
-                    }
-                    rest.still_steps = 0;
-                    if rest.asleep {
-                        rest.asleep = false;
-                        self.recorder.record(step, agent.id, EventKind::Woke);
-                    }
+                    self.push_agent(step, agent, velocity);
                 }
-                Act::Teleport { to, velocity, yaw } => {
+                Act::TargetPush { push, velocity } => {
+                    let velocity = self.push_agent(step, agent, velocity);
+                    self.recorder.record(
+                        step,
+                        agent.id,
+                        EventKind::TargetPushed { push, velocity },
+                    );
+                }
+                Act::Teleport {
+                    trigger,
+                    to,
+                    velocity,
+                    yaw,
+                } => {
                     {
                         let mut query = self
                             .world
@@ -456,13 +476,64 @@ impl Sim {
                         step,
                         agent.id,
                         EventKind::Teleported {
-                            trigger: k,
+                            trigger,
                             from: agent.position,
                             to,
                         },
                     );
                 }
             }
+        }
+    }
+}
+
+impl Sim {
+    /// Sets `agent`'s velocity (a push pad, a `target_push`), held to
+    /// [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED) by length as every move is (a hostile
+    /// map's speed or apex can ask for more); launched upwards, it leaves the ground now, as
+    /// Quake III's next ground trace would see it (`PM_GroundTrace`: moving up and away); it
+    /// wakes. The velocity set.
+    fn push_agent(&mut self, step: u64, agent: &Toucher, velocity: DVec3) -> DVec3 {
+        let velocity = velocity.clamp_length_max(cspace_geom::tolerance::MAX_SPEED);
+        let mut query = self
+            .world
+            .query_one::<(&mut Velocity, &mut Ground, &mut Rest)>(agent.entity);
+        let (v, ground, rest) = query.get().expect("agents have every component");
+        v.0 = velocity;
+        if velocity.z > 0.0 {
+            *ground = Ground::Air;
+        }
+        rest.still_steps = 0;
+        if rest.asleep {
+            rest.asleep = false;
+            self.recorder.record(step, agent.id, EventKind::Woke);
+        }
+        velocity
+    }
+}
+
+/// Quake III's `Use_target_push` (`g_trigger.c`) for each use in `pushed` (activator, push),
+/// emptied: the activator's velocity becomes the push's (`AimAtTarget`'s with the run's gravity,
+/// or `speed` along its angles), applied with the pass's other acts. An activator that is no
+/// agent of the pass (gone, or out of the world) is not pushed (`!activator->client`).
+fn target_push_acts(
+    pushed: &mut Vec<(u32, usize)>,
+    entities: &Entities,
+    agents: &[Toucher],
+    gravity: f64,
+    acts: &mut Vec<(usize, Act)>,
+) {
+    for (agent, p) in pushed.drain(..) {
+        let found = agents.binary_search_by_key(&agent, |a| a.id.0);
+        let velocity = entities.target_pushes[p].push.velocity(gravity);
+        if let (Ok(i), Some(velocity)) = (found, velocity) {
+            acts.push((
+                i,
+                Act::TargetPush {
+                    push: p as u32,
+                    velocity,
+                },
+            ));
         }
     }
 }
