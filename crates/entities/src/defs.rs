@@ -273,7 +273,8 @@ pub enum Push {
     Apex {
         /// The centre of the pad's bounds.
         from: DVec3,
-        /// The target's origin: the apex.
+        /// The target's origin: the apex. When several points share the target's name, the
+        /// first of them; a run aims at the one it picks ([`Trigger::apexes`]).
         apex: DVec3,
     },
 }
@@ -322,6 +323,9 @@ pub struct TargetPush {
     pub push: Push,
     /// `spawnflags` 1, `bouncepad`: only its sound differs (the jump pad's, not the wind's).
     pub bouncepad: bool,
+    /// With a `target`, the points `AimAtTarget` picks its apex among (see
+    /// [`Trigger::apexes`]); empty without one.
+    pub apexes: Vec<DVec3>,
 }
 
 /// What a trigger does to an agent that touches it.
@@ -415,6 +419,12 @@ pub struct Trigger {
     pub targetname: Option<String>,
     /// A mover it follows (a button's surface moves with the button).
     pub follows: Option<usize>,
+    /// A Quake III jump pad's possible apexes: the origins of every named point of its
+    /// `target`, in entity order, at most [`rules::PICK_CHOICES`](crate::rules::PICK_CHOICES)
+    /// (`G_PickTarget`'s `MAXCHOICES`). `AimAtTarget` picks one at random, once, when the game
+    /// spawns the pad (its think, one `FRAMETIME` after the spawn); a simulation draws it from
+    /// its seeded generator. Empty for every other trigger.
+    pub apexes: Vec<DVec3>,
 }
 
 /// What a relay does when fired.

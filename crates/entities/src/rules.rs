@@ -142,6 +142,10 @@ pub const QUAKE1_PUSH_SCALE: f64 = 10.0;
 /// (`sv_phys.c`).
 pub const QUAKE1_MAX_VELOCITY: f64 = 2000.0;
 
+/// How many entities of one name Quake III's `G_PickTarget` picks among (`MAXCHOICES`,
+/// `g_utils.c`): the first 32 it finds, in entity order.
+pub const PICK_CHOICES: usize = 32;
+
 /// Quake III `target_push`'s default speed, units/s (`SP_target_push`: `if (!self->speed)
 /// self->speed = 1000;`).
 pub const TARGET_PUSH_SPEED: f64 = 1000.0;

@@ -92,10 +92,26 @@ fn action(e: &Entities, t: &Trigger) -> String {
             if *once { ", once" } else { "" }
         ),
         TriggerKind::Push(Push::Apex { apex, .. }) => {
-            format!("jump pad to apex {}", compact_vector(*apex, 3))
+            format!(
+                "jump pad to apex {}{}",
+                compact_vector(*apex, 3),
+                picked(&t.apexes)
+            )
         }
         TriggerKind::Hurt { damage } => format!("hurts {} (an event)", compact(*damage, 3)),
         TriggerKind::Other => "touch events only".to_string(),
+    }
+}
+
+/// When a jump pad or `target_push` aims at one of several points: which the run picks.
+fn picked(apexes: &[cspace_geom::DVec3]) -> String {
+    if apexes.len() > 1 {
+        format!(
+            " (or one of {} more, picked by the run's seed)",
+            apexes.len() - 1
+        )
+    } else {
+        String::new()
     }
 }
 
@@ -108,9 +124,11 @@ fn target_push(p: &cspace_entities::TargetPush) -> String {
                 compact_vector(velocity, 3)
             )
         }
-        Push::Apex { apex, .. } => {
-            format!("launches the activator to apex {}", compact_vector(apex, 3))
-        }
+        Push::Apex { apex, .. } => format!(
+            "launches the activator to apex {}{}",
+            compact_vector(apex, 3),
+            picked(&p.apexes)
+        ),
     };
     if p.bouncepad {
         what + ", bouncepad"

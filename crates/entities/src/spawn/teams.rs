@@ -112,6 +112,7 @@ pub(super) fn fields(s: &mut Spawner) {
             _ => "button",
         };
         s.out.triggers.push(Trigger {
+            apexes: Vec::new(),
             entity,
             line,
             classname: classname.to_string(),

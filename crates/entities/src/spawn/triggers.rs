@@ -119,6 +119,7 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
     let mut k = Keys::new(s, input);
     let flags = k.flags();
     let targetname = k.string("targetname");
+    let mut apexes = Vec::new();
     let kind = match class {
         "trigger_once" | "trigger_multiple" | "trigger_secret" => {
             let once = class != "trigger_multiple";
@@ -148,7 +149,10 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
         }
         "trigger_teleport" => teleport(&mut k, dialect, flags, targetname.is_some()),
         "trigger_push" => match push(&mut k, dialect, flags, bounds.centre()) {
-            Some(push) => TriggerKind::Push(push),
+            Some((push, aimed)) => {
+                apexes = aimed;
+                TriggerKind::Push(push)
+            }
             None => return,
         },
         "trigger_hurt" => TriggerKind::Hurt {
@@ -166,6 +170,7 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
         kind,
         targetname,
         follows: None,
+        apexes,
     });
 }
 
@@ -188,9 +193,11 @@ fn teleport(k: &mut Keys, dialect: Dialect, flags: u32, named: bool) -> TriggerK
         .filter(|(_, spot)| spot.targetname.as_deref() == Some(target.as_str()))
         .map(|(i, _)| i)
         .collect();
-    if dialect == Dialect::Quake1 {
-        destinations.truncate(1);
-    }
+    // find takes the first; G_PickTarget among the first MAXCHOICES.
+    destinations.truncate(match dialect {
+        Dialect::Quake1 => 1,
+        Dialect::Quake3 => rules::PICK_CHOICES,
+    });
     if destinations.is_empty() {
         k.warn(format!(
             "teleporter target {target:?} names no destination: it does nothing"
@@ -208,8 +215,8 @@ fn teleport(k: &mut Keys, dialect: Dialect, flags: u32, named: bool) -> TriggerK
 
 /// `trigger_push`: Quake 1 sets `10 * speed` along its angle (no angle: no direction, so it
 /// stops agents, as `InitTrigger` leaves `movedir` zero); Quake III aims at its `target`'s apex
-/// from the centre of its bounds.
-fn push(k: &mut Keys, dialect: Dialect, flags: u32, centre: DVec3) -> Option<Push> {
+/// from the centre of its bounds (with the apexes it picks among).
+fn push(k: &mut Keys, dialect: Dialect, flags: u32, centre: DVec3) -> Option<(Push, Vec<DVec3>)> {
     match dialect {
         Dialect::Quake1 => {
             let yaw = k.yaw();
@@ -219,10 +226,13 @@ fn push(k: &mut Keys, dialect: Dialect, flags: u32, centre: DVec3) -> Option<Pus
                 movedir(yaw)
             };
             let speed = k.float("speed", rules::QUAKE1_PUSH_SPEED);
-            Some(Push::Velocity {
-                velocity: dir * (speed * rules::QUAKE1_PUSH_SCALE),
-                once: flags & Q1_PUSH_ONCE != 0,
-            })
+            Some((
+                Push::Velocity {
+                    velocity: dir * (speed * rules::QUAKE1_PUSH_SCALE),
+                    once: flags & Q1_PUSH_ONCE != 0,
+                },
+                Vec::new(),
+            ))
         }
         Dialect::Quake3 => {
             let Some(target) = k.string("target") else {
@@ -235,31 +245,45 @@ fn push(k: &mut Keys, dialect: Dialect, flags: u32, centre: DVec3) -> Option<Pus
 }
 
 /// Quake III's `AimAtTarget` (`g_trigger.c`), for a jump pad or a `target_push` (`what`) at
-/// `from`: the leap to the apex at the named point of `target`; `None` (reported) when it names
-/// no point or the point is not above `from` (Quake III frees the entity: its `time` is 0, or not
-/// a number).
-fn aim(k: &mut Keys, target: &str, from: DVec3, what: &str) -> Option<Push> {
-    let Some(apex) = k
+/// `from`: the leap to the apex at a named point of `target`, `G_PickTarget`'s choices (the
+/// first [`rules::PICK_CHOICES`] points of that name, in entity order; the push aims at the
+/// first, a run at the one it picks). `None` (reported) when it names no point or none is above
+/// `from` (Quake III frees the entity whatever it picks: its `time` is 0, or not a number); when
+/// only some are, reported: a run that picks another frees it.
+fn aim(k: &mut Keys, target: &str, from: DVec3, what: &str) -> Option<(Push, Vec<DVec3>)> {
+    let mut apexes: Vec<DVec3> = k
         .spawner
         .out
         .spots
         .iter()
-        .find(|s| s.targetname.as_deref() == Some(target))
+        .filter(|s| s.targetname.as_deref() == Some(target))
         .map(|s| s.origin)
-    else {
+        .collect();
+    apexes.truncate(rules::PICK_CHOICES);
+    let Some(&apex) = apexes.first() else {
         k.warn(format!(
             "{what} target {target:?} names no point: Quake III frees it; ignored"
         ));
         return None;
     };
-    let push = Push::Apex { from, apex };
-    if push.velocity(1.0).is_none() {
+    let below = apexes
+        .iter()
+        .filter(|&&apex| Push::Apex { from, apex }.velocity(1.0).is_none())
+        .count();
+    if below == apexes.len() {
         k.warn(format!(
             "{what} target is not above the {what}: Quake III frees it; ignored"
         ));
         return None;
     }
-    Some(push)
+    if below > 0 {
+        k.warn(format!(
+            "{below} of the {} points named {target:?} are not above the {what}: Quake III \
+             frees it when it picks one of them",
+            apexes.len()
+        ));
+    }
+    Some((Push::Apex { from, apex }, apexes))
 }
 
 /// Quake III's `target_push` (`SP_target_push`, `g_trigger.c`): `speed` (0 or absent: 1000)
@@ -278,20 +302,21 @@ fn target_push(s: &mut Spawner, input: &EntityInput) {
         return;
     };
     let bouncepad = k.flags() & Q3_BOUNCEPAD != 0;
-    let push = match k.string("target") {
+    let (push, apexes) = match k.string("target") {
         Some(target) => {
             let origin = k.origin().unwrap_or(DVec3::ZERO);
             match aim(&mut k, &target, origin, "target_push") {
-                Some(push) => push,
+                Some(aimed) => aimed,
                 None => return,
             }
         }
         None => {
             let speed = k.float("speed", rules::TARGET_PUSH_SPEED);
-            Push::Velocity {
+            let push = Push::Velocity {
                 velocity: movedir_of_angles(k.angles()) * speed,
                 once: false,
-            }
+            };
+            (push, Vec::new())
         }
     };
     s.out.target_pushes.push(TargetPush {
@@ -300,6 +325,7 @@ fn target_push(s: &mut Spawner, input: &EntityInput) {
         targetname: Some(targetname),
         push,
         bouncepad,
+        apexes,
     });
 }
 

@@ -416,3 +416,90 @@ fn a_target_push_without_an_agent_activator_pushes_nobody() {
         built.living.warnings
     );
 }
+
+/// Quake III's `AimAtTarget` (`g_trigger.c`) from `from` to the apex `to` under gravity 800:
+/// `t = sqrt(h / (g / 2))`, `v_xy = d_xy / t` towards it, `v_z = t g`.
+fn aim_at_target(from: DVec3, to: DVec3) -> DVec3 {
+    let t = ((to.z - from.z) / (800.0 / 2.0)).sqrt();
+    let flat = DVec3::new(to.x - from.x, to.y - from.y, 0.0);
+    flat / flat.length() * (flat.length() / t) + DVec3::Z * (t * 800.0)
+}
+
+/// Two `target_position`s named "apex"; a jump pad (x -32..32, z 0..8: centre (0, 0, 4)) and a
+/// `target_push` at (0, 0, 50), fired by a trigger at x 500..600, both aim at "apex".
+/// `G_PickTarget` picks one of the two for each, once, when the game spawns them
+/// (`AimAtTarget` is their think): from the simulation's seeded generator. The same seed always
+/// aims the same way; among 16 seeds each of them aims at both points.
+#[test]
+fn quake3_aims_pick_among_points_of_one_name_with_the_seed() {
+    let apexes = [
+        DVec3::new(300.0, 0.0, 260.0),
+        DVec3::new(-300.0, 100.0, 200.0),
+    ];
+    let text = map(&[
+        entity(
+            &[("classname", "trigger_push"), ("target", "apex")],
+            &[brush([-32, -32, 0], [32, 32, 8], "trigger")],
+        ),
+        entity(
+            &[
+                ("classname", "target_position"),
+                ("targetname", "apex"),
+                ("origin", "300 0 260"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_position"),
+                ("targetname", "apex"),
+                ("origin", "-300 100 200"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "tp"),
+                ("origin", "0 0 50"),
+                ("target", "apex"),
+            ],
+            &[],
+        ),
+        entity(
+            &[("classname", "trigger_multiple"), ("target", "tp")],
+            &[brush([500, -64, 0], [600, 64, 128], "trigger")],
+        ),
+    ]);
+    let pad = DVec3::new(0.0, 0.0, 4.0);
+    let origin = DVec3::new(0.0, 0.0, 50.0);
+    // Which apex each aims at, for a seed.
+    let run = |seed: u64| {
+        let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake3, seed);
+        let a = sim
+            .spawn(AgentSpec::new(player(), standing(0.0, 0.0)))
+            .unwrap();
+        let b = sim
+            .spawn(AgentSpec::new(player(), standing(550.0, 0.0)))
+            .unwrap();
+        sim.step();
+        let which = |v: DVec3, from: DVec3| {
+            let found = apexes
+                .iter()
+                .position(|&to| near(v, aim_at_target(from, to)));
+            found.unwrap_or_else(|| panic!("seed {seed}: {v} aims at no apex from {from}"))
+        };
+        let pad_pick = which(sim.agent(a).unwrap().velocity, pad);
+        let got = pushes(&sim, b);
+        assert_eq!(got.len(), 1, "seed {seed}: {got:?}");
+        (pad_pick, which(got[0].2, origin))
+    };
+    let mut seen = [[false; 2]; 2];
+    for seed in 0..16 {
+        let picks = run(seed);
+        assert_eq!(run(seed), picks, "seed {seed} is not deterministic");
+        seen[0][picks.0] = true;
+        seen[1][picks.1] = true;
+    }
+    assert_eq!(seen, [[true; 2]; 2], "16 seeds never picked some apex");
+}

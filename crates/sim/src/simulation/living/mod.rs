@@ -99,7 +99,7 @@ impl LivingState {
         for (m, &offset) in machinery.offsets().iter().enumerate() {
             scene.set_offset(m, offset);
         }
-        let triggers = TriggerState::new(living.entities.dialect, &living.entities.triggers, seed);
+        let triggers = TriggerState::new(&living.entities, seed);
         let liquids = super::Liquids::new(&living.entities);
         let trigger_grid = BoxGrid::new(
             living

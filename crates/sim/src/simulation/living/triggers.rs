@@ -63,12 +63,19 @@ pub(crate) struct TriggerState {
     touching: Vec<Vec<u32>>,
     /// The simulation's generator ([`crate::SimConfig::seed`]): Quake III's `G_PickTarget`.
     rng: Rng,
+    /// Per trigger, a jump pad's push aimed at the apex picked when the world starts (`None`
+    /// for every other trigger: its own kind says what it does).
+    aimed: Vec<Option<Push>>,
+    /// Per `target_push`, what it sets: aimed at the apex picked when the world starts, or its
+    /// fixed velocity; `None` when the pick freed it.
+    target_pushes: Vec<Option<Push>>,
     queries: QueryContext,
 }
 
 impl TriggerState {
     /// The triggers of `triggers`, read with `dialect`'s rules, none used yet.
-    pub(crate) fn new(dialect: Dialect, triggers: &[Trigger], seed: u64) -> TriggerState {
+    pub(crate) fn new(entities: &Entities, seed: u64) -> TriggerState {
+        let (dialect, triggers) = (entities.dialect, &entities.triggers);
         let exact = triggers
             .iter()
             .map(|t| {
@@ -77,14 +84,59 @@ impl TriggerState {
                 })
             })
             .collect();
-        TriggerState {
+        let mut state = TriggerState {
             gone: vec![false; triggers.len()],
             hurt_ready: vec![0.0; triggers.len()],
             armed_until: vec![f64::NEG_INFINITY; triggers.len()],
             exact,
             touching: Vec::new(),
             rng: Rng::new(seed),
+            aimed: vec![None; triggers.len()],
+            target_pushes: entities
+                .target_pushes
+                .iter()
+                .map(|p| Some(p.push))
+                .collect(),
             queries: QueryContext::new(),
+        };
+        state.aim(entities);
+        state
+    }
+
+    /// Quake III's `AimAtTarget` (`g_trigger.c`), the think every jump pad and aimed
+    /// `target_push` runs once, one `FRAMETIME` after the map spawns, in entity order (one frame's
+    /// thinks, `G_RunFrame`): each picks its apex among the points of its target's name with
+    /// `G_PickTarget` (`rand() % num_choices`, a draw even for one choice), here from the
+    /// simulation's generator, before any teleporter draws from it. A pick that is not above the
+    /// pad frees it (`!time`; not a number: freed too, never a velocity).
+    fn aim(&mut self, entities: &Entities) {
+        // (entity, trigger or target_push, its centre or origin, its apexes).
+        let mut aims: Vec<(u32, Result<usize, usize>, DVec3, &[DVec3])> = Vec::new();
+        for (k, t) in entities.triggers.iter().enumerate() {
+            if let TriggerKind::Push(Push::Apex { from, .. }) = t.kind {
+                aims.push((t.entity, Ok(k), from, &t.apexes));
+            }
+        }
+        for (p, t) in entities.target_pushes.iter().enumerate() {
+            if let Push::Apex { from, .. } = t.push {
+                aims.push((t.entity, Err(p), from, &t.apexes));
+            }
+        }
+        aims.sort_by_key(|a| a.0);
+        for (_, which, from, apexes) in aims {
+            if apexes.is_empty() {
+                continue;
+            }
+            let apex = apexes[self.rng.below(apexes.len())];
+            let push = Push::Apex { from, apex };
+            let freed = push.velocity(1.0).is_none();
+            match which {
+                Ok(k) => {
+                    self.aimed[k] = Some(push);
+                    self.gone[k] |= freed;
+                }
+                Err(p) => self.target_pushes[p] = (!freed).then_some(push),
+            }
         }
     }
 
@@ -281,7 +333,13 @@ impl Sim {
         living
             .triggers
             .take_uses(&mut living.machinery, &entities.triggers, now, &mut pushed);
-        target_push_acts(&mut pushed, &entities, &agents, gravity, &mut acts);
+        target_push_acts(
+            &mut pushed,
+            &living.triggers.target_pushes,
+            &agents,
+            gravity,
+            &mut acts,
+        );
         for (k, trigger) in entities.triggers.iter().enumerate() {
             // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed.
             if living.triggers.gone[k] || living.machinery.trigger_removed(k) {
@@ -359,6 +417,7 @@ impl Sim {
                         }
                     }
                     TriggerKind::Push(push) => {
+                        let push = living.triggers.aimed[k].as_ref().unwrap_or(push);
                         let Some(velocity) = push.velocity(gravity) else {
                             continue;
                         };
@@ -408,7 +467,13 @@ impl Sim {
                     &mut pushed,
                 );
             }
-            target_push_acts(&mut pushed, &entities, &agents, gravity, &mut acts);
+            target_push_acts(
+                &mut pushed,
+                &living.triggers.target_pushes,
+                &agents,
+                gravity,
+                &mut acts,
+            );
         }
         // Touches that began, per agent in id order, before what the triggers did to it.
         let mut began: Vec<(AgentId, EventKind)> = Vec::new();
@@ -513,19 +578,20 @@ impl Sim {
 }
 
 /// Quake III's `Use_target_push` (`g_trigger.c`) for each use in `pushed` (activator, push),
-/// emptied: the activator's velocity becomes the push's (`AimAtTarget`'s with the run's gravity,
-/// or `speed` along its angles), applied with the pass's other acts. An activator that is no
-/// agent of the pass (gone, or out of the world) is not pushed (`!activator->client`).
+/// emptied: the activator's velocity becomes the push's of `pushes` (`AimAtTarget`'s with the
+/// run's gravity, or `speed` along its angles; `None`: freed), applied with the pass's other
+/// acts. An activator that is no agent of the pass (gone, or out of the world) is not pushed
+/// (`!activator->client`).
 fn target_push_acts(
     pushed: &mut Vec<(u32, usize)>,
-    entities: &Entities,
+    pushes: &[Option<Push>],
     agents: &[Toucher],
     gravity: f64,
     acts: &mut Vec<(usize, Act)>,
 ) {
     for (agent, p) in pushed.drain(..) {
         let found = agents.binary_search_by_key(&agent, |a| a.id.0);
-        let velocity = entities.target_pushes[p].push.velocity(gravity);
+        let velocity = pushes[p].and_then(|push| push.velocity(gravity));
         if let (Ok(i), Some(velocity)) = (found, velocity) {
             acts.push((
                 i,
