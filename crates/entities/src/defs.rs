@@ -35,6 +35,15 @@ pub struct Entities {
     pub warnings: Vec<EntityWarning>,
 }
 
+impl Spot {
+    /// The direction it faces: `AngleVectors` of its angles (Quake III's `TeleportPlayer`;
+    /// Quake 1's `makevectors (t.mangle)` in `teleport_touch`), pitch included: `(cos p cos y,
+    /// cos p sin y, -sin p)` ([`rules::forward`](crate::rules::forward)).
+    pub fn forward(&self) -> DVec3 {
+        crate::rules::forward(DVec3::new(self.pitch, self.yaw, 0.0))
+    }
+}
+
 impl Entities {
     /// No entities, read with `dialect`'s rules (the entities of an inline world).
     pub fn empty(dialect: Dialect) -> Entities {
@@ -483,6 +492,11 @@ pub struct Spot {
     pub origin: DVec3,
     /// Its facing, degrees counter-clockwise from +X (the `angle` key, or the yaw of `angles`).
     pub yaw: f64,
+    /// Its pitch, degrees, positive looking down as Quake's view angles are: the first number of
+    /// `angles` (Quake 1's `info_teleport_destination` keeps `mangle = angles`; Quake III's
+    /// `G_ParseField` reads `angles` whole); 0 with an `angle` key, which is a yaw alone (Quake
+    /// 1's `ED_ParseEpair` rewrites it `0 angle 0`, Quake III's `F_ANGLEHACK`).
+    pub pitch: f64,
     /// Its `wait`, seconds (path corners).
     pub wait: f64,
     /// Its `speed`, units/s (Quake III path corners); 0 when not given.

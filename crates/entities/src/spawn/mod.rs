@@ -89,7 +89,7 @@ impl Spawner {
             }
             return;
         };
-        let yaw = k.yaw();
+        let angles = k.angles();
         let wait = k.float("wait", 0.0);
         let speed = k.float("speed", 0.0);
         let target = k.string("target");
@@ -100,7 +100,8 @@ impl Spawner {
             targetname,
             target,
             origin,
-            yaw,
+            yaw: angles.y,
+            pitch: angles.x,
             wait,
             speed,
         });

@@ -161,10 +161,9 @@ pub(crate) fn living_nav(
                     .iter()
                     .map(|&d| {
                         let spot = &entities.spots[d];
-                        let (sin, cos) = spot.yaw.to_radians().sin_cos();
                         Destination {
                             origin: spot.origin + lift,
-                            velocity: DVec3::new(cos, sin, 0.0) * speed,
+                            velocity: spot.forward() * speed,
                         }
                     })
                     .collect(),

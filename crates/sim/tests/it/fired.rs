@@ -503,3 +503,87 @@ fn quake3_aims_pick_among_points_of_one_name_with_the_seed() {
     }
     assert_eq!(seen, [[true; 2]; 2], "16 seeds never picked some apex");
 }
+
+/// A destination's pitch: both games set the velocity from `AngleVectors` of its whole
+/// `angles` (Quake III `TeleportPlayer`, `g_misc.c`: 400 along it; Quake 1 `teleport_touch`:
+/// `makevectors (t.mangle)`, `v_forward * 300`, with `info_teleport_destination`'s `mangle =
+/// angles`). `AngleVectors` (`q_math.c`, Quake 1's `mathlib.c`) gives `(cos p cos y, cos p sin
+/// y, -sin p)`: a positive pitch looks, and sends, down. The view takes the angles too
+/// (`SetClientViewAngle`; Quake 1's `fixangle` sends `angles` as the view). An `angle` key is a
+/// yaw alone (pitch 0).
+#[test]
+fn a_pitched_destination_sends_the_agent_along_its_pitch() {
+    let forward = |pitch: f64, yaw: f64| {
+        let (sy, cy) = yaw.to_radians().sin_cos();
+        let (sp, cp) = pitch.to_radians().sin_cos();
+        DVec3::new(cp * cy, cp * sy, -sp)
+    };
+    // (dialect, destination class, angles key, its value, pitch, yaw, speed, lift)
+    let cases = [
+        (
+            Dialect::Quake1,
+            "info_teleport_destination",
+            "angles",
+            "30 90 0",
+            30.0,
+            90.0,
+            300.0,
+            27.0,
+        ),
+        (
+            Dialect::Quake3,
+            "misc_teleporter_dest",
+            "angles",
+            "-45 180 0",
+            -45.0,
+            180.0,
+            400.0,
+            1.0,
+        ),
+        (
+            Dialect::Quake3,
+            "misc_teleporter_dest",
+            "angle",
+            "45",
+            0.0,
+            45.0,
+            400.0,
+            1.0,
+        ),
+    ];
+    for (dialect, class, key, value, pitch, yaw, speed, lift) in cases {
+        let text = map(&[
+            entity(
+                &[("classname", "trigger_teleport"), ("target", "dest")],
+                &[brush([0, -64, 0], [64, 64, 128], "trigger")],
+            ),
+            entity(
+                &[
+                    ("classname", class),
+                    ("targetname", "dest"),
+                    ("origin", "500 300 200"),
+                    (key, value),
+                ],
+                &[],
+            ),
+        ]);
+        for backend in BackendKind::ALL {
+            let mut sim = living_map(backend, &text, dialect, 0);
+            let a = sim
+                .spawn(AgentSpec::new(player(), standing(32.0, 0.0)))
+                .unwrap();
+            sim.step();
+            assert_eq!(teleports(&sim, a), [1], "{dialect:?} {backend:?}");
+            let me = sim.agent(a).unwrap();
+            assert_eq!(me.position, DVec3::new(500.0, 300.0, 200.0 + lift));
+            let expected = forward(pitch, yaw) * speed;
+            assert!(
+                near(me.velocity, expected),
+                "{dialect:?} {backend:?}: {} vs {expected}",
+                me.velocity
+            );
+            let view = sim.intent(a).unwrap().view;
+            assert_eq!((view.pitch, view.yaw), (pitch, yaw), "{dialect:?}");
+        }
+    }
+}

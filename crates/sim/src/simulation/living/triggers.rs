@@ -241,12 +241,12 @@ enum Act {
     /// A `target_push` (an index of the entities' `target_pushes`) sets the activator's
     /// velocity, as a push pad does, with an event.
     TargetPush { push: u32, velocity: DVec3 },
-    /// Teleporter `trigger` puts the agent at `to` with `velocity`, facing `yaw`.
+    /// Teleporter `trigger` puts the agent at `to` with `velocity`, looking along `view`.
     Teleport {
         trigger: u32,
         to: DVec3,
         velocity: DVec3,
-        yaw: f64,
+        view: View,
     },
 }
 
@@ -389,9 +389,11 @@ impl Sim {
                         };
                         let spot = &entities.spots[destinations[pick]];
                         let to = spot.origin + DVec3::Z * rules::teleport_lift(dialect);
+                        // Both games turn the player to the destination's angles, pitch
+                        // included (SetClientViewAngle; Quake 1's fixangle sends `angles`).
                         let view = View {
                             yaw: spot.yaw,
-                            pitch: 0.0,
+                            pitch: spot.pitch,
                         };
                         // A hostile map's destination at the domain's edge cannot be reached.
                         let outside = cspace_geom::domain::check_point(
@@ -412,8 +414,10 @@ impl Sim {
                         Act::Teleport {
                             trigger: k as u32,
                             to,
-                            velocity: view.forward() * rules::teleport_speed(dialect),
-                            yaw: spot.yaw,
+                            // AngleVectors / makevectors of the angles, pitch included: a positive
+                            // pitch sends the agent down.
+                            velocity: spot.forward() * rules::teleport_speed(dialect),
+                            view,
                         }
                     }
                     TriggerKind::Push(push) => {
@@ -525,15 +529,14 @@ impl Sim {
                     trigger,
                     to,
                     velocity,
-                    yaw,
+                    view,
                 } => {
                     {
                         let mut query = self
                             .world
                             .query_one::<(&mut Intent, &mut MoveTimer)>(agent.entity);
                         let (intent, t) = query.get().expect("agents have every component");
-                        // Both games turn the player to the destination's facing.
-                        intent.view = View { yaw, pitch: 0.0 };
+                        intent.view = view;
                         *t = teleport_timer(dialect, *t);
                     }
                     self.place(agent.entity, to, velocity);
