@@ -120,14 +120,15 @@ pub trait Surroundings {
     fn liquid(&mut self, _point: DVec3) -> Option<cspace_entities::LiquidKind> {
         None
     }
-    /// Whether `point` is inside a static world brush (closed: on a face is inside, as Quake
-    /// III's `CM_PointContents`): `Some(true)` for solid, `Some(false)` for clip only, `None`
-    /// outside every brush.
+    /// Whether `point` is inside a brush of the world (closed: on a face is inside, as Quake
+    /// III's `CM_PointContents`), in a living world the static world's or a mover's where it
+    /// stands: `Some(true)` for solid, `Some(false)` for clip only, `None` outside every brush.
     fn solid(&mut self, _point: DVec3) -> Option<bool> {
         None
     }
-    /// The outward normal of the first static world brush a line from `start` to `end` meets
-    /// (Quake's `traceline`), `None` when it meets none.
+    /// The outward normal of the first brush of the world (in a living world, the static
+    /// world's or a mover's where it stands) a line from `start` to `end` meets (Quake's
+    /// `traceline`), `None` when it meets none.
     fn line(&mut self, _start: DVec3, _end: DVec3) -> Option<DVec3> {
         None
     }

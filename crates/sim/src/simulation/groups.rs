@@ -290,6 +290,7 @@ fn update_one(
                 traces: &mut out.traces,
                 liquids: shared.liquids,
                 quiet,
+                scene: shared.scene,
             };
             update(&mut after, &mut tracer, shared.params, &mut log);
         });

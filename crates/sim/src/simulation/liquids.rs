@@ -24,10 +24,13 @@
 
 use cspace_entities::{Dialect, Entities, LiquidKind};
 use cspace_geom::tolerance::BOX_GROWTH;
-use cspace_geom::{Aabb, BrushId, BrushSource, Contents, DVec3, Plane, World, WorldBrush};
+use cspace_geom::{
+    Aabb, BrushId, BrushSource, Collider, Contents, DVec3, Plane, World, WorldBrush,
+};
 
 use crate::box_grid::BoxGrid;
 
+use crate::movers::Scene;
 use crate::params::{WaterParams, WaterRules};
 
 /// A world's liquid brushes, indexed, and the water rules of its dialect.
@@ -162,16 +165,76 @@ pub(crate) fn solid_at(world: &World, point: DVec3) -> Option<bool> {
     found
 }
 
+/// [`solid_at`] in the run's scene: the static world and every mover where it stands now (a
+/// mover's brushes at its offset: the point moved back by it), as Quake's point contents see
+/// brush models (`SV_PointContents` / `CM_PointContents` over the entities' clip models):
+/// `Some(true)` when a solid brush of any holds the point, `Some(false)` when only clip brushes
+/// do, `None` when none. A mover a `killtarget` removed holds nothing.
+pub(crate) fn solid_in_scene(scene: &Scene, point: DVec3) -> Option<bool> {
+    let mut found = solid_at(scene.world(), point);
+    let near = point_box(point);
+    for m in 0..scene.models().len() {
+        if found == Some(true) {
+            break;
+        }
+        let Some(mover) = scene.models().collider(m) else {
+            continue;
+        };
+        if !scene.placed(m).intersects(&near) {
+            continue;
+        }
+        match solid_at(mover.world(), point - scene.offset(m)) {
+            Some(true) => found = Some(true),
+            Some(false) => found = found.or(Some(false)),
+            None => {}
+        }
+    }
+    found
+}
+
+/// [`line_hit`] in the run's scene: the first brush the line meets among the static world's and
+/// every mover's where it stands now (the line moved back by the mover's offset); on a tie the
+/// static world's, then the first mover's.
+pub(crate) fn line_hit_in_scene(scene: &Scene, start: DVec3, end: DVec3) -> Option<DVec3> {
+    let mut best = line_entry(scene.world(), start, end);
+    let reach = grown_box(start, end);
+    for m in 0..scene.models().len() {
+        let Some(mover) = scene.models().collider(m) else {
+            continue;
+        };
+        if !scene.placed(m).intersects(&reach) {
+            continue;
+        }
+        let offset = scene.offset(m);
+        if let Some(hit) = line_entry(mover.world(), start - offset, end - offset)
+            && best.is_none_or(|(t, _)| hit.0 < t)
+        {
+            best = Some(hit);
+        }
+    }
+    best.map(|(_, normal)| normal)
+}
+
+/// The box from `start` to `end`, grown by [`BOX_GROWTH`].
+fn grown_box(start: DVec3, end: DVec3) -> Aabb {
+    let bounds = Aabb::new(start.min(end), start.max(end));
+    Aabb::new(
+        bounds.min - DVec3::splat(BOX_GROWTH),
+        bounds.max + DVec3::splat(BOX_GROWTH),
+    )
+}
+
 /// The outward normal of the first static world brush the line from `start` to `end` meets
 /// (Quake 1's `traceline` with `nomonsters`: where it enters a brush; a line starting inside a
 /// brush meets it at once, with the normal of the plane nearest behind the start). `None` when
 /// it meets none.
 pub(crate) fn line_hit(world: &World, start: DVec3, end: DVec3) -> Option<DVec3> {
-    let bounds = Aabb::new(start.min(end), start.max(end));
-    let grown = Aabb::new(
-        bounds.min - DVec3::splat(BOX_GROWTH),
-        bounds.max + DVec3::splat(BOX_GROWTH),
-    );
+    line_entry(world, start, end).map(|(_, normal)| normal)
+}
+
+/// [`line_hit`] with where the line enters: (its fraction along the line, the normal).
+fn line_entry(world: &World, start: DVec3, end: DVec3) -> Option<(f64, DVec3)> {
+    let grown = grown_box(start, end);
     let mut best: Option<(f64, DVec3)> = None;
     world.for_each_overlapping(&grown, |id| {
         let (mut enter, mut leave) = (0.0, 1.0);
@@ -208,7 +271,7 @@ pub(crate) fn line_hit(world: &World, start: DVec3, end: DVec3) -> Option<DVec3>
             best = Some((enter, normal));
         }
     });
-    best.map(|(_, n)| n)
+    best
 }
 
 #[cfg(test)]

@@ -32,6 +32,9 @@ pub(crate) struct Tracer<'a> {
     /// In a living world, the scene (`collider`) and a box around the mover's reach that meets
     /// no mover's place: moves within it ask the static world alone ([`Scene::trace_in_quiet`]).
     pub quiet: Option<(&'a Scene, Aabb)>,
+    /// The living world's scene (the static world and the movers where they stand), which
+    /// `collider` answers for: the water jump's solid tests look at its movers too.
+    pub scene: Option<&'a Scene>,
 }
 
 impl Surroundings for Tracer<'_> {
@@ -48,11 +51,17 @@ impl Surroundings for Tracer<'_> {
     }
 
     fn solid(&mut self, point: DVec3) -> Option<bool> {
-        liquids::solid_at(self.collider.world(), point)
+        match self.scene {
+            Some(scene) => liquids::solid_in_scene(scene, point),
+            None => liquids::solid_at(self.collider.world(), point),
+        }
     }
 
     fn line(&mut self, start: DVec3, end: DVec3) -> Option<DVec3> {
-        liquids::line_hit(self.collider.world(), start, end)
+        match self.scene {
+            Some(scene) => liquids::line_hit_in_scene(scene, start, end),
+            None => liquids::line_hit(self.collider.world(), start, end),
+        }
     }
 
     /// Sweeps the mover in `pose` from `start` to `end`.

@@ -419,3 +419,84 @@ fn a_run_with_liquids_ends_on_the_same_bits_on_one_and_two_threads() {
         assert_eq!(run(2), (one, levels), "{dialect:?}");
     }
 }
+
+/// The pool of [`pool`] whose ledge (x -1024..-512, up to 8 above the surface at 0) is a mover:
+/// a named `func_door`, never fired, so it stands where the file draws it, in the scene but not
+/// in the static world.
+fn pool_with_a_mover_ledge(backend: BackendKind, dialect: Dialect) -> Sim {
+    let inputs = [
+        cspace_entities::EntityInput::new(0, 1, [("classname", "worldspawn")]),
+        cspace_entities::EntityInput::new(
+            1,
+            10,
+            [("classname", "func_door"), ("targetname", "never")],
+        )
+        .with_solid(cube([-1024.0, -512.0, -256.0], [-512.0, 512.0, 8.0])),
+    ];
+    let mut entities = cspace_entities::spawn(&inputs, dialect);
+    assert!(entities.warnings.is_empty(), "{:?}", entities.warnings);
+    assert_eq!(entities.movers.len(), 1);
+    entities.liquids.push(Liquid {
+        kind: LiquidKind::Water,
+        brush: cube([-512.0, -512.0, -256.0], [512.0, 512.0, 0.0]),
+        source: BrushSource::default(),
+    });
+    let entities = Arc::new(entities);
+    let world = Arc::new(World::from_brushes([cube(
+        [-1024.0, -512.0, -272.0],
+        [512.0, 512.0, -256.0],
+    )]));
+    let shapes = [player(), crouched()];
+    let collider = backend.build_for(&world, &shapes).unwrap().unwrap();
+    let models = Models::build(backend, &entities.movers, &shapes)
+        .unwrap()
+        .unwrap();
+    let config = SimConfig {
+        recording: Recording::Events,
+        verify: true,
+        parallel_from: 2000,
+        living: Some(Living {
+            entities,
+            models: Arc::new(models),
+        }),
+        ..SimConfig::default()
+    };
+    Sim::new(collider, config).unwrap()
+}
+
+/// A water jump against a mover's brush: the solid tests of `PM_CheckWaterJump` (Quake III's
+/// `pm->pointcontents`, `CM_PointContents` over the world and the brush models) and
+/// `CheckWaterJump` (Quake 1's `traceline`, which meets brush models) see the movers where they
+/// stand, so the agent of `a_water_jump_sets_each_dialects_speeds` jumps out onto a ledge that is
+/// a mover with the same speeds (350 - 2 x 800 / 64 up and 200 along the view; 225 up and 50
+/// into the face) and lands on its top. Before, the tests saw the static world only: no jump.
+#[test]
+fn a_water_jump_sees_a_movers_ledge() {
+    for backend in BackendKind::ALL {
+        for dialect in [Dialect::Quake3, Dialect::Quake1] {
+            let mut sim = pool_with_a_mover_ledge(backend, dialect);
+            let id = sim
+                .spawn(AgentSpec::new(player(), DVec3::new(-490.0, 0.0, -8.0)))
+                .unwrap();
+            sim.settle();
+            assert_eq!(sim.agent(id).unwrap().water_level, 2);
+            sim.set_intent(id, Intent::walk(DVec3::NEG_X, 320.0))
+                .unwrap();
+            sim.step();
+            let v = sim.agent(id).unwrap().velocity;
+            let expected = match dialect {
+                Dialect::Quake3 => DVec3::new(-200.0, 0.0, 350.0 - 2.0 * 800.0 / 64.0),
+                Dialect::Quake1 => DVec3::new(-50.0, 0.0, 225.0),
+            };
+            assert_eq!(v, expected, "{backend:?} {dialect:?}");
+            run(&mut sim, id, Intent::walk(DVec3::NEG_X, 320.0), 64);
+            let me = sim.agent(id).unwrap();
+            assert!(
+                me.on_ground && me.position.x < -512.0 && me.position.z == 32.03125,
+                "{backend:?} {dialect:?}: {me:?}"
+            );
+            let v = sim.verification().unwrap();
+            assert_eq!(v.in_solid, 0, "{backend:?}: {:?}", v.first);
+        }
+    }
+}
