@@ -385,6 +385,12 @@ pub enum TriggerKind {
     Hurt {
         /// The damage per hit as written (`dmg`).
         damage: f64,
+        /// Quake III's `SLOW` (`spawnflags` 16): a hit a second, not every `FRAMETIME`
+        /// (`hurt_touch`).
+        slow: bool,
+        /// Quake III's `START_OFF` (`spawnflags` 1): it spawns unlinked, touching nothing, until
+        /// a firing uses it; every use toggles it (`hurt_use` links or unlinks it).
+        start_off: bool,
     },
     /// Anything else with a volume (`trigger_changelevel`, `trigger_onlyregistered`, ...):
     /// touches are reported, nothing else happens.

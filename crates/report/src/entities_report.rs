@@ -98,7 +98,16 @@ fn action(e: &Entities, t: &Trigger) -> String {
                 picked(&t.apexes)
             )
         }
-        TriggerKind::Hurt { damage } => format!("hurts {} (an event)", compact(*damage, 3)),
+        TriggerKind::Hurt {
+            damage,
+            slow,
+            start_off,
+        } => format!(
+            "hurts {} (an event){}{}",
+            compact(*damage, 3),
+            if *slow { ", once a second" } else { "" },
+            if *start_off { ", off until fired" } else { "" }
+        ),
         TriggerKind::Other => "touch events only".to_string(),
     }
 }

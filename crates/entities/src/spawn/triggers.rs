@@ -17,6 +17,9 @@ const Q1_NOTOUCH: u32 = 1;
 const Q1_PUSH_ONCE: u32 = 1;
 /// Quake III `trigger_teleport`'s `SPECTATOR` flag.
 const Q3_SPECTATOR: u32 = 1;
+/// Quake III `trigger_hurt`'s `START_OFF` and `SLOW` flags (`SP_trigger_hurt`, `hurt_touch`).
+const Q3_HURT_START_OFF: u32 = 1;
+const Q3_HURT_SLOW: u32 = 16;
 /// Quake III `target_push`'s `bouncepad` flag.
 const Q3_BOUNCEPAD: u32 = 1;
 /// Quake III `target_relay`'s flags (`g_target.c`): `RED_ONLY`, `BLUE_ONLY`, `RANDOM`.
@@ -155,8 +158,11 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
             }
             None => return,
         },
+        // SP_trigger_hurt's START_OFF and SLOW (Quake III); Quake 1's hurt reads no flags.
         "trigger_hurt" => TriggerKind::Hurt {
             damage: k.float("dmg", rules::HURT_DAMAGE),
+            slow: dialect == Dialect::Quake3 && flags & Q3_HURT_SLOW != 0,
+            start_off: dialect == Dialect::Quake3 && flags & Q3_HURT_START_OFF != 0,
         },
         _ => TriggerKind::Other,
     };

@@ -587,3 +587,66 @@ fn a_pitched_destination_sends_the_agent_along_its_pitch() {
         }
     }
 }
+
+/// Quake III's `trigger_hurt` (`g_trigger.c`): `START_OFF` (1) spawns it unlinked, a use toggles
+/// it (`hurt_use`: "Targeting the trigger will toggle its on / off state"), `SLOW` (16) hits once
+/// a second instead of every `FRAMETIME` (`hurt_touch`). Three hurt volumes, the first two named
+/// "h" (the first `START_OFF`), the third `SLOW`, then a `trigger_once` firing "h" at step 1,
+/// after the volumes were tested in that step. Quake III: the first hurts from step 2 every 0.1
+/// s (the first step at or past the last hit's time + 0.1: steps 2, 9, 16, 23 ...), the second
+/// at step 1 only (then off), the third at steps 1, 65, 129. Quake 1's `trigger_hurt` reads no
+/// flags and has no use: each hurts once a second (`hurt_on`), at steps 1, 65, 129.
+#[test]
+fn a_quake3_hurt_volume_starts_off_toggles_when_used_and_may_be_slow() {
+    let hurt = |name: Option<&'static str>, flags: &'static str, x: i32| {
+        let mut keys = vec![
+            ("classname", "trigger_hurt"),
+            ("dmg", "7"),
+            ("spawnflags", flags),
+        ];
+        if let Some(name) = name {
+            keys.push(("targetname", name));
+        }
+        entity(&keys, &[brush([x, -64, 0], [x + 128, 64, 128], "trigger")])
+    };
+    let text = map(&[
+        hurt(Some("h"), "1", 0),
+        hurt(Some("h"), "0", 200),
+        hurt(None, "16", 400),
+        entity(
+            &[("classname", "trigger_once"), ("target", "h")],
+            &[brush([600, -64, 0], [728, 64, 128], "trigger")],
+        ),
+    ]);
+    for dialect in [Dialect::Quake3, Dialect::Quake1] {
+        let mut sim = living_map(BackendKind::Exact, &text, dialect, 0);
+        let ids: Vec<AgentId> = [64.0, 264.0, 464.0, 664.0]
+            .iter()
+            .map(|&x| {
+                sim.spawn(AgentSpec::new(player(), standing(x, 0.0)))
+                    .unwrap()
+            })
+            .collect();
+        sim.run(130);
+        let hurts = |agent: AgentId| -> Vec<u64> {
+            sim.events()
+                .iter()
+                .filter(|e| e.agent == agent && matches!(e.kind, EventKind::Hurt { .. }))
+                .map(|e| e.step)
+                .collect()
+        };
+        match dialect {
+            Dialect::Quake3 => {
+                assert_eq!(hurts(ids[0])[..4], [2, 9, 16, 23]);
+                assert_eq!(hurts(ids[1]), [1]);
+                assert_eq!(hurts(ids[2]), [1, 65, 129]);
+            }
+            Dialect::Quake1 => {
+                for &id in &ids[..3] {
+                    assert_eq!(hurts(id), [1, 65, 129]);
+                }
+            }
+        }
+        assert_eq!(hurts(ids[3]), [] as [u64; 0]);
+    }
+}

@@ -41,8 +41,12 @@ use crate::record::EventKind;
 use super::super::Sim;
 
 /// How long a Quake III hurt volume waits between hits, seconds: `hurt_touch` sets `timestamp =
-/// level.time + FRAMETIME` (`g_trigger.c`; its `SLOW` flag's second is not read).
+/// level.time + FRAMETIME` (`g_trigger.c`), or a second with its `SLOW` flag
+/// ([`QUAKE3_SLOW_HURT_REPEAT`]).
 const QUAKE3_HURT_REPEAT: f64 = rules::QUAKE3_FRAMETIME;
+/// How long a Quake III hurt volume with the `SLOW` flag (16) waits between hits, seconds:
+/// `timestamp = level.time + 1000` (`hurt_touch`).
+const QUAKE3_SLOW_HURT_REPEAT: f64 = 1.0;
 /// How long a Quake 1 hurt volume is off after a hit, seconds: `hurt_touch` makes it
 /// `SOLID_NOT` and `hurt_on` restores it a second later (`triggers.qc`).
 const QUAKE1_HURT_REPEAT: f64 = 1.0;
@@ -53,6 +57,11 @@ pub(crate) struct TriggerState {
     gone: Vec<bool>,
     /// Per trigger: the time from which a hurt volume hits again.
     hurt_ready: Vec<f64>,
+    /// Per trigger: unlinked, touching nothing (a Quake III hurt volume `START_OFF`, or turned
+    /// off by a use: `hurt_use` toggles it).
+    unlinked: Vec<bool>,
+    /// The rules the triggers were read with.
+    dialect: Dialect,
     /// Per trigger: the clock's time at which a Quake 1 teleporter with a `targetname` stops
     /// working (`teleport_use`'s `nextthink`; never fired: -infinity).
     armed_until: Vec<f64>,
@@ -87,6 +96,19 @@ impl TriggerState {
         let mut state = TriggerState {
             gone: vec![false; triggers.len()],
             hurt_ready: vec![0.0; triggers.len()],
+            unlinked: triggers
+                .iter()
+                .map(|t| {
+                    matches!(
+                        t.kind,
+                        TriggerKind::Hurt {
+                            start_off: true,
+                            ..
+                        }
+                    )
+                })
+                .collect(),
+            dialect,
             armed_until: vec![f64::NEG_INFINITY; triggers.len()],
             exact,
             touching: Vec::new(),
@@ -157,14 +179,17 @@ impl TriggerState {
                 // teleport_use (triggers.qc): `nextthink = time + 0.2`, and `force_retouch = 2`
                 // so that what already stands in it is touched again; every agent in a trigger
                 // is tested at every step here, so it is.
-                Used::Trigger(k) => {
-                    if let TriggerKind::Teleport {
+                Used::Trigger(k) => match triggers[k].kind {
+                    TriggerKind::Teleport {
                         needs_firing: true, ..
-                    } = triggers[k].kind
-                    {
-                        self.armed_until[k] = now + rules::QUAKE1_TELEPORT_ARMED;
+                    } => self.armed_until[k] = now + rules::QUAKE1_TELEPORT_ARMED,
+                    // hurt_use (Quake III): "Targeting the trigger will toggle its on / off
+                    // state" (trap_UnlinkEntity / trap_LinkEntity). Quake 1's has no use.
+                    TriggerKind::Hurt { .. } if self.dialect == Dialect::Quake3 => {
+                        self.unlinked[k] = !self.unlinked[k];
                     }
-                }
+                    _ => {}
+                },
             }
         }
     }
@@ -341,8 +366,12 @@ impl Sim {
             &mut acts,
         );
         for (k, trigger) in entities.triggers.iter().enumerate() {
-            // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed.
-            if living.triggers.gone[k] || living.machinery.trigger_removed(k) {
+            // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed; or
+            // unlinked for now (a Quake III hurt volume turned off).
+            if living.triggers.gone[k]
+                || living.triggers.unlinked[k]
+                || living.machinery.trigger_removed(k)
+            {
                 continue;
             }
             let bounds = match trigger.follows {
@@ -437,12 +466,13 @@ impl Sim {
                             Push::Apex { .. } => velocity,
                         })
                     }
-                    TriggerKind::Hurt { damage } => {
+                    TriggerKind::Hurt { damage, slow, .. } => {
                         if now >= living.triggers.hurt_ready[k] {
                             living.triggers.hurt_ready[k] = now
-                                + match dialect {
-                                    Dialect::Quake1 => QUAKE1_HURT_REPEAT,
-                                    Dialect::Quake3 => QUAKE3_HURT_REPEAT,
+                                + match (dialect, slow) {
+                                    (Dialect::Quake1, _) => QUAKE1_HURT_REPEAT,
+                                    (Dialect::Quake3, false) => QUAKE3_HURT_REPEAT,
+                                    (Dialect::Quake3, true) => QUAKE3_SLOW_HURT_REPEAT,
                                 };
                             events.push((
                                 agent.id,
