@@ -132,27 +132,47 @@ impl TriggerState {
     /// simulation's generator, before any teleporter draws from it. A pick that is not above the
     /// pad frees it (`!time`; not a number: freed too, never a velocity).
     fn aim(&mut self, entities: &Entities) {
-        // (entity, trigger or target_push, its centre or origin, its apexes).
-        let mut aims: Vec<(u32, Result<usize, usize>, DVec3, &[DVec3])> = Vec::new();
+        /// One `AimAtTarget` think: whose, from where, among which apexes.
+        struct Aim<'e> {
+            entity: u32,
+            /// A jump pad (an index of the triggers) or a `target_push` (of the target pushes).
+            pad: Result<usize, usize>,
+            from: DVec3,
+            apexes: &'e [DVec3],
+        }
+        let mut aims: Vec<Aim> = Vec::new();
         for (k, t) in entities.triggers.iter().enumerate() {
             if let TriggerKind::Push(Push::Apex { from, .. }) = t.kind {
-                aims.push((t.entity, Ok(k), from, &t.apexes));
+                aims.push(Aim {
+                    entity: t.entity,
+                    pad: Ok(k),
+                    from,
+                    apexes: &t.apexes,
+                });
             }
         }
         for (p, t) in entities.target_pushes.iter().enumerate() {
             if let Push::Apex { from, .. } = t.push {
-                aims.push((t.entity, Err(p), from, &t.apexes));
+                aims.push(Aim {
+                    entity: t.entity,
+                    pad: Err(p),
+                    from,
+                    apexes: &t.apexes,
+                });
             }
         }
-        aims.sort_by_key(|a| a.0);
-        for (_, which, from, apexes) in aims {
-            if apexes.is_empty() {
+        aims.sort_by_key(|a| a.entity);
+        for aim in aims {
+            if aim.apexes.is_empty() {
                 continue;
             }
-            let apex = apexes[self.rng.below(apexes.len())];
-            let push = Push::Apex { from, apex };
+            let apex = aim.apexes[self.rng.below(aim.apexes.len())];
+            let push = Push::Apex {
+                from: aim.from,
+                apex,
+            };
             let freed = push.velocity(1.0).is_none();
-            match which {
+            match aim.pad {
                 Ok(k) => {
                     self.aimed[k] = Some(push);
                     self.gone[k] |= freed;
