@@ -67,27 +67,36 @@ fn teleports(sim: &Sim, agent: AgentId) -> Vec<u64> {
         .collect()
 }
 
+/// A teleporter at x 0..64 whose target is "dest", named "tele" when `named`.
+fn teleporter(named: bool) -> String {
+    let mut keys = vec![("classname", "trigger_teleport"), ("target", "dest")];
+    if named {
+        keys.push(("targetname", "tele"));
+    }
+    entity(&keys, &[brush([0, -64, 0], [64, 64, 128], "trigger")])
+}
+
+/// A destination named "dest" of `class` at `origin`, with `more` keys.
+fn destination(class: &str, origin: &str, more: &[(&str, &str)]) -> String {
+    let mut keys = vec![
+        ("classname", class),
+        ("targetname", "dest"),
+        ("origin", origin),
+    ];
+    keys.extend_from_slice(more);
+    entity(&keys, &[])
+}
+
 /// Quake 1: a teleporter named "tele" (x 0..64), its destination, and (when `fired`) a
 /// `trigger_once` at x -400..-336 whose target is the teleporter. The teleporter is written
 /// first, so it is tested before the trigger_once in each step.
 fn named_teleporter(fired: bool) -> String {
     let mut entities = vec![
-        entity(
-            &[
-                ("classname", "trigger_teleport"),
-                ("targetname", "tele"),
-                ("target", "dest"),
-            ],
-            &[brush([0, -64, 0], [64, 64, 128], "trigger")],
-        ),
-        entity(
-            &[
-                ("classname", "info_teleport_destination"),
-                ("targetname", "dest"),
-                ("origin", "500 300 40"),
-                ("angle", "90"),
-            ],
-            &[],
+        teleporter(true),
+        destination(
+            "info_teleport_destination",
+            "500 300 40",
+            &[("angle", "90")],
         ),
     ];
     if fired {
@@ -216,22 +225,8 @@ fn a_named_trigger_multiple_is_fired_by_touch_in_both_games() {
 #[test]
 fn a_named_quake3_teleporter_works_by_touch() {
     let text = map(&[
-        entity(
-            &[
-                ("classname", "trigger_teleport"),
-                ("targetname", "tele"),
-                ("target", "dest"),
-            ],
-            &[brush([0, -64, 0], [64, 64, 128], "trigger")],
-        ),
-        entity(
-            &[
-                ("classname", "misc_teleporter_dest"),
-                ("targetname", "dest"),
-                ("origin", "500 300 40"),
-            ],
-            &[],
-        ),
+        teleporter(true),
+        destination("misc_teleporter_dest", "500 300 40", &[]),
     ]);
     let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake3, 0);
     let a = sim
@@ -553,19 +548,8 @@ fn a_pitched_destination_sends_the_agent_along_its_pitch() {
     ];
     for (dialect, class, key, value, pitch, yaw, speed, lift) in cases {
         let text = map(&[
-            entity(
-                &[("classname", "trigger_teleport"), ("target", "dest")],
-                &[brush([0, -64, 0], [64, 64, 128], "trigger")],
-            ),
-            entity(
-                &[
-                    ("classname", class),
-                    ("targetname", "dest"),
-                    ("origin", "500 300 200"),
-                    (key, value),
-                ],
-                &[],
-            ),
+            teleporter(false),
+            destination(class, "500 300 200", &[(key, value)]),
         ]);
         for backend in BackendKind::ALL {
             let mut sim = living_map(backend, &text, dialect, 0);

@@ -286,17 +286,7 @@ fn quake3_wades_at_five_sixths_of_the_walk_speed_and_quake1_walks_on() {
 fn a_water_jump_sets_each_dialects_speeds() {
     for dialect in [Dialect::Quake3, Dialect::Quake1] {
         let mut sim = water_sim(BackendKind::Exact, dialect);
-        // Level 2 in both (z -8: Quake 1's middle, z + 4, and Quake III's second point, z + 1,
-        // under; the eyes out), 22 from the ledge's face (x -512) to the box's.
-        let id = sim
-            .spawn(AgentSpec::new(player(), DVec3::new(-490.0, 0.0, -8.0)))
-            .unwrap();
-        sim.settle();
-        assert_eq!(sim.agent(id).unwrap().water_level, 2);
-        sim.set_intent(id, Intent::walk(DVec3::NEG_X, 320.0))
-            .unwrap();
-        sim.step();
-        let v = sim.agent(id).unwrap().velocity;
+        let (id, v) = swim_at_the_ledge(&mut sim);
         match dialect {
             Dialect::Quake3 => {
                 assert_eq!(v.z, 350.0 - 2.0 * 800.0 / 64.0, "{v}");
@@ -315,6 +305,21 @@ fn a_water_jump_sets_each_dialects_speeds() {
             "{dialect:?}: {me:?}"
         );
     }
+}
+
+/// An agent at level 2 in the pool (z -8: Quake 1's middle, z + 4, and Quake III's second
+/// point, z + 1, under; the eyes out), 22 from the ledge's face (x -512) to the box's, swimming
+/// west for a step: its id and velocity.
+fn swim_at_the_ledge(sim: &mut Sim) -> (AgentId, DVec3) {
+    let id = sim
+        .spawn(AgentSpec::new(player(), DVec3::new(-490.0, 0.0, -8.0)))
+        .unwrap();
+    sim.settle();
+    assert_eq!(sim.agent(id).unwrap().water_level, 2);
+    sim.set_intent(id, Intent::walk(DVec3::NEG_X, 320.0))
+        .unwrap();
+    sim.step();
+    (id, sim.agent(id).unwrap().velocity)
 }
 
 /// Lava and slime hurt as events: Quake 1 `WaterMove` (lava 10 x level every 0.2 s, slime 4 x
@@ -441,27 +446,8 @@ fn pool_with_a_mover_ledge(backend: BackendKind, dialect: Dialect) -> Sim {
         brush: cube([-512.0, -512.0, -256.0], [512.0, 512.0, 0.0]),
         source: BrushSource::default(),
     });
-    let entities = Arc::new(entities);
-    let world = Arc::new(World::from_brushes([cube(
-        [-1024.0, -512.0, -272.0],
-        [512.0, 512.0, -256.0],
-    )]));
-    let shapes = [player(), crouched()];
-    let collider = backend.build_for(&world, &shapes).unwrap().unwrap();
-    let models = Models::build(backend, &entities.movers, &shapes)
-        .unwrap()
-        .unwrap();
-    let config = SimConfig {
-        recording: Recording::Events,
-        verify: true,
-        parallel_from: 2000,
-        living: Some(Living {
-            entities,
-            models: Arc::new(models),
-        }),
-        ..SimConfig::default()
-    };
-    Sim::new(collider, config).unwrap()
+    let floor = cube([-1024.0, -512.0, -272.0], [512.0, 512.0, -256.0]);
+    super::triggers::living_sim(backend, vec![floor], entities, 0, 2000)
 }
 
 /// A water jump against a mover's brush: the solid tests of `PM_CheckWaterJump` (Quake III's
@@ -475,15 +461,7 @@ fn a_water_jump_sees_a_movers_ledge() {
     for backend in BackendKind::ALL {
         for dialect in [Dialect::Quake3, Dialect::Quake1] {
             let mut sim = pool_with_a_mover_ledge(backend, dialect);
-            let id = sim
-                .spawn(AgentSpec::new(player(), DVec3::new(-490.0, 0.0, -8.0)))
-                .unwrap();
-            sim.settle();
-            assert_eq!(sim.agent(id).unwrap().water_level, 2);
-            sim.set_intent(id, Intent::walk(DVec3::NEG_X, 320.0))
-                .unwrap();
-            sim.step();
-            let v = sim.agent(id).unwrap().velocity;
+            let (id, v) = swim_at_the_ledge(&mut sim);
             let expected = match dialect {
                 Dialect::Quake3 => DVec3::new(-200.0, 0.0, 350.0 - 2.0 * 800.0 / 64.0),
                 Dialect::Quake1 => DVec3::new(-50.0, 0.0, 225.0),

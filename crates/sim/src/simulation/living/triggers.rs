@@ -183,19 +183,30 @@ impl TriggerState {
     }
 
     /// Acts on the named entities the movers' clock used since it was last asked
-    /// ([`Machinery::drain_uses`]), at the clock's time `now`; the `target_push` uses with an
-    /// activator go to `pushed` (agent id, push), for the pass to apply.
-    fn take_uses(
-        &mut self,
-        machinery: &mut Machinery,
-        triggers: &[Trigger],
-        now: f64,
-        pushed: &mut Vec<(u32, usize)>,
-    ) {
+    /// ([`Machinery::drain_uses`]), at the clock's time `now`. A `target_push` becomes an act
+    /// for the pass to apply with the others (`Use_target_push`, `g_trigger.c`): its activator's
+    /// velocity becomes the push's (`AimAtTarget`'s with the run's `gravity`, or `speed` along
+    /// its angles); an activator that is no agent of the pass (none, gone, or out of the world)
+    /// is not pushed (`if (!activator->client) return;`), nor by a push its aim freed.
+    fn take_uses(&mut self, machinery: &mut Machinery, pass: &Pass, acts: &mut Vec<(usize, Act)>) {
+        let Pass {
+            triggers,
+            now,
+            agents,
+            gravity,
+        } = *pass;
         for used in machinery.drain_uses() {
             match used.used {
-                // Use_target_push: `if (!activator->client) return;`.
-                Used::Push(p) => pushed.extend(used.activator.map(|agent| (agent, p))),
+                Used::Push(p) => {
+                    let found = used
+                        .activator
+                        .and_then(|agent| agents.binary_search_by_key(&agent, |a| a.id.0).ok());
+                    let velocity = self.target_pushes[p].and_then(|push| push.velocity(gravity));
+                    if let (Some(i), Some(velocity)) = (found, velocity) {
+                        let push = p as u32;
+                        acts.push((i, Act::TargetPush { push, velocity }));
+                    }
+                }
                 // teleport_use (triggers.qc): `nextthink = time + 0.2`, and `force_retouch = 2`
                 // so that what already stands in it is touched again; every agent in a trigger
                 // is tested at every step here, so it is.
@@ -269,6 +280,17 @@ pub(crate) fn quake3_box_contact(
     brushes.iter().any(|brush| {
         box_expanded_planes_iter(brush, shape).all(|p| p.signed_distance(position) <= 0.0)
     })
+}
+
+/// What the triggers' pass knows of the step, for the uses it acts on.
+#[derive(Clone, Copy)]
+struct Pass<'a> {
+    triggers: &'a [Trigger],
+    /// The clock's time.
+    now: f64,
+    /// The agents, in id order.
+    agents: &'a [Toucher],
+    gravity: f64,
 }
 
 /// One agent as the triggers see it.
@@ -372,19 +394,17 @@ impl Sim {
         let mut teleported = vec![false; agents.len()];
 
         let mut events: Vec<(AgentId, EventKind)> = Vec::new();
-        let mut acts: Vec<(usize, Act)> = Vec::new();
         // What the movers' pass fired (a delayed use, a button at its end) acts first.
-        let mut pushed: Vec<(u32, usize)> = Vec::new();
+        let pass = Pass {
+            triggers: &entities.triggers,
+            now,
+            agents: &agents,
+            gravity,
+        };
+        let mut acts: Vec<(usize, Act)> = Vec::new();
         living
             .triggers
-            .take_uses(&mut living.machinery, &entities.triggers, now, &mut pushed);
-        target_push_acts(
-            &mut pushed,
-            &living.triggers.target_pushes,
-            &agents,
-            gravity,
-            &mut acts,
-        );
+            .take_uses(&mut living.machinery, &pass, &mut acts);
         for (k, trigger) in entities.triggers.iter().enumerate() {
             // Gone: a `PUSH_ONCE` pad that pushed, or a trigger a `killtarget` removed; or
             // unlinked for now (a Quake III hurt volume turned off).
@@ -514,20 +534,10 @@ impl Sim {
             }
             if let Some(agent) = first {
                 living.machinery.touch_by(k, agent.0);
-                living.triggers.take_uses(
-                    &mut living.machinery,
-                    &entities.triggers,
-                    now,
-                    &mut pushed,
-                );
+                living
+                    .triggers
+                    .take_uses(&mut living.machinery, &pass, &mut acts);
             }
-            target_push_acts(
-                &mut pushed,
-                &living.triggers.target_pushes,
-                &agents,
-                gravity,
-                &mut acts,
-            );
         }
         // Touches that began, per agent in id order, before what the triggers did to it.
         let mut began: Vec<(AgentId, EventKind)> = Vec::new();
@@ -627,33 +637,6 @@ impl Sim {
             self.recorder.record(step, agent.id, EventKind::Woke);
         }
         velocity
-    }
-}
-
-/// Quake III's `Use_target_push` (`g_trigger.c`) for each use in `pushed` (activator, push),
-/// emptied: the activator's velocity becomes the push's of `pushes` (`AimAtTarget`'s with the
-/// run's gravity, or `speed` along its angles; `None`: freed), applied with the pass's other
-/// acts. An activator that is no agent of the pass (gone, or out of the world) is not pushed
-/// (`!activator->client`).
-fn target_push_acts(
-    pushed: &mut Vec<(u32, usize)>,
-    pushes: &[Option<Push>],
-    agents: &[Toucher],
-    gravity: f64,
-    acts: &mut Vec<(usize, Act)>,
-) {
-    for (agent, p) in pushed.drain(..) {
-        let found = agents.binary_search_by_key(&agent, |a| a.id.0);
-        let velocity = pushes[p].and_then(|push| push.velocity(gravity));
-        if let (Ok(i), Some(velocity)) = (found, velocity) {
-            acts.push((
-                i,
-                Act::TargetPush {
-                    push: p as u32,
-                    velocity,
-                },
-            ));
-        }
     }
 }
 
