@@ -556,3 +556,89 @@ fn hostile_keys_never_panic() {
         }
     }
 }
+
+/// `G_PickTarget` (`g_utils.c`) picks among the first 32 entities of a name (`MAXCHOICES`): a
+/// Quake III jump pad keeps the first 32 of 40 points named alike as its apexes, in entity
+/// order, and a teleporter its first 32 destinations; one whose points lie above and below it
+/// is kept with a warning (a run that picks one below frees it), one whose points all lie below
+/// is ignored with a warning.
+#[test]
+fn quake3_picks_among_the_first_32_points_of_a_name() {
+    let mut inputs = vec![world()];
+    for i in 0..40u32 {
+        let origin = format!("{} 0 {}", 10 * i, 100 + i);
+        for name in ["apex", "dest"] {
+            inputs.push(EntityInput::new(
+                inputs.len() as u32,
+                10 * inputs.len() as u32,
+                [
+                    ("classname", "target_position"),
+                    ("targetname", name),
+                    ("origin", origin.as_str()),
+                ],
+            ));
+        }
+    }
+    let pad = |index: usize, target: &'static str| {
+        EntityInput::new(
+            index as u32,
+            10 * index as u32,
+            [("classname", "trigger_push"), ("target", target)],
+        )
+        .with_brush(
+            cube([-32.0, -32.0, 0.0], [32.0, 32.0, 8.0]),
+            InputContents::NonSolid,
+        )
+    };
+    inputs.push(pad(inputs.len(), "apex"));
+    inputs.push(
+        EntityInput::new(
+            inputs.len() as u32,
+            10 * inputs.len() as u32,
+            [("classname", "trigger_teleport"), ("target", "dest")],
+        )
+        .with_brush(
+            cube([100.0, -32.0, 0.0], [164.0, 32.0, 64.0]),
+            InputContents::NonSolid,
+        ),
+    );
+    let e = spawn(&inputs, Dialect::Quake3);
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    let expected: Vec<DVec3> = (0..32)
+        .map(|i| DVec3::new(f64::from(10 * i), 0.0, f64::from(100 + i)))
+        .collect();
+    assert_eq!(e.triggers[0].apexes, expected);
+    let TriggerKind::Teleport { destinations, .. } = &e.triggers[1].kind else {
+        panic!("{:?}", e.triggers[1].kind);
+    };
+    let origins: Vec<DVec3> = destinations.iter().map(|&d| e.spots[d].origin).collect();
+    assert_eq!(origins, expected);
+
+    // Points above and below the pad (its centre at z 4): kept, warned; all below: ignored.
+    let point = |index: u32, name: &'static str, z: &'static str| {
+        EntityInput::new(
+            index,
+            10 * index,
+            [
+                ("classname", "target_position"),
+                ("targetname", name),
+                ("origin", z),
+            ],
+        )
+    };
+    let inputs = [
+        world(),
+        point(1, "mixed", "100 0 200"),
+        point(2, "mixed", "100 0 -200"),
+        point(3, "low", "100 0 -200"),
+        pad(4, "mixed"),
+        pad(5, "low"),
+    ];
+    let e = spawn(&inputs, Dialect::Quake3);
+    assert_eq!(e.triggers.len(), 1);
+    assert_eq!(e.triggers[0].apexes.len(), 2);
+    let warnings: Vec<String> = e.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("line 40") && warnings[0].contains("1 of the 2 points"));
+    assert!(warnings[1].contains("line 50") && warnings[1].contains("not above"));
+}

@@ -12,7 +12,7 @@
 use cspace_entities::Dialect;
 use cspace_geom::DVec3;
 use cspace_mapfile::map_text::{self, entity};
-use cspace_mapfile::{BuildOptions, MapFile, build_world};
+use cspace_mapfile::{BuildOptions, MapFile, MapWorld, build_world};
 use cspace_sim::{AgentId, AgentSpec, BackendKind, EventKind, MoverEventKind, Sim};
 
 use super::living::player;
@@ -35,22 +35,32 @@ fn map(entities: &[String]) -> String {
     text
 }
 
-/// A living simulation of `text` read with `dialect`'s rules, on `backend`, without warnings.
-fn living_map(backend: BackendKind, text: &str, dialect: Dialect, seed: u64) -> Sim {
+/// `text` read as a living world with `dialect`'s rules.
+fn built(text: &str, dialect: Dialect) -> MapWorld {
     let file = MapFile::parse(text, "fired.map").unwrap();
     let options = BuildOptions {
         dialect: Some(dialect),
         living: true,
         ..BuildOptions::default()
     };
-    let built = build_world(&file, &options).unwrap();
+    build_world(&file, &options).unwrap()
+}
+
+/// A living simulation of `built` on `backend`.
+fn simulate(backend: BackendKind, built: &MapWorld, seed: u64) -> Sim {
+    let statics = built.world.brushes().iter().map(|b| b.brush.clone());
+    living_sim(backend, statics.collect(), built.living.clone(), seed, 2000)
+}
+
+/// A living simulation of `text` read with `dialect`'s rules, on `backend`, without warnings.
+fn living_map(backend: BackendKind, text: &str, dialect: Dialect, seed: u64) -> Sim {
+    let built = built(text, dialect);
     assert!(
         built.living.warnings.is_empty(),
         "{:?}",
         built.living.warnings
     );
-    let statics = built.world.brushes().iter().map(|b| b.brush.clone());
-    living_sim(backend, statics.collect(), built.living, seed, 2000)
+    simulate(backend, &built, seed)
 }
 
 /// Where an agent stands on the floor at (x, y).
@@ -393,13 +403,7 @@ fn a_target_push_without_an_agent_activator_pushes_nobody() {
     assert_eq!(pushes(&sim, a), []);
     assert!(sim.agent(a).unwrap().on_ground);
 
-    let file = MapFile::parse(&text, "fired.map").unwrap();
-    let options = BuildOptions {
-        dialect: Some(Dialect::Quake1),
-        living: true,
-        ..BuildOptions::default()
-    };
-    let built = build_world(&file, &options).unwrap();
+    let built = built(&text, Dialect::Quake1);
     assert!(built.living.target_pushes.is_empty());
     assert!(
         built
@@ -410,6 +414,18 @@ fn a_target_push_without_an_agent_activator_pushes_nobody() {
         "{:?}",
         built.living.warnings
     );
+}
+
+/// A `target_position` named "apex" at `origin`.
+fn apex(origin: &str) -> String {
+    entity(
+        &[
+            ("classname", "target_position"),
+            ("targetname", "apex"),
+            ("origin", origin),
+        ],
+        &[],
+    )
 }
 
 /// Quake III's `AimAtTarget` (`g_trigger.c`) from `from` to the apex `to` under gravity 800:
@@ -436,22 +452,8 @@ fn quake3_aims_pick_among_points_of_one_name_with_the_seed() {
             &[("classname", "trigger_push"), ("target", "apex")],
             &[brush([-32, -32, 0], [32, 32, 8], "trigger")],
         ),
-        entity(
-            &[
-                ("classname", "target_position"),
-                ("targetname", "apex"),
-                ("origin", "300 0 260"),
-            ],
-            &[],
-        ),
-        entity(
-            &[
-                ("classname", "target_position"),
-                ("targetname", "apex"),
-                ("origin", "-300 100 200"),
-            ],
-            &[],
-        ),
+        apex("300 0 260"),
+        apex("-300 100 200"),
         entity(
             &[
                 ("classname", "target_push"),
@@ -633,4 +635,46 @@ fn a_quake3_hurt_volume_starts_off_toggles_when_used_and_may_be_slow() {
         }
         assert_eq!(hurts(ids[3]), [] as [u64; 0]);
     }
+}
+
+/// A jump pad whose target names a point above it and one below: `AimAtTarget` frees the pad
+/// when `G_PickTarget` picks the one below (its `time` is not a number), so with some seeds the
+/// agent on it is launched to the point above, with the others it stays on the ground.
+#[test]
+fn a_jump_pad_that_picks_a_point_below_is_freed() {
+    let text = map(&[
+        entity(
+            &[("classname", "trigger_push"), ("target", "apex")],
+            &[brush([-32, -32, 0], [32, 32, 8], "trigger")],
+        ),
+        apex("300 0 260"),
+        apex("300 0 -200"),
+    ]);
+    let built = built(&text, Dialect::Quake3);
+    assert_eq!(
+        built.living.warnings.len(),
+        1,
+        "{:?}",
+        built.living.warnings
+    );
+    let up = aim_at_target(DVec3::new(0.0, 0.0, 4.0), DVec3::new(300.0, 0.0, 260.0));
+    let mut seen = [false; 2];
+    for seed in 0..16 {
+        let mut sim = simulate(BackendKind::Exact, &built, seed);
+        let a = sim
+            .spawn(AgentSpec::new(player(), standing(0.0, 0.0)))
+            .unwrap();
+        sim.step();
+        let me = sim.agent(a).unwrap();
+        if near(me.velocity, up) {
+            seen[0] = true;
+        } else {
+            assert!(
+                me.on_ground && me.velocity == DVec3::ZERO,
+                "seed {seed}: {me:?}"
+            );
+            seen[1] = true;
+        }
+    }
+    assert_eq!(seen, [true, true]);
 }
