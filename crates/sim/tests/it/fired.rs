@@ -345,8 +345,9 @@ fn near(a: DVec3, b: DVec3) -> bool {
 /// Quake III's `target_push`: a trigger touched by agent 1 uses it with agent 1 as the activator
 /// (`Touch_Multi`, `G_UseTargets`, `Use_target_push`), which leaves with the velocity the game's
 /// arithmetic gives; agent 0, touching nothing, is not pushed. Through a `target_delay` the
-/// activator is kept (`ent->activator`) and the push comes 0.5 s later: fired at step 1 (1/64
-/// s), the delay runs out at the first step at or past 1/64 + 0.5 s, step 33.
+/// activator is kept (`ent->activator`) and the push comes 0.5 s later, wherever the activator
+/// then is (here far from every trigger): fired at step 1 (1/64 s), the delay runs out at the
+/// first step at or past 1/64 + 0.5 s, step 33.
 #[test]
 fn a_quake3_target_push_launches_the_activator() {
     let [level, aimed] = expected_pushes();
@@ -365,6 +366,9 @@ fn a_quake3_target_push_launches_the_activator() {
         let me = sim.agent(a).unwrap();
         assert!(near(me.velocity, level), "{backend:?}: {me:?} vs {level}");
         assert!(!me.on_ground, "{backend:?}: pushed up, off the ground");
+        // The activator need not be near any trigger when the delayed use comes.
+        sim.teleport(b, standing(-800.0, 600.0), DVec3::ZERO)
+            .unwrap();
         sim.run(40);
         assert_eq!(pushes(&sim, idle), [], "{backend:?}");
         let got = pushes(&sim, a);

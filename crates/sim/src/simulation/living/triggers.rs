@@ -186,25 +186,27 @@ impl TriggerState {
     /// ([`Machinery::drain_uses`]), at the clock's time `now`. A `target_push` becomes an act
     /// for the pass to apply with the others (`Use_target_push`, `g_trigger.c`): its activator's
     /// velocity becomes the push's (`AimAtTarget`'s with the run's `gravity`, or `speed` along
-    /// its angles); an activator that is no agent of the pass (none, gone, or out of the world)
-    /// is not pushed (`if (!activator->client) return;`), nor by a push its aim freed.
-    fn take_uses(&mut self, machinery: &mut Machinery, pass: &Pass, acts: &mut Vec<(usize, Act)>) {
+    /// its angles), wherever the activator now is; without an agent activator (none, or one
+    /// despawned) nothing is pushed (`if (!activator->client) return;`), nor by a push its aim
+    /// freed.
+    fn take_uses(&mut self, machinery: &mut Machinery, pass: &Pass, acts: &mut Vec<Acting>) {
         let Pass {
             triggers,
             now,
-            agents,
+            entities,
             gravity,
         } = *pass;
         for used in machinery.drain_uses() {
             match used.used {
                 Used::Push(p) => {
-                    let found = used
-                        .activator
-                        .and_then(|agent| agents.binary_search_by_key(&agent, |a| a.id.0).ok());
+                    let agent = used.activator.and_then(|agent| {
+                        let entity = (*entities.get(agent as usize)?)?;
+                        Some((AgentId(agent), entity))
+                    });
                     let velocity = self.target_pushes[p].and_then(|push| push.velocity(gravity));
-                    if let (Some(i), Some(velocity)) = (found, velocity) {
+                    if let (Some((id, entity)), Some(velocity)) = (agent, velocity) {
                         let push = p as u32;
-                        acts.push((i, Act::TargetPush { push, velocity }));
+                        acts.push((id, entity, Act::TargetPush { push, velocity }));
                     }
                 }
                 // teleport_use (triggers.qc): `nextthink = time + 0.2`, and `force_retouch = 2`
@@ -288,10 +290,13 @@ struct Pass<'a> {
     triggers: &'a [Trigger],
     /// The clock's time.
     now: f64,
-    /// The agents, in id order.
-    agents: &'a [Toucher],
+    /// Per agent id, its entity (`None` once despawned).
+    entities: &'a [Option<hecs::Entity>],
     gravity: f64,
 }
+
+/// An act of the pass on an agent (its id and entity), applied once every trigger was tested.
+type Acting = (AgentId, hecs::Entity, Act);
 
 /// One agent as the triggers see it.
 struct Toucher {
@@ -308,9 +313,11 @@ enum Act {
     /// A `target_push` (an index of the entities' `target_pushes`) sets the activator's
     /// velocity, as a push pad does, with an event.
     TargetPush { push: u32, velocity: DVec3 },
-    /// Teleporter `trigger` puts the agent at `to` with `velocity`, looking along `view`.
+    /// Teleporter `trigger` puts the agent, which was at `from`, at `to` with `velocity`,
+    /// looking along `view`.
     Teleport {
         trigger: u32,
+        from: DVec3,
         to: DVec3,
         velocity: DVec3,
         view: View,
@@ -398,10 +405,10 @@ impl Sim {
         let pass = Pass {
             triggers: &entities.triggers,
             now,
-            agents: &agents,
+            entities: &self.agents,
             gravity,
         };
-        let mut acts: Vec<(usize, Act)> = Vec::new();
+        let mut acts: Vec<Acting> = Vec::new();
         living
             .triggers
             .take_uses(&mut living.machinery, &pass, &mut acts);
@@ -482,6 +489,7 @@ impl Sim {
                         }
                         Act::Teleport {
                             trigger: k as u32,
+                            from: agent.position,
                             to,
                             // AngleVectors / makevectors of the angles, pitch included: a positive
                             // pitch sends the agent down.
@@ -527,7 +535,7 @@ impl Sim {
                     _ => continue,
                 };
                 teleported[i] |= matches!(act, Act::Teleport { .. });
-                acts.push((i, act));
+                acts.push((agent.id, agent.entity, act));
                 if living.triggers.gone[k] {
                     break;
                 }
@@ -571,22 +579,28 @@ impl Sim {
         for (agent, kind) in began.into_iter().chain(events) {
             self.recorder.record(step, agent, kind);
         }
-        for (i, act) in acts {
-            let agent = &agents[i];
+        for (id, entity, act) in acts {
             match act {
                 Act::Push(velocity) => {
-                    self.push_agent(step, agent, velocity);
+                    self.push_agent(step, id, entity, velocity);
                 }
                 Act::TargetPush { push, velocity } => {
-                    let velocity = self.push_agent(step, agent, velocity);
-                    self.recorder.record(
-                        step,
-                        agent.id,
-                        EventKind::TargetPushed { push, velocity },
-                    );
+                    // An agent out of the world takes no part (a dead player: `pm_type !=
+                    // PM_NORMAL` returns).
+                    let out = self
+                        .world
+                        .query_one_mut::<&Rest>(entity)
+                        .expect("agents have every component")
+                        .left_world;
+                    if !out {
+                        let velocity = self.push_agent(step, id, entity, velocity);
+                        self.recorder
+                            .record(step, id, EventKind::TargetPushed { push, velocity });
+                    }
                 }
                 Act::Teleport {
                     trigger,
+                    from,
                     to,
                     velocity,
                     view,
@@ -594,21 +608,14 @@ impl Sim {
                     {
                         let mut query = self
                             .world
-                            .query_one::<(&mut Intent, &mut MoveTimer)>(agent.entity);
+                            .query_one::<(&mut Intent, &mut MoveTimer)>(entity);
                         let (intent, t) = query.get().expect("agents have every component");
                         intent.view = view;
                         *t = teleport_timer(dialect, *t);
                     }
-                    self.place(agent.entity, to, velocity);
-                    self.recorder.record(
-                        step,
-                        agent.id,
-                        EventKind::Teleported {
-                            trigger,
-                            from: agent.position,
-                            to,
-                        },
-                    );
+                    self.place(entity, to, velocity);
+                    self.recorder
+                        .record(step, id, EventKind::Teleported { trigger, from, to });
                 }
             }
         }
@@ -616,16 +623,22 @@ impl Sim {
 }
 
 impl Sim {
-    /// Sets `agent`'s velocity (a push pad, a `target_push`), held to
+    /// Sets the velocity of agent `id` (`entity`; a push pad, a `target_push`), held to
     /// [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED) by length as every move is (a hostile
     /// map's speed or apex can ask for more); launched upwards, it leaves the ground now, as
     /// Quake III's next ground trace would see it (`PM_GroundTrace`: moving up and away); it
     /// wakes. The velocity set.
-    fn push_agent(&mut self, step: u64, agent: &Toucher, velocity: DVec3) -> DVec3 {
+    fn push_agent(
+        &mut self,
+        step: u64,
+        id: AgentId,
+        entity: hecs::Entity,
+        velocity: DVec3,
+    ) -> DVec3 {
         let velocity = velocity.clamp_length_max(cspace_geom::tolerance::MAX_SPEED);
         let mut query = self
             .world
-            .query_one::<(&mut Velocity, &mut Ground, &mut Rest)>(agent.entity);
+            .query_one::<(&mut Velocity, &mut Ground, &mut Rest)>(entity);
         let (v, ground, rest) = query.get().expect("agents have every component");
         v.0 = velocity;
         if velocity.z > 0.0 {
@@ -634,7 +647,7 @@ impl Sim {
         rest.still_steps = 0;
         if rest.asleep {
             rest.asleep = false;
-            self.recorder.record(step, agent.id, EventKind::Woke);
+            self.recorder.record(step, id, EventKind::Woke);
         }
         velocity
     }
