@@ -483,7 +483,7 @@ fn time_threads(
 
 /// The box around the spawn points grown by 512 units and kept inside the world (the whole
 /// world when it has no spawn point): where the playable space is.
-fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
+pub fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
     let bounds = world.bounds();
     if spawns.is_empty() {
         return bounds;

@@ -3,14 +3,18 @@
 //! certifies, and the time per trace with and without it (the same collider's tree, interleaved
 //! round by round, medians), for the bench's sphere (radius 16) and cylinder (radius 16, height
 //! 56). Every answer with the index is checked against the answer without it (`==` on the whole
-//! `Hit`). The segments are `tools/bench`'s: 8,000 free moves of 10 to 50 units in the box around
-//! the spawn points grown by 512 units (the whole world when it has none).
+//! `Hit`). The world is loaded and the segments drawn as the bench does: 8,000 free moves of 10
+//! to 50 units in the box around the spawn points grown by 512 units (`suite::spawn_region`). It
+//! lives here rather than in `cspace-melax` to share the bench's loading and region.
 //!
 //! ```sh
-//! cargo run --release -p cspace-melax --example free_index -- ../shared/maps/quake_e1m1.map 9 both
-//! # instructions: one mode alone under callgrind, 1 round (8,000 traces)
+//! cargo run --release -p cspace-bench --features peers --example melax_free_index -- ../shared/maps/quake_e1m1.map 9 both
+//! # instructions: one mode alone under callgrind, 1 round (8,000 traces per shape)
 //! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*round_of*' \
-//!   target/release/examples/free_index MAP 1 index   # then `walk`; callgrind_annotate
+//!   target/release/examples/melax_free_index MAP 1 index   # then `walk`; callgrind_annotate
+//! # the build against the compile, in instructions (both shapes' indexes together)
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*prepare_indexed*' \
+//!   target/release/examples/melax_free_index MAP 0 walk    # then '*compile_tree*'
 //! ```
 //!
 //! The third argument is `both` (timed, interleaved), `index` or `walk` (one of them only, for
@@ -20,10 +24,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use cspace_bench::suite::spawn_region;
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Aabb, Collider, DVec3, Prepared, QueryContext, Shape, World};
-use cspace_mapfile::{BuildOptions, load_world};
-use cspace_melax::{BevelMode, MelaxCollider};
+use cspace_geom::{Collider, DVec3, Prepared, QueryContext, Shape, World};
+use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -47,16 +51,13 @@ fn main() {
         let region = world.bounds();
         (world, region)
     } else {
-        let text = std::fs::read(path).expect("the map is readable");
-        let loaded =
-            load_world(&text, path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-        let spawns: Vec<DVec3> = loaded.spawn_points.iter().map(|s| s.origin).collect();
-        let world = Arc::new(loaded.world);
-        let region = spawn_region(&world, &spawns);
-        (world, region)
+        let loaded = cspace_scenario::world_file::load_world(std::path::Path::new(path))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let region = spawn_region(&loaded.world, &loaded.spawns);
+        (loaded.world, region)
     };
     let started = Instant::now();
-    let tree = Arc::new(cspace_melax::compile(&world, bevel).unwrap_or_else(|e| panic!("{e}")));
+    let tree = Arc::new(compile_tree(&world, bevel));
     let compile = started.elapsed().as_secs_f64();
     println!(
         "{path} ({} bevels): tree {} nodes, {} bytes, compiled in {:.3} s",
@@ -78,7 +79,7 @@ fn main() {
     ];
     for (qi, (name, shape)) in shapes.iter().enumerate() {
         let started = Instant::now();
-        let a = indexed.prepare(shape).expect("every shape");
+        let a = prepare_indexed(&indexed, shape);
         let build = started.elapsed().as_secs_f64();
         let b = walked.prepare(shape).expect("every shape");
         let stats = indexed.free_index(&a).expect("an index").stats();
@@ -162,16 +163,26 @@ fn main() {
         let share = ca.counters.certified as f64
             / (ca.counters.certified + ca.counters.fall_throughs).max(1) as f64;
         println!(
-            "  {name}: certified {:.1} %, nodes/trace {:.1} with, {:.1} without; ns/trace {:.0} with, {:.0} without (medians of {rounds}); hits {}; checksum {checksum}",
+            "  {name}: certified {:.1} %, nodes/trace {:.1} with, {:.1} without; ns/trace {:.0} with, {:.0} without (medians of {rounds}); checksum {checksum}",
             100.0 * share,
             ca.counters.nodes_visited as f64 / ca.counters.traces.max(1) as f64,
             cb.counters.nodes_visited as f64 / cb.counters.traces.max(1) as f64,
             median(&mut with),
             median(&mut without),
-            cb.counters.hits.max(ca.counters.hits)
-                / (rounds as u64 + u64::from(mode == "both")).max(1),
         );
     }
+}
+
+/// The tree (not inlined: callgrind counts it alone with `--toggle-collect='*compile_tree*'`).
+#[inline(never)]
+fn compile_tree(world: &World, bevel: BevelMode) -> MelaxTree {
+    cspace_melax::compile(world, bevel).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The shape prepared, its index built (not inlined: `--toggle-collect='*prepare_indexed*'`).
+#[inline(never)]
+fn prepare_indexed(collider: &MelaxCollider, shape: &Shape) -> Prepared {
+    collider.prepare(shape).expect("every shape")
 }
 
 /// One round of traces: the sum of their fractions. Not inlined, so that callgrind can count its
@@ -188,15 +199,4 @@ fn round_of(
         .iter()
         .map(|&(s, e)| collider.trace(ctx, prepared, s, e).fraction())
         .sum()
-}
-
-/// The box around the spawn points grown by 512 units and kept inside the world (the bench's
-/// region).
-fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
-    let bounds = world.bounds();
-    if spawns.is_empty() {
-        return bounds;
-    }
-    let around = Aabb::from_points(spawns.iter().copied()).loosened(512.0);
-    Aabb::new(around.min.max(bounds.min), around.max.min(bounds.max))
 }
