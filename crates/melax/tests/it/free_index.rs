@@ -210,6 +210,7 @@ fn certified_misses_are_the_walks_answers_in_generated_worlds() {
         );
         seen.traces += s.traces;
         seen.certified += s.certified;
+        seen.points += s.points;
     }
     eprintln!("generated worlds: {seen:?}");
     assert!(seen.traces > 100_000, "{seen:?}");
@@ -261,6 +262,7 @@ fn certified_misses_are_the_walks_answers_on_the_corpus() {
         let s = check(named, 400, &[BevelMode::PAPER, BevelMode::Exact]);
         seen.traces += s.traces;
         seen.certified += s.certified;
+        seen.points += s.points;
     }
     eprintln!("corpus: {seen:?}");
     assert!(seen.certified * 5 > seen.traces, "{seen:?}");
