@@ -112,12 +112,12 @@ impl std::fmt::Debug for FreeIndex {
 }
 
 /// What building an index found, for the report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct FreeIndexStats {
     /// Cells of the grid.
     pub cells: usize,
-    /// The grid's cell edge, in 1/1024 units.
-    pub cell_edge_milli: u64,
+    /// The grid's cell edge, in units.
+    pub cell_edge: f64,
     /// Cells whose box was verified free.
     pub boxes: usize,
     /// Of those, the boxes verified only once shrunk (or the cell itself).
@@ -195,7 +195,7 @@ impl FreeIndex {
             cells: Vec::with_capacity(dims.iter().product()),
             stats: FreeIndexStats {
                 cells: dims.iter().product(),
-                cell_edge_milli: (cell * 1024.0) as u64,
+                cell_edge: cell,
                 ..FreeIndexStats::default()
             },
         };

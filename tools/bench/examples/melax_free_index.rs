@@ -86,7 +86,7 @@ fn main() {
         println!(
             "  {name}: {} cells of {:.1} units, {} boxes ({} shrunk), {} refused; {} bytes ({:.0} % of the tree's); built in {:.3} s ({:.1} % of the compile)",
             stats.cells,
-            stats.cell_edge_milli as f64 / 1024.0,
+            stats.cell_edge,
             stats.boxes,
             stats.shrunk,
             stats.refused,
