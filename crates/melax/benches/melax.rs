@@ -4,7 +4,9 @@
 //!   direction, start free for the largest shape) on `RandomBoxes::BENCHMARK` (2,000 boxes in a
 //!   1,000-unit cube, half rotated) with the paper-bevelled tree, visiting the same 4,096 moves in
 //!   turn for every shape (Table 2's "same moves"); sphere r = 16, cylinder r = 16 h = 56, the
-//!   Quake player box;
+//!   Quake player box; `sphere-walk` and `cylinder-walk` are the same traces without the
+//!   free-space index (every trace walks the tree: the same answers), so one run shows what the
+//!   certified misses save;
 //! - `e1m1/*`: the same on `quake_e1m1.map` (only when `CSPACE_MAPS` names the corpus);
 //! - `compile/e1m1-paper`: bevelling E1M1's plain tree.
 //!
@@ -48,8 +50,17 @@ fn traces(c: &mut Criterion, group: &str, world: Arc<World>) {
     let mut g = c.benchmark_group(group);
     g.measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_millis(500));
-    for (name, shape) in shapes() {
+    let walks = [
+        ("sphere-walk", Shape::new_sphere(16.0).unwrap()),
+        ("cylinder-walk", Shape::new_cylinder(16.0, 28.0).unwrap()),
+    ];
+    for (name, shape) in shapes().into_iter().chain(walks) {
         let melax = MelaxCollider::new(world.clone(), tree.clone()).unwrap();
+        let melax = if name.ends_with("-walk") {
+            melax.without_free_index()
+        } else {
+            melax
+        };
         let mut ctx = QueryContext::new();
         let prepared = melax.prepare(&shape).unwrap();
         let mut i = 0;

@@ -6,10 +6,11 @@ use cspace_geom::collider::{lerp, skin_fraction};
 use cspace_geom::exact::{FirstEntry, Span, first_entry, first_entry_across, is_thin};
 use cspace_geom::{
     BrushId, Collider, ColliderKey, DVec3, Hit, HitSurface, Parts, Plane, Prepared, QueryContext,
-    Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
+    QueryCounters, Shape, TypedCollider, UnsupportedShape, World, WorldMismatch,
 };
 
 use crate::bevel::BevelMode;
+use crate::free_index::{FreeIndex, FreeIndexes};
 use crate::hit_check::{
     Outcome, Scratch, collect_spans, collect_thin, entry_plane, first_hit, point_solid,
     thin_point_solid, touch_time,
@@ -28,10 +29,18 @@ use cspace_geom::tolerance::{APPROXIMATE_SURFACE, CONTACT};
 /// a [`QueryContext`] (the walk's stack and span list; the nodes visited, Figure 6's count, go to
 /// its counters), or the typed [`ContextFor<MelaxCollider>`](cspace_geom::ContextFor)
 /// ([`TypedCollider`]): one tree serves every thread.
+///
+/// Spheres and vertical cylinders get a free-space index of their own at their first
+/// [`prepare`](Collider::prepare) (issue 31's certified misses, [`crate::free_index`]): a move
+/// inside a verified free box of its start's cell is answered a miss without a walk, the walk's
+/// own answer bit for bit. The indexes are shared by the collider's clones;
+/// [`MelaxCollider::without_free_index`] leaves them out.
 #[derive(Debug, Clone)]
 pub struct MelaxCollider {
     world: Arc<World>,
     tree: Arc<MelaxTree>,
+    /// The shapes' free-space indexes (`None`: left out).
+    free: Option<Arc<FreeIndexes>>,
     key: ColliderKey,
 }
 
@@ -48,6 +57,7 @@ impl MelaxCollider {
         Ok(MelaxCollider {
             world,
             tree,
+            free: Some(Arc::default()),
             key: ColliderKey::new(),
         })
     }
@@ -62,8 +72,28 @@ impl MelaxCollider {
         Ok(MelaxCollider {
             world,
             tree: Arc::new(tree),
+            free: Some(Arc::default()),
             key: ColliderKey::new(),
         })
+    }
+
+    /// The same collider without free-space indexes: every trace walks the tree. The answers are
+    /// the same, bit for bit (what the tests compare); only the time differs. Shapes prepared by
+    /// it build nothing.
+    pub fn without_free_index(mut self) -> MelaxCollider {
+        self.free = None;
+        self
+    }
+
+    /// The free-space indexes built so far (one per sphere or cylinder prepared, in the order of
+    /// their first prepare).
+    pub fn free_indexes(&self) -> impl Iterator<Item = &FreeIndex> {
+        self.free.iter().flat_map(|f| f.built())
+    }
+
+    /// The free-space index of a shape prepared by this collider, if it has one.
+    pub fn free_index(&self, prepared: &Prepared) -> Option<&FreeIndex> {
+        self.free.as_ref()?.get(prepared.slot())
     }
 
     /// The tree answered from.
@@ -285,11 +315,20 @@ impl Collider for MelaxCollider {
     }
 
     fn prepare(&self, shape: &Shape) -> Result<Prepared, UnsupportedShape> {
-        Ok(self.key.prepare(shape.clone(), 0))
+        let slot = self
+            .free
+            .as_ref()
+            .map_or(0, |f| f.slot_for(&self.world, &self.tree, shape));
+        Ok(self.key.prepare(shape.clone(), slot))
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
-        self.trace_parts(self.key.parts(ctx), prepared, start, end)
+        // The certificate first, before the scratch is looked up: a certified miss needs only
+        // the counters.
+        if let Some(hit) = self.certified(&mut ctx.counters, prepared, start, end) {
+            return hit;
+        }
+        self.walk(self.key.parts(ctx), prepared, start, end)
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
@@ -312,41 +351,10 @@ impl TypedCollider for MelaxCollider {
         start: DVec3,
         end: DVec3,
     ) -> Hit {
-        cspace_geom::domain::debug_check_trace(start, end);
-        self.key.check(prepared);
-        match prepared.shape() {
-            Shape::Box(b) if b.mins == DVec3::ZERO && b.maxs == DVec3::ZERO => {
-                self.trace_with(parts, &PointOffsets, prepared, start, end)
-            }
-            Shape::Box(b) => self.trace_with(
-                parts,
-                &BoxOffsets::new(b.mins, b.maxs),
-                prepared,
-                start,
-                end,
-            ),
-            Shape::Sphere { radius } => self.trace_with(
-                parts,
-                &SphereOffsets { radius: *radius },
-                prepared,
-                start,
-                end,
-            ),
-            Shape::Cylinder {
-                radius,
-                half_height,
-            } => self.trace_with(
-                parts,
-                &CylinderOffsets {
-                    radius: *radius,
-                    half_height: *half_height,
-                },
-                prepared,
-                start,
-                end,
-            ),
-            Shape::Hull(h) => self.trace_with(parts, &HullOffsets::new(h), prepared, start, end),
+        if let Some(hit) = self.certified(parts.counters, prepared, start, end) {
+            return hit;
         }
+        self.walk(parts, prepared, start, end)
     }
 
     fn is_solid_parts(
@@ -357,6 +365,14 @@ impl TypedCollider for MelaxCollider {
     ) -> bool {
         cspace_geom::domain::debug_check_trace(position, position);
         self.key.check(prepared);
+        if self
+            .free_index(prepared)
+            .is_some_and(|free| free.certifies(position, position))
+        {
+            // Inside a verified free box: free, as the walk below finds it.
+            parts.counters.point_queries += 1;
+            return false;
+        }
         let Parts {
             scratch, counters, ..
         } = parts;
@@ -393,6 +409,78 @@ impl TypedCollider for MelaxCollider {
                 thin: is_thin(prepared.shape()),
             },
         )
+    }
+}
+
+impl MelaxCollider {
+    /// The certified miss of a move inside the free box of its start's cell (the shape's
+    /// free-space index, [`crate::free_index`]), counted; `None` (a fall-through, counted when
+    /// the shape has an index) when the walk must answer. The domain and the key are checked
+    /// here (in debug builds), once per trace.
+    #[inline(always)]
+    fn certified(
+        &self,
+        counters: &mut QueryCounters,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Option<Hit> {
+        cspace_geom::domain::debug_check_trace(start, end);
+        self.key.check(prepared);
+        let free = self.free_index(prepared)?;
+        // The start's cell, then the end's: a move leaving its start's box may lie in the box of
+        // the cell it ends in.
+        if free.certifies(start, end) || free.certifies(end, start) {
+            counters.traces += 1;
+            counters.certified += 1;
+            return Some(Hit::miss(end));
+        }
+        counters.fall_throughs += 1;
+        None
+    }
+
+    /// `HitCheckBSP` for the shape, with its offsets.
+    #[inline(always)]
+    fn walk(
+        &self,
+        parts: Parts<'_, Scratch>,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+    ) -> Hit {
+        match prepared.shape() {
+            Shape::Box(b) if b.mins == DVec3::ZERO && b.maxs == DVec3::ZERO => {
+                self.trace_with(parts, &PointOffsets, prepared, start, end)
+            }
+            Shape::Box(b) => self.trace_with(
+                parts,
+                &BoxOffsets::new(b.mins, b.maxs),
+                prepared,
+                start,
+                end,
+            ),
+            Shape::Sphere { radius } => self.trace_with(
+                parts,
+                &SphereOffsets { radius: *radius },
+                prepared,
+                start,
+                end,
+            ),
+            Shape::Cylinder {
+                radius,
+                half_height,
+            } => self.trace_with(
+                parts,
+                &CylinderOffsets {
+                    radius: *radius,
+                    half_height: *half_height,
+                },
+                prepared,
+                start,
+                end,
+            ),
+            Shape::Hull(h) => self.trace_with(parts, &HullOffsets::new(h), prepared, start, end),
+        }
     }
 }
 

@@ -118,13 +118,13 @@ pub fn backends() -> Vec<OurBackend> {
         OurBackend {
             label: MELAX_EXACT,
             queries: &[Query::Box],
-            build: |world, _| build_melax(world, BevelMode::Exact),
+            build: |world, shape| build_melax(world, shape, BevelMode::Exact),
             exact: true,
         },
         OurBackend {
             label: MELAX_PAPER,
             queries: &[Query::Sphere, Query::Cylinder],
-            build: |world, _| build_melax(world, BevelMode::PAPER),
+            build: |world, shape| build_melax(world, shape, BevelMode::PAPER),
             exact: false,
         },
     ]
@@ -200,17 +200,20 @@ fn build_onion(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> 
 
 /// Melax's tree (the plain BSP of the zero-size pose, bevelled with `bevel`): one tree for every
 /// shape. Its memory is the packed nodes and the solid cells' brush ranges (the cells' brush
-/// lists are not counted); its nodes are the internal ones (leaves are packed references).
-fn build_melax(world: &Arc<World>, bevel: BevelMode) -> Result<Built, Unavailable> {
+/// lists are not counted); its nodes are the internal ones (leaves are packed references). A
+/// sphere or a cylinder also gets its free-space index (certified misses, built at the shape's
+/// first prepare): built here, counted in the build time and the memory, and shared by every
+/// backend the factory makes (clones of one collider).
+fn build_melax(world: &Arc<World>, shape: &Shape, bevel: BevelMode) -> Result<Built, Unavailable> {
     let clock = Instant::now();
     let tree =
         cspace_melax::compile(world, bevel).map_err(|e| Unavailable::Unsupported(e.to_string()))?;
-    let build = clock.elapsed();
+    let compile = clock.elapsed();
     let stats = *tree.stats();
-    let bytes = std::mem::size_of::<MelaxTree>()
+    let mut bytes = std::mem::size_of::<MelaxTree>()
         + tree.node_count() * MELAX_NODE_BYTES
         + stats.solid_cells * 2 * std::mem::size_of::<u32>();
-    let structure = format!(
+    let mut structure = format!(
         "Melax tree, {} bevels: {} nodes ({} bevel), depth {}",
         bevel.describe(),
         tree.node_count(),
@@ -218,15 +221,27 @@ fn build_melax(world: &Arc<World>, bevel: BevelMode) -> Result<Built, Unavailabl
         stats.depth_max
     );
     let nodes = tree.node_count();
-    let tree = Arc::new(tree);
-    let world = world.clone();
+    let collider = MelaxCollider::new(world.clone(), Arc::new(tree))
+        .expect("the tree was built from this world");
+    let clock = Instant::now();
+    let prepared = collider
+        .prepare(shape)
+        .map_err(|e| Unavailable::Unsupported(e.reason))?;
+    let index = clock.elapsed();
+    if let Some(free) = collider.free_index(&prepared) {
+        let free = free.stats();
+        bytes += free.bytes;
+        structure += &format!(
+            " + free-space index: {} cells, {} boxes, {} bytes, {:.1} ms",
+            free.cells,
+            free.boxes,
+            free.bytes,
+            index.as_secs_f64() * 1e3
+        );
+    }
+    let build = compile + index;
     Ok(Built {
-        factory: Box::new(move || {
-            Arc::new(
-                MelaxCollider::new(world.clone(), tree.clone())
-                    .expect("the tree was built from this world"),
-            )
-        }),
+        factory: Box::new(move || Arc::new(collider.clone())),
         build,
         memory: Some(Memory {
             bytes,

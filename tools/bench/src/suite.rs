@@ -150,7 +150,8 @@ pub struct TraceFigures {
     /// Nodes visited per trace, when the backend counts them.
     pub nodes_per_trace: Option<f64>,
     /// The share of the traces a free-space index certified as misses without a walk, in
-    /// `[0, 1]`, when the backend has one (the onion's; `QueryCounters::certified`).
+    /// `[0, 1]`, when the backend has one (the onion's, Melax's for spheres and cylinders;
+    /// `QueryCounters::certified`).
     pub certified: Option<f64>,
 }
 
@@ -482,7 +483,7 @@ fn time_threads(
 
 /// The box around the spawn points grown by 512 units and kept inside the world (the whole
 /// world when it has no spawn point): where the playable space is.
-fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
+pub fn spawn_region(world: &World, spawns: &[DVec3]) -> Aabb {
     let bounds = world.bounds();
     if spawns.is_empty() {
         return bounds;

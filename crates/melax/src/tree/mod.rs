@@ -296,6 +296,14 @@ impl MelaxTree {
         self.nodes.len()
     }
 
+    /// Bytes of the tree: its packed nodes, solid cells and the cells' brush lists.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<MelaxTree>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.cells.capacity() * std::mem::size_of::<Cell>()
+            + self.cell_brushes.capacity() * std::mem::size_of::<BrushId>()
+    }
+
     /// The brushes meeting solid cell `cell`.
     pub(crate) fn brushes_of(&self, cell: u32) -> &[BrushId] {
         let (a, b) = self.cells[cell as usize].brushes;

@@ -5,6 +5,7 @@
 mod common;
 mod corpus;
 mod exactness;
+mod free_index;
 mod hull;
 mod invariance;
 mod overlap;
