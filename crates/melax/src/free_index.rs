@@ -15,7 +15,7 @@
 //!    directions around the cell's centre, capped at the onion's [`FREE_BOX_CAP`] from it, over
 //!    the brushes' bounds grown by the shape's bounds (nearest first): each brush not yet outside
 //!    the box moves the side along which it is farthest in to it, and the box is kept
-//!    [`FREE_BOX_INSET`] inside. This is a guess only.
+//!    [`FREE_BOX_INSET`](cspace_geom::tolerance::FREE_BOX_INSET) inside. This is a guess only.
 //! 2. The box is rounded inward to 1/128 unit from the cell's lower corner (six `i16`, 12 bytes
 //!    per cell: one fetch).
 //! 3. The rounded box is **verified against the Melax tree with the shape's offsets**
@@ -47,9 +47,10 @@
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET};
+use cspace_geom::tolerance::BOX_GROWTH;
 use cspace_geom::{Aabb, DVec3, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
+use cspace_onion::algorithm_1;
 
 use crate::offsets::{CylinderOffsets, Offsets, SphereOffsets};
 use crate::tree::{EMPTY, LEAF, MelaxTree};
@@ -336,38 +337,6 @@ fn quantized([lo, hi]: [DVec3; 2], corner: DVec3) -> Option<([i16; 6], [DVec3; 2
         corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
     ];
     (fits && free[0].cmple(free[1]).all()).then(|| (q.map(|v| v as i16), free))
-}
-
-/// Algorithm 1 (seed 004) over the six axis directions `+x, -x, +y, -y, +z, -z` around `centre`,
-/// capped at [`FREE_BOX_CAP`], over the grown brush bounds `near` lists (nearest first): each
-/// not yet outside the box moves the side along which it is farthest in to it. `None` when some
-/// holds the centre (within [`FREE_BOX_INSET`]). The box returned is inset by `FREE_BOX_INSET`.
-fn algorithm_1(grown: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Option<[DVec3; 2]> {
-    let mut h = [FREE_BOX_CAP; 6];
-    for &(_, id) in near {
-        let g = &grown[id as usize];
-        let d = [
-            g.min.x - centre.x,
-            centre.x - g.max.x,
-            g.min.y - centre.y,
-            centre.y - g.max.y,
-            g.min.z - centre.z,
-            centre.z - g.max.z,
-        ];
-        if (0..6).any(|k| d[k] >= h[k]) {
-            continue;
-        }
-        let m = (1..6).fold(0, |m, k| if d[k] > d[m] { k } else { m });
-        if d[m] <= FREE_BOX_INSET {
-            return None;
-        }
-        h[m] = d[m];
-    }
-    let inset = DVec3::splat(FREE_BOX_INSET);
-    Some([
-        centre - DVec3::new(h[1], h[3], h[5]) + inset,
-        centre + DVec3::new(h[0], h[2], h[4]) - inset,
-    ])
 }
 
 /// True when the walk of the shape whose plane shifts are `offsets` reaches no solid cell from

@@ -208,10 +208,11 @@ impl FreeIndex {
 }
 
 /// Algorithm 1 (seed 004) over the six axis directions `+x, -x, +y, -y, +z, -z` around `centre`,
-/// capped at [`FREE_BOX_CAP`]: each brush's bounds not yet outside the box move the side along
-/// which they are farthest in to them. `None` when a brush's bounds hold the centre (within
-/// [`FREE_BOX_INSET`]). The box returned is inset by `FREE_BOX_INSET`.
-fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Option<[DVec3; 2]> {
+/// capped at [`FREE_BOX_CAP`], over the boxes of `expanded` that `near` lists (nearest first):
+/// each brush's bounds not yet outside the box move the side along which they are farthest in to
+/// them. `None` when a brush's bounds hold the centre (within [`FREE_BOX_INSET`]). The box
+/// returned is inset by `FREE_BOX_INSET`. Melax's free-space index builds its boxes with it too.
+pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Option<[DVec3; 2]> {
     let mut h = [FREE_BOX_CAP; 6];
     for &(_, id) in near {
         let e = &expanded[id as usize];
