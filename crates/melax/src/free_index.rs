@@ -50,7 +50,7 @@ use std::time::Instant;
 use cspace_geom::tolerance::BOX_GROWTH;
 use cspace_geom::{Aabb, DVec3, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
-use cspace_onion::algorithm_1;
+use cspace_onion::{algorithm_1, quantized};
 
 use crate::offsets::{CylinderOffsets, Offsets, SphereOffsets};
 use crate::tree::{EMPTY, LEAF, MelaxTree};
@@ -315,28 +315,6 @@ impl FreeIndex {
                 ]
             })
     }
-}
-
-/// The box `[lo, hi]` rounded inward to [`STEPS`] from `corner`: its steps and the box they
-/// stand for, or `None` when it is empty or does not fit in `i16`.
-fn quantized([lo, hi]: [DVec3; 2], corner: DVec3) -> Option<([i16; 6], [DVec3; 2])> {
-    let (lo, hi) = ((lo - corner) * STEPS, (hi - corner) * STEPS);
-    let q = [
-        lo.x.ceil(),
-        lo.y.ceil(),
-        lo.z.ceil(),
-        hi.x.floor(),
-        hi.y.floor(),
-        hi.z.floor(),
-    ];
-    let fits = q
-        .iter()
-        .all(|v| (f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(v));
-    let free = [
-        corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
-        corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
-    ];
-    (fits && free[0].cmple(free[1]).all()).then(|| (q.map(|v| v as i16), free))
 }
 
 /// True when the walk of the shape whose plane shifts are `offsets` reaches no solid cell from

@@ -137,25 +137,9 @@ impl FreeIndex {
             };
             // Kept in steps from the cell's corner, rounded inward; the box verified is the one
             // kept.
-            let corner = cell_box.min;
-            let (lo, hi) = ((found[0] - corner) * STEPS, (found[1] - corner) * STEPS);
-            let quantized = [
-                lo.x.ceil(),
-                lo.y.ceil(),
-                lo.z.ceil(),
-                hi.x.floor(),
-                hi.y.floor(),
-                hi.z.floor(),
-            ];
-            let fits = quantized
-                .iter()
-                .all(|q| (f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(q));
-            let kept = quantized.map(|q| q as i16);
-            let free = [
-                corner + DVec3::new(quantized[0], quantized[1], quantized[2]) / STEPS,
-                corner + DVec3::new(quantized[3], quantized[4], quantized[5]) / STEPS,
-            ];
-            if fits && free[0].cmple(free[1]).all() && box_is_free(space, &free, &mut stack) {
+            let kept = quantized(found, cell_box.min)
+                .filter(|(_, free)| box_is_free(space, free, &mut stack));
+            if let Some((kept, _)) = kept {
                 stats.boxes += 1;
                 cells.push(kept);
             } else {
@@ -242,6 +226,29 @@ pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Opt
     let lo = centre - DVec3::new(h[1], h[3], h[5]) + inset;
     let hi = centre + DVec3::new(h[0], h[2], h[4]) - inset;
     Some([lo, hi])
+}
+
+/// The box `[lo, hi]` rounded inward to [`STEPS`] from `corner`: its steps and the box they
+/// stand for, or `None` when it is empty or does not fit in `i16`. Melax's free-space index
+/// keeps its boxes so too.
+pub fn quantized([lo, hi]: [DVec3; 2], corner: DVec3) -> Option<([i16; 6], [DVec3; 2])> {
+    let (lo, hi) = ((lo - corner) * STEPS, (hi - corner) * STEPS);
+    let q = [
+        lo.x.ceil(),
+        lo.y.ceil(),
+        lo.z.ceil(),
+        hi.x.floor(),
+        hi.y.floor(),
+        hi.z.floor(),
+    ];
+    let fits = q
+        .iter()
+        .all(|v| (f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(v));
+    let free = [
+        corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
+        corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
+    ];
+    (fits && free[0].cmple(free[1]).all()).then(|| (q.map(|v| v as i16), free))
 }
 
 /// True when every subtree of `space` the box `[lo, hi]` reaches is empty, going down a node's
