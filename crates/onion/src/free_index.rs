@@ -228,9 +228,9 @@ pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Opt
     Some([lo, hi])
 }
 
-/// The box `[lo, hi]` rounded inward to steps of 1/128 unit (`STEPS`) from `corner`: its steps and the box they
-/// stand for, or `None` when it is empty or does not fit in `i16`. Melax's free-space index
-/// keeps its boxes so too.
+/// The box `[lo, hi]` rounded inward to steps of 1/128 unit (`STEPS`) from `corner`: its steps
+/// and the box they stand for, or `None` when it is empty or does not fit in `i16`. Melax's
+/// free-space index keeps its boxes so too.
 pub fn quantized([lo, hi]: [DVec3; 2], corner: DVec3) -> Option<([i16; 6], [DVec3; 2])> {
     let (lo, hi) = ((lo - corner) * STEPS, (hi - corner) * STEPS);
     let q = [
