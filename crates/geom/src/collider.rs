@@ -1,5 +1,6 @@
 //! The contract every collision backend fulfils: [`Collider`] and its answer, [`Hit`].
 
+use crate::Aabb;
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
@@ -48,6 +49,16 @@ impl Prepared {
     /// The skin, in units.
     pub fn skin(&self) -> f64 {
         self.skin
+    }
+
+    /// The bounds the shape sweeps moving from `start` to `end`, grown by its skin: what another
+    /// body must meet to change the move's answer.
+    pub fn swept_bounds(&self, start: DVec3, end: DVec3) -> Aabb {
+        let bounds = self.shape.bounds();
+        bounds
+            .translated(start)
+            .merged(bounds.translated(end))
+            .loosened(self.skin)
     }
 }
 

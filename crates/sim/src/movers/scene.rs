@@ -220,12 +220,13 @@ impl Scene {
         end: DVec3,
         quiet: &Aabb,
     ) -> Hit {
-        if quiet.contains(&swept_bounds(prepared, start, end)) {
+        let swept = prepared.swept_bounds(start, end);
+        if quiet.contains(&swept) {
             self.key.check(prepared);
             self.inner
                 .trace(ctx, &self.inner_shape(prepared), start, end)
         } else {
-            self.trace(ctx, prepared, start, end)
+            self.trace_swept(ctx, prepared, start, end, &swept)
         }
     }
 
@@ -245,6 +246,32 @@ impl Scene {
         } else {
             self.is_solid(ctx, prepared, position)
         }
+    }
+
+    /// [`Collider::trace`] of a move whose swept bounds are `swept`
+    /// ([`Prepared::swept_bounds`]).
+    fn trace_swept(
+        &self,
+        ctx: &mut QueryContext,
+        prepared: &Prepared,
+        start: DVec3,
+        end: DVec3,
+        swept: &Aabb,
+    ) -> Hit {
+        self.key.check(prepared);
+        let mut hit = self
+            .inner
+            .trace(ctx, &self.inner_shape(prepared), start, end);
+        if hit.all_solid() {
+            return hit;
+        }
+        self.meeting(swept, |m| {
+            if let Some(mover) = self.trace_mover(ctx, m, prepared, start, end) {
+                hit = hit.nearer(mover);
+            }
+            !hit.all_solid()
+        });
+        hit
     }
 
     /// Calls `each` with every mover whose place meets `bounds`, in mover order, until it says
@@ -284,20 +311,13 @@ impl Collider for Scene {
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
-        self.key.check(prepared);
-        let mut hit = self
-            .inner
-            .trace(ctx, &self.inner_shape(prepared), start, end);
-        if hit.all_solid() {
-            return hit;
-        }
-        self.meeting(&swept_bounds(prepared, start, end), |m| {
-            if let Some(mover) = self.trace_mover(ctx, m, prepared, start, end) {
-                hit = hit.nearer(mover);
-            }
-            !hit.all_solid()
-        });
-        hit
+        self.trace_swept(
+            ctx,
+            prepared,
+            start,
+            end,
+            &prepared.swept_bounds(start, end),
+        )
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
@@ -316,14 +336,4 @@ impl Collider for Scene {
         });
         solid
     }
-}
-
-/// The bounds a move of `prepared` from `start` to `end` sweeps, grown by its skin: what a mover
-/// must meet to change the move's answer.
-fn swept_bounds(prepared: &Prepared, start: DVec3, end: DVec3) -> Aabb {
-    let bounds = prepared.shape().bounds();
-    bounds
-        .translated(start)
-        .merged(bounds.translated(end))
-        .loosened(prepared.skin())
 }

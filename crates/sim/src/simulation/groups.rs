@@ -62,15 +62,15 @@ pub(super) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    /// In a living world, the scene and `mover`'s reach for a move of `dt` when that reach meets
-    /// no mover's place (the movers stand still while agents move): its traces inside the reach
-    /// skip the movers' look-up ([`Scene::trace_in_quiet`], which checks each move's bounds, so
-    /// the reach need not hold every move for the answers to stay the scene's).
-    fn quiet(&self, mover: &Mover<'_>, dt: f64) -> Option<(&'a Scene, Aabb)> {
+    /// In a living world, `mover`'s reach for a move of `dt` when that reach meets no mover's
+    /// place (the movers stand still while agents move): its traces inside the reach skip the
+    /// movers' look-up ([`Scene::trace_in_quiet`], which checks each move's bounds, so the reach
+    /// need not hold every move for the answers to stay the scene's).
+    fn quiet(&self, mover: &Mover<'_>, dt: f64) -> Option<Aabb> {
         let scene = self.scene?;
         let water = self.liquids.map(|l| water_reach(l.params()));
         let reach = reach(mover, self.params, water, dt);
-        (!scene.meets_any(&reach)).then_some((scene, reach))
+        (!scene.meets_any(&reach)).then_some(reach)
     }
 }
 
@@ -253,7 +253,7 @@ struct Scratch<'a> {
 fn update_one(
     scratch: &mut Scratch<'_>,
     mut filters: Option<&mut FilterStack>,
-    (shared, quiet): (Shared<'_>, Option<(&Scene, Aabb)>),
+    (shared, quiet): (Shared<'_>, Option<Aabb>),
     group: &mut [Mover<'_>],
     index: usize,
     out: &mut GroupOutcome,

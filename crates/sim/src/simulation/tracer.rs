@@ -29,9 +29,9 @@ pub(crate) struct Tracer<'a> {
     pub traces: &'a mut u64,
     /// The living world's liquids, if it has any.
     pub liquids: Option<&'a Liquids>,
-    /// In a living world, the scene (`collider`) and a box around the mover's reach that meets
-    /// no mover's place: moves within it ask the static world alone ([`Scene::trace_in_quiet`]).
-    pub quiet: Option<(&'a Scene, Aabb)>,
+    /// In a living world, a box around the mover's reach that meets no mover's place: moves
+    /// within it ask the static world alone ([`Scene::trace_in_quiet`]).
+    pub quiet: Option<Aabb>,
     /// The living world's scene (the static world and the movers where they stand), which
     /// `collider` answers for: the water jump's solid tests look at its movers too.
     pub scene: Option<&'a Scene>,
@@ -68,9 +68,11 @@ impl Surroundings for Tracer<'_> {
     fn trace(&mut self, pose: Pose, start: DVec3, end: DVec3) -> MoveHit {
         *self.traces += 1;
         let prepared = self.poses.traced(pose);
-        let hit = match &self.quiet {
-            Some((scene, quiet)) => scene.trace_in_quiet(self.queries, prepared, start, end, quiet),
-            None => self.collider.trace(self.queries, prepared, start, end),
+        let hit = match (self.scene, &self.quiet) {
+            (Some(scene), Some(quiet)) => {
+                scene.trace_in_quiet(self.queries, prepared, start, end, quiet)
+            }
+            _ => self.collider.trace(self.queries, prepared, start, end),
         };
         let mut best = MoveHit::of_world(&hit, self.step, self.ids[self.me.0 as usize]);
         let mut best_time = hit.surface().map_or(f64::INFINITY, |s| s.time_of_impact);
@@ -82,11 +84,7 @@ impl Surroundings for Tracer<'_> {
         };
         let shape = prepared.shape();
         let motion = end - start;
-        let bounds = shape.bounds();
-        let swept = bounds
-            .translated(start)
-            .merged(bounds.translated(end))
-            .loosened(prepared.skin());
+        let swept = prepared.swept_bounds(start, end);
         filters.candidates(self.me, &swept, self.candidates);
         if self.candidates.is_empty() {
             return best;
@@ -138,11 +136,11 @@ impl Surroundings for Tracer<'_> {
     /// True when the mover in `pose` at `position` overlaps neither solid nor another agent.
     fn is_free(&mut self, pose: Pose, position: DVec3) -> bool {
         let prepared = self.poses.get(pose);
-        let solid = match &self.quiet {
-            Some((scene, quiet)) => {
+        let solid = match (self.scene, &self.quiet) {
+            (Some(scene), Some(quiet)) => {
                 scene.is_solid_in_quiet(self.queries, prepared, position, quiet)
             }
-            None => self.collider.is_solid(self.queries, prepared, position),
+            _ => self.collider.is_solid(self.queries, prepared, position),
         };
         if solid {
             return false;
