@@ -10,6 +10,17 @@ pub fn brush(min: [i32; 3], max: [i32; 3], texture: &str) -> String {
     map_text::box_brush(min, max, texture, map_text::QUAKE)
 }
 
+/// What `sim <args>` prints, once it exits 0.
+fn listing(args: &[&str]) -> String {
+    let out = sim(args, "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn sim_map_lists_movers_triggers_liquids_and_warnings() {
     let tmp = scratch_dir();
@@ -43,13 +54,7 @@ fn sim_map_lists_movers_triggers_liquids_and_warnings() {
     ]
     .concat();
     let path = scratch(&tmp, "living.map", &map);
-    let out = sim(&["map", path.to_str().unwrap()], "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = listing(&["map", path.to_str().unwrap()]);
     for line in [
         "entities (quake1 rules): 2 movers, 3 triggers, 0 relays, 0 named points, 1 liquid brushes \
          (1 water, 0 slime, 0 lava), 0 kept where drawn",
@@ -127,13 +132,7 @@ fn sim_map_lists_target_pushes() {
     ]
     .concat();
     let path = scratch(&tmp, "pushes.map", &map);
-    let out = sim(&["map", path.to_str().unwrap(), "--entities", "quake3"], "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = listing(&["map", path.to_str().unwrap(), "--entities", "quake3"]);
     for line in [
         "  target_push 0 (entity 1, line 12): used by up: sets the activator's velocity (0, 0, 600)",
         "  target_push 1 (entity 2, line 18): used by far: launches the activator to apex \

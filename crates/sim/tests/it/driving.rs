@@ -123,13 +123,7 @@ fn teleports_and_despawns_keep_a_driven_run_deterministic() {
     };
     let hashes: Vec<u64> = [1, 2, 2]
         .iter()
-        .map(|&n| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap();
-            pool.install(|| drive::drive(collider.clone(), &starts, plan))
-        })
+        .map(|&n| super::on_threads(n, || drive::drive(collider.clone(), &starts, plan)))
         .collect();
     assert!(hashes.iter().all(|&h| h == hashes[0]), "{hashes:x?}");
     let plain = drive::Plan {

@@ -232,11 +232,7 @@ fn a_living_run_ends_on_the_same_bits_on_one_and_two_threads() {
         cube([-64.0, -32.0, 96.0], [-48.0, 32.0, 128.0]),
     ];
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        super::on_threads(threads, || {
             let mut sim = living(
                 BackendKind::Exact,
                 Dialect::Quake1,

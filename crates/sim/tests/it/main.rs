@@ -18,3 +18,13 @@ mod sharing;
 mod stepping;
 mod triggers;
 mod water;
+
+/// Runs `f` on a rayon pool of its own with `threads` threads (the determinism tests compare one
+/// thread with two).
+fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(f)
+}

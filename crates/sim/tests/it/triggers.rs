@@ -608,11 +608,7 @@ fn triggers_end_on_the_same_bits_on_one_and_two_threads() {
         ]
     };
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        super::on_threads(threads, || {
             let e = entities(Dialect::Quake3, inputs());
             let mut sim = living_sim(BackendKind::Exact, vec![floor()], e, 7, 0);
             let mut ids = Vec::new();

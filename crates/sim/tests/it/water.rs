@@ -371,11 +371,7 @@ fn slime_and_lava_hurt_at_each_dialects_rate() {
 fn a_run_with_liquids_ends_on_the_same_bits_on_one_and_two_threads() {
     for dialect in [Dialect::Quake1, Dialect::Quake3] {
         let run = |threads: usize| {
-            let pool_ = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool_.install(|| {
+            super::on_threads(threads, || {
                 let mut sim = pool(
                     BackendKind::Exact,
                     dialect,
