@@ -53,6 +53,7 @@ impl Prepared {
 
     /// The bounds the shape sweeps moving from `start` to `end`, grown by its skin: what another
     /// body must meet to change the move's answer.
+    #[inline]
     pub fn swept_bounds(&self, start: DVec3, end: DVec3) -> Aabb {
         let bounds = self.shape.bounds();
         bounds

@@ -268,6 +268,7 @@ impl Shape {
     }
 
     /// The bounding box relative to the origin.
+    #[inline]
     pub fn bounds(&self) -> Aabb {
         match self {
             Shape::Box(b) => Aabb::new(b.mins, b.maxs),

@@ -22,12 +22,17 @@ pub(crate) struct BoxGrid {
     bounds: Aabb,
     /// Cells along x and y.
     cells: [usize; 2],
-    /// The side of a cell along x and y, units.
-    side: [f64; 2],
+    /// One over the side of a cell along x and y, per unit: a coordinate's cell is a product,
+    /// monotone in the coordinate as a quotient is, so the cells [`BoxGrid::new`] files a box in
+    /// and those a query inside it finds agree.
+    per_unit: [f64; 2],
     /// 64-bit words per bit set.
     words: usize,
     /// The cells' bit sets, `words` per cell, row by row.
     masks: Vec<u64>,
+    /// Per cell, the lowest and highest z of the reaches filed in it (`[inf, -inf]` for none): a
+    /// query above or below them meets none of them, and skips the cell.
+    heights: Vec<[f64; 2]>,
     /// The loose movers' bit set.
     loose: Vec<u64>,
 }
@@ -50,14 +55,19 @@ impl BoxGrid {
                 }
             })
         };
-        let side = [0, 1].map(|k| (size[k] / cells[k] as f64).max(f64::MIN_POSITIVE));
+        let per_unit = [0, 1].map(|k| {
+            let side = (size[k] / cells[k] as f64).max(f64::MIN_POSITIVE);
+            let per = 1.0 / side;
+            if per.is_finite() { per } else { 0.0 }
+        });
         let mut grid = BoxGrid {
             reach,
             bounds,
             cells,
-            side,
+            per_unit,
             words,
             masks: vec![0; cells[0] * cells[1] * words],
+            heights: vec![[f64::INFINITY, f64::NEG_INFINITY]; cells[0] * cells[1]],
             loose: vec![0; words],
         };
         for m in 0..grid.reach.len() {
@@ -65,8 +75,10 @@ impl BoxGrid {
             if let Some([x, y]) = grid.range(&r) {
                 for j in y.0..=y.1 {
                     for i in x.0..=x.1 {
-                        let at = (j * grid.cells[0] + i) * grid.words + m / 64;
-                        grid.masks[at] |= 1 << (m % 64);
+                        let cell = j * grid.cells[0] + i;
+                        grid.masks[cell * grid.words + m / 64] |= 1 << (m % 64);
+                        let h = &mut grid.heights[cell];
+                        *h = [h[0].min(r.min.z), h[1].max(r.max.z)];
                     }
                 }
             }
@@ -83,7 +95,7 @@ impl BoxGrid {
             let cell = |v: f64| {
                 // A float-to-integer cast truncates (the floor, for the non-negative) and
                 // saturates: NaN and below the grid go to the first cell, beyond it to the last.
-                let c = (v - self.bounds.min[k]) / self.side[k];
+                let c = (v - self.bounds.min[k]) * self.per_unit[k];
                 (c as usize).min(self.cells[k] - 1)
             };
             (cell(b.min[k]), cell(b.max[k]))
@@ -108,7 +120,11 @@ impl BoxGrid {
             if let Some([x, y]) = range {
                 for j in y.0..=y.1 {
                     for i in x.0..=x.1 {
-                        bits |= self.masks[(j * self.cells[0] + i) * self.words + w];
+                        let cell = j * self.cells[0] + i;
+                        let [low, high] = self.heights[cell];
+                        if b.max.z >= low && b.min.z <= high {
+                            bits |= self.masks[cell * self.words + w];
+                        }
                     }
                 }
             }

@@ -62,16 +62,32 @@ pub(super) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    /// In a living world, `mover`'s reach for a move of `dt` when that reach meets no mover's
-    /// place (the movers stand still while agents move): its traces inside the reach skip the
-    /// movers' look-up ([`Scene::trace_in_quiet`], which checks each move's bounds, so the reach
-    /// need not hold every move for the answers to stay the scene's).
-    fn quiet(&self, mover: &Mover<'_>, dt: f64) -> Option<Aabb> {
-        let scene = self.scene?;
+    /// In a living world, what `mover`'s reach for a move of `dt` meets: the reach as its
+    /// tracer's quiet box when it meets no mover's place (the movers stand still while agents
+    /// move: its traces inside it skip the movers' look-up, [`Scene::trace_in_quiet`]), and as
+    /// its dry box when it meets no liquid ([`Liquids::is_dry`]: sample points inside it skip the
+    /// liquids' look-up). Both are checked again per trace and per point, so the reach need not
+    /// hold every move for the answers to stay the scene's and the liquids'.
+    fn calm(&self, mover: &Mover<'_>, dt: f64) -> Calm {
+        if self.scene.is_none() && self.liquids.is_none() {
+            return Calm::default();
+        }
         let water = self.liquids.map(|l| water_reach(l.params()));
         let reach = reach(mover, self.params, water, dt);
-        (!scene.meets_any(&reach)).then_some(reach)
+        Calm {
+            quiet: self.scene.filter(|s| !s.meets_any(&reach)).map(|_| reach),
+            dry: self.liquids.filter(|l| l.is_dry(&reach)).map(|_| reach),
+        }
     }
+}
+
+/// A mover's reach for the step, where it meets nothing of the living world ([`Shared::calm`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Calm {
+    /// The reach, when it meets no mover's place ([`Tracer::quiet`]).
+    pub(super) quiet: Option<Aabb>,
+    /// The reach, when it meets no liquid ([`Tracer::dry`]).
+    pub(super) dry: Option<Aabb>,
 }
 
 /// What a group's agents do in this pass.
@@ -218,14 +234,14 @@ pub(super) fn run_group(
             Phase::Settle => {}
         }
         let filters = stack.as_deref_mut();
-        let quiet = match phase {
-            Phase::Move(dt) => shared.quiet(&group[index], dt),
-            Phase::Settle => None,
+        let calm = match phase {
+            Phase::Move(dt) => shared.calm(&group[index], dt),
+            Phase::Settle => Calm::default(),
         };
         update_one(
             &mut scratch,
             filters,
-            (shared, quiet),
+            (shared, calm),
             group,
             index,
             &mut out,
@@ -253,7 +269,7 @@ struct Scratch<'a> {
 fn update_one(
     scratch: &mut Scratch<'_>,
     mut filters: Option<&mut FilterStack>,
-    (shared, quiet): (Shared<'_>, Option<Aabb>),
+    (shared, calm): (Shared<'_>, Calm),
     group: &mut [Mover<'_>],
     index: usize,
     out: &mut GroupOutcome,
@@ -289,7 +305,8 @@ fn update_one(
                 candidates: &mut *scratch.candidates,
                 traces: &mut out.traces,
                 liquids: shared.liquids,
-                quiet,
+                quiet: calm.quiet,
+                dry: calm.dry,
                 scene: shared.scene,
             };
             update(&mut after, &mut tracer, shared.params, &mut log);

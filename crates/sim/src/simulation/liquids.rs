@@ -86,6 +86,19 @@ impl Liquids {
         &self.params
     }
 
+    /// Whether no point of `b` is in a liquid, as [`Liquids::contents`] decides: no liquid
+    /// brush's bounds meet `b` grown by [`BOX_GROWTH`] (so none meets the box `contents` looks
+    /// around any point of `b`).
+    pub fn is_dry(&self, b: &Aabb) -> bool {
+        let near = b.loosened(BOX_GROWTH);
+        let mut dry = true;
+        self.grid.candidates(&near, |k| {
+            dry = !self.bounds[k].intersects(&near);
+            dry
+        });
+        dry
+    }
+
     /// The liquid holding `point` (the strongest when several do: lava, then slime, then water,
     /// as a brush's contents are chosen), on a face per the dialect (the module's doc).
     pub fn contents(&self, point: DVec3) -> Option<LiquidKind> {

@@ -32,6 +32,9 @@ pub(crate) struct Tracer<'a> {
     /// In a living world, a box around the mover's reach that meets no mover's place: moves
     /// within it ask the static world alone ([`Scene::trace_in_quiet`]).
     pub quiet: Option<Aabb>,
+    /// In a world with liquids, a box around the mover's reach that no liquid brush's bounds
+    /// meet ([`Liquids::is_dry`]): a point in it is in no liquid, without the look-up.
+    pub dry: Option<Aabb>,
     /// The living world's scene (the static world and the movers where they stand), which
     /// `collider` answers for: the water jump's solid tests look at its movers too.
     pub scene: Option<&'a Scene>,
@@ -47,6 +50,9 @@ impl Surroundings for Tracer<'_> {
     }
 
     fn liquid(&mut self, point: DVec3) -> Option<cspace_entities::LiquidKind> {
+        if self.dry.is_some_and(|d| d.contains_point(point)) {
+            return None;
+        }
         self.liquids.and_then(|l| l.contents(point))
     }
 
