@@ -317,6 +317,15 @@ impl FilterStack {
         self.timing.then(Instant::now)
     }
 
+    /// Every body whose bounds meet `region` (closed boxes), in slot order, into `out` (cleared
+    /// first): the grid's cells, then each listed body's bounds. Removed bodies are not listed.
+    /// Not a filter of a move: nothing is counted.
+    pub fn meeting(&mut self, region: &Aabb, out: &mut Vec<Slot>) {
+        out.clear();
+        self.grid.query(region, out);
+        out.retain(|s| self.bodies[s.0 as usize].bounds.intersects(region));
+    }
+
     /// The grid stage: the other agents listed near the swept bounds of `mover`, sorted.
     pub fn candidates(&mut self, mover: Slot, swept: &Aabb, out: &mut Vec<Slot>) {
         let since = self.clock();
@@ -598,5 +607,55 @@ mod tests {
         assert!(out.is_empty());
         assert_eq!(stack.stats().tests[0], 8);
         assert_eq!(stack.stats().definitive[0], 7);
+    }
+
+    /// `meeting` lists exactly the bodies whose bounds meet the region (touching included), in
+    /// slot order, never a removed one, and counts nothing: random bodies and regions against a
+    /// linear scan.
+    #[test]
+    fn meeting_lists_the_bodies_a_region_meets() {
+        let mut rng = cspace_geom::generate::Rng::new(11);
+        let shapes = cspace_geom::generate::agent_shapes();
+        let mut stack = FilterStack::new(64.0, false);
+        let mut bodies = Vec::new();
+        for i in 0..300 {
+            let shape = &shapes[rng.below(3)];
+            let at = DVec3::new(
+                rng.range(-2000.0, 2000.0),
+                rng.range(-2000.0, 2000.0),
+                rng.range(-300.0, 300.0),
+            );
+            stack.insert(Slot(i), shape, at);
+            bodies.push(Some(shape.bounds().translated(at)));
+        }
+        for i in (0..300).step_by(17) {
+            stack.remove(Slot(i));
+            bodies[i as usize] = None;
+        }
+        let mut out = Vec::new();
+        for k in 0..2000 {
+            let centre = DVec3::new(
+                rng.range(-2200.0, 2200.0),
+                rng.range(-2200.0, 2200.0),
+                rng.range(-400.0, 400.0),
+            );
+            let half = DVec3::new(
+                rng.range(0.0, 400.0),
+                rng.range(0.0, 400.0),
+                rng.range(0.0, 200.0),
+            );
+            // Every tenth region touches a body's face exactly.
+            let region = match bodies[k % 300].filter(|_| k % 10 == 0) {
+                Some(b) => Aabb::new(DVec3::new(b.max.x, b.min.y, b.min.z), b.max + half),
+                None => Aabb::new(centre - half, centre + half),
+            };
+            let linear: Vec<Slot> = (0..300)
+                .filter(|&i| bodies[i as usize].is_some_and(|b| b.intersects(&region)))
+                .map(Slot)
+                .collect();
+            stack.meeting(&region, &mut out);
+            assert_eq!(out, linear);
+        }
+        assert_eq!(stack.stats().tests, FilterStats::default().tests);
     }
 }

@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use cspace_contact::Slot;
+use cspace_contact::{FilterStack, Slot};
 use cspace_entities::rules::QUAKE1_TOUCH_REACH;
 use cspace_entities::{Entities, Machinery, MoverEventKind as ClockEvent};
 use cspace_geom::tolerance::CONTACT;
@@ -181,10 +181,23 @@ impl Sim {
         let margin = probe + CONTACT + BYSTANDER_REACH;
         let mut riders: Vec<Rider> = Vec::new();
         // One view for every agent: a query per agent prepares it anew each time.
+        let regions = (0..living.scene.models().len()).flat_map(|m| {
+            let (reach, placed) = (living.scene.models().reach(m), living.scene.placed(m));
+            [Some(reach), (!reach.contains(&placed)).then_some(placed)]
+                .into_iter()
+                .flatten()
+                .map(move |r| r.loosened(margin))
+        });
+        let near = ranks_near(
+            (!self.filters_stale).then_some(&mut self.filters),
+            self.live.len(),
+            regions,
+        );
         let mut view = self
             .world
             .view::<(&PoseSet, &Pose, &Position, &Ground, &Rest)>();
-        for (rank, &id) in self.live.iter().enumerate() {
+        for rank in near {
+            let (rank, id) = (rank as usize, self.live[rank as usize]);
             let entity = self.agents[id.0 as usize].expect("a live agent");
             let (poses, pose, position, ground, rest) =
                 view.get_mut(entity).expect("agents have every component");
@@ -390,6 +403,36 @@ impl Sim {
         &self.recorder.mover_events
     }
 }
+
+/// The ranks of the live agents (`count` of them) whose bounds may meet one of `regions`, in rank
+/// order, each once: with the simulation's filter stack current (`filters`), those whose bodies
+/// meet a region grown by [`NEAR_SLACK`] (a look-up per region instead of one per agent); else
+/// every rank. A pre-filter only: its callers test each agent as they would without it, so the
+/// agents they keep are the same.
+fn ranks_near(
+    filters: Option<&mut FilterStack>,
+    count: usize,
+    regions: impl Iterator<Item = Aabb>,
+) -> Vec<u32> {
+    let Some(filters) = filters else {
+        return (0..count as u32).collect();
+    };
+    let mut ranks: Vec<u32> = Vec::new();
+    let mut found = Vec::new();
+    for region in regions {
+        filters.meeting(&region.loosened(NEAR_SLACK), &mut found);
+        ranks.extend(found.iter().map(|s| s.0));
+    }
+    ranks.sort_unstable();
+    ranks.dedup();
+    ranks
+}
+
+/// How much [`ranks_near`] grows each region, units: the pre-filter must keep every agent whose
+/// own bounds, grown by a margin, meet the region (the test its callers make), and growing the
+/// other box instead rounds differently by a few ulps. Not a tolerance: any slack well above
+/// rounding at [`cspace_geom::tolerance::MAX_COORDINATE`] keeps the pre-filter a superset.
+const NEAR_SLACK: f64 = 1.0;
 
 /// How far beyond a mover's reach (and the ground probe) the movers' pass reads agents, units: a
 /// Quake player's height (56) and then some, so that an agent a mover carries or pushes is tested

@@ -362,8 +362,39 @@ impl Sim {
         // near none touches none.
         let mut agents: Vec<Toucher> = Vec::new();
         let mut near: Vec<Vec<usize>> = vec![Vec::new(); entities.triggers.len()];
+        // Only the agents near some trigger are read (`ranks_near`); of the others, those that
+        // touched something last step touch nothing now, as the loop below would find.
+        let near_ranks = super::ranks_near(
+            (!self.filters_stale).then_some(&mut self.filters),
+            self.live.len(),
+            meets.iter().map(|m| m.loosened(QUAKE1_TOUCH_REACH)),
+        );
+        if near_ranks.len() < self.live.len() {
+            let mut next = near_ranks.iter().copied().peekable();
+            for (rank, &id) in self.live.iter().enumerate() {
+                if next.next_if_eq(&(rank as u32)).is_some() {
+                    continue;
+                }
+                let Some(touching) = living.triggers.touching.get_mut(id.0 as usize) else {
+                    continue;
+                };
+                if touching.is_empty() {
+                    continue;
+                }
+                let entity = self.agents[id.0 as usize].expect("a live agent");
+                let left = self
+                    .world
+                    .get::<&Rest>(entity)
+                    .expect("agents have every component")
+                    .left_world;
+                if !left {
+                    touching.clear();
+                }
+            }
+        }
         let mut view = self.world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
-        for &id in &self.live {
+        for rank in near_ranks {
+            let id = self.live[rank as usize];
             let entity = self.agents[id.0 as usize].expect("a live agent");
             let (poses, pose, position, rest) =
                 view.get_mut(entity).expect("agents have every component");
