@@ -1,5 +1,6 @@
 //! The static world and the movers where they are now, as one collider.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use cspace_geom::{
@@ -138,12 +139,18 @@ impl Scene {
         (brush.0 < self.first_brush[m] + self.models.brush_count(m)).then_some(m)
     }
 
-    /// The world's prepared shape for the scene's `prepared`, with its skin.
-    fn inner_shape(&self, prepared: &Prepared) -> Prepared {
-        self.inner_prepared[prepared.slot() as usize]
-            .clone()
-            .expect("the scene prepares only shapes its world takes")
-            .with_skin(prepared.skin())
+    /// The world's prepared shape for the scene's `prepared`, with its skin: the one prepared
+    /// with the scene's shape when the skins are the same bits (a simulation's shapes), else a
+    /// copy with the other skin.
+    fn inner_shape(&self, prepared: &Prepared) -> Cow<'_, Prepared> {
+        let inner = self.inner_prepared[prepared.slot() as usize]
+            .as_ref()
+            .expect("the scene prepares only shapes its world takes");
+        if inner.skin().to_bits() == prepared.skin().to_bits() {
+            Cow::Borrowed(inner)
+        } else {
+            Cow::Owned(inner.clone().with_skin(prepared.skin()))
+        }
     }
 
     /// Sweeps `prepared` against mover `m` alone, where it is now (world coordinates).
