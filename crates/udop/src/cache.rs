@@ -1,18 +1,19 @@
 //! The free-space cache: a [`Collider`] that skips the wrapped backend for moves that provably
-//! stay inside the mover's k-UDOP.
+//! stay inside the k-UDOP of a grid cell they start (or end) in.
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
 
 use cspace_geom::{
-    Collider, ColliderKey, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World,
+    Aabb, Collider, ColliderKey, Hit, Prepared, QueryContext, Shape, UnsupportedShape, World,
 };
 use glam::DVec3;
 
+use crate::cells::{CellError, CellUdops, GridConfig};
 use crate::directions::Directions;
-use crate::udop::Udop;
-use crate::world::{BuildOrder, BuildScratch, PatchBound, UdopBuilder, UdopBuilderError};
+use crate::world::{
+    BuildOrder, BuildScratch, PatchBound, QUERY_SLACK, UdopBuilder, UdopBuilderError,
+};
 
 /// How much the swept bounding k-DOP is grown before Algorithm 3 (units).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -31,12 +32,11 @@ pub enum Margin {
 /// How the cache builds and tests its k-UDOPs.
 #[derive(Debug, Clone)]
 pub struct CacheConfig {
-    /// The direction set (default: the standard 26-DOP).
+    /// The direction set (default: the six axes, the standard 6-DOP: on the 1,000-agent crowds
+    /// of E1M1 and the open world the 14-, 18- and 26-DOP certify the same share of traces within
+    /// 1 %, and their test costs several times as much, `docs/udop.md`).
     pub directions: Arc<Directions<DVec3>>,
-    /// The cap radius of each k-UDOP, in units (default 64: two player widths. In
-    /// `RandomBoxes::BENCHMARK` a cap of 128 skips 66.6% of 5-unit walking moves against 65.3%
-    /// for 64, but builds cost 10.6 us instead of 3.3 us: the nearest brushes decide the sides,
-    /// the far ones only cost time).
+    /// The cap radius of each cell's k-UDOP, in units, at most [`MAX_RADIUS`](crate::cells::MAX_RADIUS) (default 64).
     pub radius: f64,
     /// The order Algorithm 1 visits brushes in (default nearest first).
     pub order: BuildOrder,
@@ -44,18 +44,33 @@ pub struct CacheConfig {
     pub margin: Margin,
     /// What the k-UDOPs insert for patch facets (default the curved pieces, [`PatchBound`]).
     pub patches: PatchBound,
+    /// The grid of cells the k-UDOPs are built for (default: 64-unit cells, at most
+    /// [`DEFAULT_MAX_CELLS`]).
+    pub grid: GridConfig,
+    /// Build every cell when the cache is made, on this many threads (`None`, the default: each
+    /// cell when a query first needs it).
+    pub prebuild: Option<usize>,
 }
+
+/// The default most cells of a cache's grid: 2^18 (13.6 MB of 26-DOP distances at most; E1M1's
+/// grid of 64-unit cells has 27,000).
+pub const DEFAULT_MAX_CELLS: usize = 1 << 18;
 
 impl Default for CacheConfig {
     fn default() -> CacheConfig {
         CacheConfig {
             directions: Arc::new(
-                Directions::<DVec3>::standard(26).expect("the standard 26-DOP is valid"),
+                Directions::<DVec3>::standard(6).expect("the standard 6-DOP is valid"),
             ),
             radius: 64.0,
             order: BuildOrder::Nearest,
             margin: Margin::Skin,
             patches: PatchBound::Curves,
+            grid: GridConfig {
+                edge: 64.0,
+                max_cells: DEFAULT_MAX_CELLS,
+            },
+            prebuild: None,
         }
     }
 }
@@ -67,6 +82,9 @@ pub enum CacheError {
     /// The builder refused the configuration.
     #[error(transparent)]
     Builder(#[from] UdopBuilderError),
+    /// The grid refused the configuration.
+    #[error(transparent)]
+    Grid(#[from] CellError),
     /// A margin must be finite and at least 0.
     #[error("the cache margin must be finite and at least 0, got {0}")]
     Margin(f64),
@@ -74,59 +92,57 @@ pub enum CacheError {
 
 /// The k-UDOP free-space cache over another backend.
 ///
-/// Each mover keeps a k-UDOP built from the world's brushes at the centre of its bounds, in the
-/// [`MoverCache`](cspace_geom::MoverCache) it lends the query context
-/// ([`QueryContext::with_mover`]; the simulator keeps one per agent, so each agent keeps its
-/// k-UDOP whichever thread moves it). A trace whose swept
-/// bounding k-DOP (the shape's bounding k-DOP at start and at end, merged, grown by the
-/// [`Margin`]) lies inside that k-UDOP (Algorithm 3) is answered `Hit::miss(end)` without asking
-/// the wrapped backend: the shape then never comes within the margin of any brush, so every
-/// backend fulfilling the [`Collider`] contract answers exactly that (fraction 1, the end
-/// unchanged, nothing hit, not in solid). Any other trace is answered by the wrapped backend, and
-/// the k-UDOP is rebuilt where the trace ended (unless it was built there already). A point query
-/// whose grown shape lies in the k-UDOP is answered "not solid"; others pass through.
+/// The world is cut into the cells of a fixed grid ([`CellUdops`]); each cell has a k-UDOP of the
+/// world's brushes built around its centre (Algorithm 1, with the cap of [`UdopBuilder`]), on the
+/// first query that needs it and shared by every mover, context and thread from then on. A trace
+/// whose swept bounding k-DOP (the shape's bounding k-DOP at start and at end, merged, grown by
+/// the [`Margin`]) lies inside the k-UDOP of its start's cell, or failing that of its end's cell
+/// (the cell holding the centre of the shape's bounds there), is answered `Hit::miss(end)` without
+/// asking the wrapped backend (Algorithm 3): the shape then never comes within the margin of any
+/// brush, so every backend fulfilling the [`Collider`] contract answers exactly that (fraction 1,
+/// the end unchanged, nothing hit, not in solid). So is a trace whose swept bounds, grown by the
+/// margin, stay outside the bounds of every brush (a mover fallen out of a sealed map). Any other
+/// trace is the wrapped backend's. A
+/// point query whose grown shape lies in its cell's k-UDOP is answered "not solid"; others pass
+/// through.
 ///
-/// The cache never changes an answer, it only skips work: a k-UDOP holds free space whoever built
-/// it, so a context traced for several movers without lending each its own cache answers the
-/// same (it only rebuilds more often).
+/// The cache never changes an answer, it only skips work; and what it skips does not depend on
+/// which query built a cell first, nor on the thread count: a cell's k-UDOP is a pure function of
+/// the world, the configuration and the cell.
+///
+/// Counted in the context's [`QueryCounters`](cspace_geom::QueryCounters): `certified` and
+/// `cache_skips` (the traces answered here), `fall_throughs` (those handed to the wrapped
+/// backend, which counts its own `traces`), `cache_points_answered`, and `cache_rebuilds` /
+/// `cache_build_nanos` for the cells this context's queries built.
 ///
 /// Its [`Prepared`] shapes are the wrapped backend's (`prepare` forwards), which checks them.
 pub struct UdopCache {
     inner: Box<dyn Collider>,
     world: Arc<World>,
-    builder: UdopBuilder,
+    cells: CellUdops,
+    /// The bounds of every brush of the world, grown by [`QUERY_SLACK`] (the rounding of brush
+    /// bounds); empty for an empty world.
+    solid_bounds: Aabb,
     margin: Margin,
     name: String,
     /// The key to the cache's scratch in a context.
     key: ColliderKey,
 }
 
-/// A mover's k-UDOP and the position (of the shape's origin) it was built for, kept in its
-/// [`MoverCache`](cspace_geom::MoverCache).
-#[derive(Debug, Default)]
-pub struct MoverUdop {
-    built: Option<(Udop<DVec3>, DVec3)>,
-}
-
-impl MoverUdop {
-    /// The k-UDOP kept, if any.
-    pub fn udop(&self) -> Option<&Udop<DVec3>> {
-        self.built.as_ref().map(|(udop, _)| udop)
-    }
-}
-
-/// The cache's scratch in a [`QueryContext`]: the builder's.
+/// The cache's scratch in a [`QueryContext`]: the builder's, and the supports of the last shape
+/// traced (with the margin they include).
 #[derive(Debug, Default)]
 struct CacheScratch {
     build: BuildScratch,
+    shape: Option<(Shape, f64)>,
+    supports: Vec<f64>,
 }
 
 impl fmt::Debug for UdopCache {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UdopCache")
             .field("name", &self.name)
-            .field("directions", &self.builder.directions().name())
-            .field("radius", &self.builder.radius())
+            .field("cells", &self.cells)
             .field("margin", &self.margin)
             .finish()
     }
@@ -147,11 +163,21 @@ impl UdopCache {
         let builder = UdopBuilder::new(config.directions, config.radius)?
             .with_order(config.order)
             .with_patches(config.patches);
+        let cells = CellUdops::new(&world, builder, config.grid)?;
+        if let Some(threads) = config.prebuild {
+            cells.build_all(&world, threads);
+        }
+        let solid_bounds = if world.is_empty() {
+            Aabb::new(DVec3::INFINITY, DVec3::NEG_INFINITY)
+        } else {
+            world.bounds().loosened(QUERY_SLACK)
+        };
         Ok(UdopCache {
             name: format!("udop+{}", inner.name()),
             inner,
             world,
-            builder,
+            cells,
+            solid_bounds,
             margin: config.margin,
             key: ColliderKey::new(),
         })
@@ -162,6 +188,11 @@ impl UdopCache {
         self.inner.as_ref()
     }
 
+    /// The cells' k-UDOPs.
+    pub fn cells(&self) -> &CellUdops {
+        &self.cells
+    }
+
     fn margin(&self, prepared: &Prepared) -> f64 {
         match self.margin {
             Margin::Skin => prepared.skin().max(0.0),
@@ -169,42 +200,60 @@ impl UdopCache {
         }
     }
 
-    /// Builds the mover's k-UDOP around the centre of `shape`'s bounds at `position`, unless the
-    /// one it has was built for that very position (a mover that did not move, such as one
-    /// resting on a floor probing the ground below it).
-    fn rebuild(&self, ctx: &mut QueryContext, shape: &Shape, position: DVec3) {
-        let parts = self.key.parts::<CacheScratch>(ctx);
-        let (scratch, counters) = (parts.scratch, parts.counters);
-        let kept = parts.mover.get_or_default::<MoverUdop>();
-        if kept.built.as_ref().is_some_and(|(_, at)| *at == position) {
-            return;
-        }
-        let started = Instant::now();
-        let centre = position + shape.bounds().centre();
-        let udop = self
-            .builder
-            .build_with(&mut scratch.build, &self.world, centre);
-        counters.cache_build_nanos += started.elapsed().as_nanos() as u64;
-        counters.cache_rebuilds += 1;
-        kept.built = Some((udop, position));
-    }
-
-    /// True when the mover's k-UDOP holds `shape` swept from `start` to `end`, grown by `margin`.
-    fn holds(
+    /// True when the k-UDOP of the cell of `start` (or failing that, of `end`) holds the prepared
+    /// shape swept from `start` to `end`, grown by the margin; builds the cells it looks at.
+    fn certifies(
         &self,
         ctx: &mut QueryContext,
-        shape: &Shape,
+        prepared: &Prepared,
         start: DVec3,
         end: DVec3,
-        margin: f64,
     ) -> bool {
-        self.key
-            .parts::<CacheScratch>(ctx)
-            .mover
-            .get_or_default::<MoverUdop>()
-            .built
+        let margin = self.margin(prepared);
+        let shape = prepared.shape();
+        let parts = self.key.parts::<CacheScratch>(ctx);
+        let (scratch, counters) = (parts.scratch, parts.counters);
+        if scratch
+            .shape
             .as_ref()
-            .is_some_and(|(udop, _)| udop.contains_swept_shape(shape, start, end, margin))
+            .is_none_or(|(s, m)| s != shape || m.to_bits() != margin.to_bits())
+        {
+            self.cells.supports(shape, margin, &mut scratch.supports);
+            scratch.shape = Some((shape.clone(), margin));
+        }
+        if !(start.is_finite() && end.is_finite()) {
+            return false;
+        }
+        let bounds = shape.bounds();
+        let swept = bounds
+            .translated(start)
+            .merged(bounds.translated(end))
+            .loosened(margin);
+        if !swept.intersects(&self.solid_bounds) {
+            // Every brush lies inside the world's bounds: a shape that stays outside them meets
+            // none (a mover fallen out of a sealed map, or past the edge of an open one).
+            return true;
+        }
+        let offset = bounds.centre();
+        let mut tried = None;
+        for at in [start, end] {
+            let Some((cell, centre)) = self.cells.cell_of(at + offset) else {
+                continue;
+            };
+            if tried == Some(cell) {
+                continue;
+            }
+            tried = Some(cell);
+            self.cells
+                .ensure(&self.world, cell, &mut scratch.build, counters);
+            if self
+                .cells
+                .holds(cell, centre, start, end, &scratch.supports)
+            {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -222,41 +271,17 @@ impl Collider for UdopCache {
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
-        let shape = prepared.shape();
-        let margin = self.margin(prepared);
-        let empty = self
-            .key
-            .parts::<CacheScratch>(ctx)
-            .mover
-            .get_or_default::<MoverUdop>()
-            .built
-            .is_none();
-        if empty && start.is_finite() {
-            self.rebuild(ctx, shape, start);
-        }
-        if self.holds(ctx, shape, start, end, margin) {
+        if self.certifies(ctx, prepared, start, end) {
+            ctx.counters.certified += 1;
             ctx.counters.cache_skips += 1;
             return Hit::miss(end);
         }
-        let hit = self.inner.trace(ctx, prepared, start, end);
-        // Rebuild only when the k-UDOP no longer serves: when the mover, at the end of this
-        // move and with the move's horizontal part repeated, would not fit in it. A resting
-        // agent's ground probe (straight down, into the floor that bounds the k-UDOP) or a
-        // bump into a wall well inside it keep the k-UDOP; rebuilding after every answered
-        // trace would rebuild once a step for every walking agent. Answers never depend on
-        // this choice: a skip is always decided by Algorithm 3.
-        if hit.end().is_finite() {
-            let ahead = hit.end() + DVec3::new(end.x - start.x, end.y - start.y, 0.0);
-            if !self.holds(ctx, shape, hit.end(), ahead, margin) {
-                self.rebuild(ctx, shape, hit.end());
-            }
-        }
-        hit
+        ctx.counters.fall_throughs += 1;
+        self.inner.trace(ctx, prepared, start, end)
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
-        let margin = self.margin(prepared);
-        if self.holds(ctx, prepared.shape(), position, position, margin) {
+        if self.certifies(ctx, prepared, position, position) {
             // The grown shape lies in the open region, which meets no brush: not in solid.
             ctx.counters.cache_points_answered += 1;
             return false;

@@ -17,9 +17,11 @@
 //!   with a cap that keeps the restriction conservative (proved on the type); patch facets are
 //!   bounded by their curved pieces (Section 3.3 over biquadratic surfaces, [`PatchBound`]).
 //!   Section 3.5's parametric boundaries are [`geometry::HermiteApproximation`].
+//! - [`CellUdops`] keeps a k-UDOP per cell of a fixed grid over a world, built around each
+//!   cell's centre on first use (or all at once) and shared by every mover and thread.
 //! - [`UdopCache`] is a [`cspace_geom::Collider`] that wraps another backend and answers a move
-//!   as free, without asking it, when the mover's swept bounding [`Kdop`] lies in the k-UDOP kept
-//!   for it.
+//!   as free, without asking it, when the mover's swept bounding [`Kdop`] lies in the k-UDOP of
+//!   the cell it starts (or ends) in.
 //! - [`Broadphase`] returns every pair of agents whose swept bounding k-DOPs overlap (sweep and
 //!   prune on one axis).
 //! - The paper's Table 1 and Figure 4 are reproduced by the `udop-table` tool (`tools/udop-table`:
@@ -44,6 +46,7 @@
 
 pub mod broadphase;
 pub mod cache;
+pub mod cells;
 mod containment;
 pub mod directions;
 pub mod geometry;
@@ -55,7 +58,8 @@ pub mod vector;
 pub mod world;
 
 pub use broadphase::{Broadphase, BroadphaseError, SweptAgent};
-pub use cache::{CacheConfig, MoverUdop, UdopCache};
+pub use cache::{CacheConfig, UdopCache};
+pub use cells::{CellStats, CellUdops, GridConfig};
 pub use directions::{Directions, DirectionsError};
 pub use geometry::Geometry;
 pub use kdop::Kdop;

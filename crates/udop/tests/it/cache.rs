@@ -2,26 +2,24 @@
 //! asked of a bare exact backend, and the two answers must be equal (bit for bit). A skipped move
 //! the exact backend says hits would fail here.
 //!
-//! Move count: the suite runs 1,000,000+ moves in total, over three cache configurations (the
-//! 26-DOP with the skin margin, the 26-DOP without margin, 20 evenly spread directions without
-//! margin and a smaller cap). `wander_*` runs 3 worlds x 3 shapes x 3 configurations x 24 agents
-//! x 1,000 moves = 648,000; `walk_on_floors_and_along_walls_*` 3 shapes x 3 configurations x 40
-//! agents x 1,000 steps, each step a move, a slide when it hits and a 0.25-unit ground probe, so
-//! at least 720,000 (about 750,000); `resting_agents_*` 3 shapes x 3 configurations x 64 agents x
-//! 400 moves = 230,400 (fewer when an agent found nothing to rest against). Each move costs one or
-//! two exact traces (one when the cache skips it): with opt-level 1 the file runs in about 4 s
-//! on two cores (the tests are split so the harness runs them in parallel), far inside the
-//! minute the dev profile allows, so no release-only part is needed.
+//! Move count: the suite runs 1,300,000+ moves in total, over four cache configurations (the
+//! default 6-DOP with the skin margin, the 6-DOP without margin on 40-unit cells, the 26-DOP
+//! without margin, 20 evenly spread directions without margin and a smaller cap). `wander_*` runs
+//! 3 worlds x 3 shapes x 4 configurations x 24 agents x 1,000 moves = 864,000;
+//! `walk_on_floors_and_along_walls_*` 3 shapes x 4 configurations x 40 agents x 1,000 steps, each
+//! step a move, a slide when it hits and a 0.25-unit ground probe, so at least 960,000;
+//! `resting_agents_*` 3 shapes x 4 configurations x 64 agents x 400 moves = 307,200 (fewer when an
+//! agent found nothing to rest against). Each move costs one or two exact traces (one when the
+//! cache skips it): with opt-level 1 the file runs in a few seconds on two cores (the tests are
+//! split so the harness runs them in parallel), far inside the minute the dev profile allows, so
+//! no release-only part is needed.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{
-    Aabb, Collider, DVec3, ExactCollider, Hit, MoverCache, QueryContext, Shape, WithContext, World,
-};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Hit, Shape, WithContext, World};
 use cspace_udop::cache::Margin;
-use cspace_udop::{CacheConfig, Directions, PatchBound, UdopCache};
+use cspace_udop::{CacheConfig, Directions, GridConfig, PatchBound, UdopCache};
 
 use crate::common::{self, NamedWorld};
 
@@ -44,12 +42,29 @@ impl std::ops::AddAssign for Tally {
     }
 }
 
+/// The standard 26-DOP.
+fn dop26() -> Arc<Directions<DVec3>> {
+    Arc::new(Directions::<DVec3>::standard(26).unwrap())
+}
+
 fn configs() -> Vec<(&'static str, CacheConfig)> {
     vec![
-        ("26-dop, skin margin", CacheConfig::default()),
+        ("6-dop (default), skin margin", CacheConfig::default()),
+        (
+            "6-dop, no margin, 40-unit cells",
+            CacheConfig {
+                margin: Margin::Units(0.0),
+                grid: GridConfig {
+                    edge: 40.0,
+                    ..CacheConfig::default().grid
+                },
+                ..CacheConfig::default()
+            },
+        ),
         (
             "26-dop, no margin",
             CacheConfig {
+                directions: dop26(),
                 margin: Margin::Units(0.0),
                 ..CacheConfig::default()
             },
@@ -66,13 +81,12 @@ fn configs() -> Vec<(&'static str, CacheConfig)> {
     ]
 }
 
-/// A cache and a bare exact backend over the same world, asked the same questions; the cache
-/// keeps each mover's k-UDOP in its own [`MoverCache`], lent to the context for its queries as
-/// the simulator does.
+/// A cache and a bare exact backend over the same world, asked the same questions. The mover
+/// ids of the callers below only name agents in messages: the cache's k-UDOPs belong to grid
+/// cells, shared by every mover.
 struct Pair {
     cache: WithContext<UdopCache>,
     exact: WithContext<ExactCollider>,
-    movers: BTreeMap<u64, MoverCache>,
     tally: Tally,
     what: String,
 }
@@ -82,28 +96,16 @@ impl Pair {
         Pair {
             cache: crate::common::exact_cache(world, config),
             exact: WithContext::new(ExactCollider::new(world.clone())),
-            movers: BTreeMap::new(),
             tally: Tally::default(),
             what,
         }
     }
 
-    /// Runs `query` on the cache with `mover`'s cache lent to its context.
-    fn as_mover<R>(
-        &mut self,
-        mover: u64,
-        query: impl FnOnce(&UdopCache, &mut QueryContext) -> R,
-    ) -> R {
-        let kept = self.movers.entry(mover).or_default();
-        let WithContext { collider, ctx } = &mut self.cache;
-        ctx.with_mover(kept, |ctx| query(collider, ctx))
-    }
-
     fn trace(&mut self, shape: &Shape, mover: u64, start: DVec3, end: DVec3) -> Hit {
         let prepared = self.cache.prepare(shape).unwrap();
-        let before = self.cache.counters().cache_skips;
-        let cached = self.as_mover(mover, |c, ctx| c.trace(ctx, &prepared, start, end));
-        let skipped = self.cache.counters().cache_skips > before;
+        let before = self.cache.counters().certified;
+        let cached = self.cache.trace(&prepared, start, end);
+        let skipped = self.cache.counters().certified > before;
         let reference = self
             .exact
             .trace(&self.exact.prepare(shape).unwrap(), start, end);
@@ -120,13 +122,13 @@ impl Pair {
 
     fn is_solid(&mut self, shape: &Shape, mover: u64, position: DVec3) -> bool {
         let prepared = self.cache.prepare(shape).unwrap();
-        let cached = self.as_mover(mover, |c, ctx| c.is_solid(ctx, &prepared, position));
+        let cached = self.cache.is_solid(&prepared, position);
         let reference = self
             .exact
             .is_solid(&self.exact.prepare(shape).unwrap(), position);
         assert_eq!(
             cached, reference,
-            "{}: point query at {position}",
+            "{}: mover {mover}'s point query at {position}",
             self.what
         );
         reference
@@ -196,7 +198,10 @@ fn wander_world(named: NamedWorld, seed: u64) {
     for (i, shape) in common::shapes().iter().enumerate() {
         total += wander(&named, shape, seed + i as u64);
     }
-    assert_eq!(total.moves, 3 * 3 * WANDER_AGENTS * WANDER_MOVES as u64);
+    assert_eq!(
+        total.moves,
+        3 * configs().len() as u64 * WANDER_AGENTS * WANDER_MOVES as u64
+    );
     eprintln!("wander {}: {total:?}", named.name);
 }
 
@@ -284,21 +289,21 @@ fn walk(shape: &Shape, seed: u64) -> Tally {
 #[test]
 fn walk_on_floors_and_along_walls_box() {
     let t = walk(&common::shapes()[0], 400);
-    assert!(t.moves >= 3 * WALKERS * 2 * WALK_STEPS as u64);
+    assert!(t.moves >= configs().len() as u64 * WALKERS * 2 * WALK_STEPS as u64);
     eprintln!("walk box: {t:?}");
 }
 
 #[test]
 fn walk_on_floors_and_along_walls_sphere() {
     let t = walk(&common::shapes()[1], 401);
-    assert!(t.moves >= 3 * WALKERS * 2 * WALK_STEPS as u64);
+    assert!(t.moves >= configs().len() as u64 * WALKERS * 2 * WALK_STEPS as u64);
     eprintln!("walk sphere: {t:?}");
 }
 
 #[test]
 fn walk_on_floors_and_along_walls_cylinder() {
     let t = walk(&common::shapes()[2], 402);
-    assert!(t.moves >= 3 * WALKERS * 2 * WALK_STEPS as u64);
+    assert!(t.moves >= configs().len() as u64 * WALKERS * 2 * WALK_STEPS as u64);
     eprintln!("walk cylinder: {t:?}");
 }
 
@@ -379,51 +384,15 @@ fn resting_agents_cylinder() {
     eprintln!("resting cylinder: {t:?}");
 }
 
-/// Each mover keeps its k-UDOP in its own cache: two movers far apart, traced in turn through one
-/// context, rebuild only as they walk out of their k-UDOPs when each lends its own cache; sharing
-/// the context's cache, each turn finds the other mover's k-UDOP and rebuilds. Both answer as the
-/// exact backend does (the pair checks every answer).
-#[test]
-fn each_mover_keeps_its_k_udop_in_its_own_cache() {
-    let named = common::floors_and_walls();
-    let shape = &common::shapes()[0];
-    let (a, b) = (
-        DVec3::new(-300.0, -300.0, 100.0),
-        DVec3::new(300.0, 300.0, 100.0),
-    );
-    let step = DVec3::X * 0.5;
-    let walk = |pair: &mut Pair, own: bool| {
-        for i in 0..40 {
-            let d = step * i as f64;
-            for (mover, start) in [(0, a + d), (1, b + d)] {
-                // Without caches of their own, both movers use the context's.
-                pair.trace(shape, if own { mover } else { 0 }, start, start + step);
-            }
-        }
-        pair.cache.counters()
-    };
-    let mut own = Pair::new(&named.world, CacheConfig::default(), "own caches".into());
-    let own = walk(&mut own, true);
-    let mut shared = Pair::new(&named.world, CacheConfig::default(), "one cache".into());
-    let shared = walk(&mut shared, false);
-    assert_eq!(own.traces + own.cache_skips, 80);
-    assert!(
-        own.cache_rebuilds * 4 <= shared.cache_rebuilds && own.cache_skips > shared.cache_skips,
-        "own caches: {own}\nshared: {shared}"
-    );
-    assert!(shared.cache_rebuilds >= 79, "{shared}");
-    let shown = own.to_string();
-    assert!(shown.contains("; cache: "), "{shown}");
-}
-
 /// The cache configurations near patches: the default (the pieces by their curves), the facets
 /// as brushes, and curves without margin for 20 evenly spread directions.
 fn patch_configs() -> Vec<(&'static str, CacheConfig)> {
     vec![
-        ("26-dop, curves", CacheConfig::default()),
+        ("6-dop, curves", CacheConfig::default()),
         (
             "26-dop, facets",
             CacheConfig {
+                directions: dop26(),
                 patches: PatchBound::Facets,
                 ..CacheConfig::default()
             },

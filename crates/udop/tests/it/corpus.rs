@@ -6,8 +6,9 @@
 use std::sync::Arc;
 
 use cspace_geom::generate::Rng;
-use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, MoverCache, Shape, WithContext, World};
+use cspace_geom::{Aabb, Collider, DVec3, ExactCollider, Shape, WithContext, World};
 use cspace_udop::CacheConfig;
+use cspace_udop::cache::Margin;
 
 use crate::conservative::{builders, sample};
 
@@ -66,6 +67,9 @@ fn corpus_udops_hold_no_solid() {
     }
 }
 
+/// Player boxes wander from the spawn points of every map (1,000 moves each, every tenth of zero
+/// length, a point query every fiftieth), through the default cache (skin margin) and the
+/// simulator's (no margin); every answer is the exact backend's, `==` on the whole `Hit`.
 #[test]
 fn corpus_cache_answers_as_the_exact_backend() {
     let Some(maps) = corpus("corpus_cache_answers_as_the_exact_backend") else {
@@ -76,50 +80,68 @@ fn corpus_cache_answers_as_the_exact_backend() {
         DVec3::new(16.0, 16.0, 32.0),
     )
     .unwrap();
+    let configs = [
+        CacheConfig::default(),
+        CacheConfig {
+            margin: Margin::Units(0.0),
+            ..CacheConfig::default()
+        },
+    ];
     let (mut moves, mut skipped) = (0u64, 0u64);
     for (name, world, spawns) in &maps {
         if world.is_empty() {
             continue;
         }
-        let mut cache = crate::common::exact_cache(world, CacheConfig::default());
-        let mut exact = WithContext::new(ExactCollider::new(world.clone()));
-        let reference = exact.prepare(&shape).unwrap();
-        let mut rng = Rng::new(62);
-        let starts: Vec<DVec3> = if spawns.is_empty() {
-            let bounds: Aabb = world.bounds();
-            (0..4).map(|_| rng.point_in(&bounds)).collect()
-        } else {
-            spawns.iter().take(8).copied().collect()
-        };
-        for (id, start) in starts.into_iter().enumerate() {
-            // Each mover from its start with its own cache, lent to the context for its traces.
-            let mut mover = MoverCache::default();
+        for config in &configs {
+            let mut cache = crate::common::exact_cache(world, config.clone());
+            let mut exact = WithContext::new(ExactCollider::new(world.clone()));
+            let reference = exact.prepare(&shape).unwrap();
             let prepared = cache.prepare(&shape).unwrap();
-            let mut position = start;
-            let mut heading = rng.unit_vector();
-            for _ in 0..1000 {
-                if rng.next_f64() < 0.1 {
-                    heading = rng.unit_vector();
-                }
-                let end = position + heading * rng.range(0.0, 12.0);
-                let before = cache.counters().cache_skips;
-                let cached = cache.ctx.with_mover(&mut mover, |ctx| {
-                    cache.collider.trace(ctx, &prepared, position, end)
-                });
-                let expected = exact.trace(&reference, position, end);
-                assert_eq!(
-                    cached, expected,
-                    "{name}: mover {id} from {position} to {end}"
-                );
-                skipped += cache.counters().cache_skips - before;
-                moves += 1;
-                position = expected.end();
-                if expected.is_hit() {
-                    heading = rng.unit_vector();
+            let mut rng = Rng::new(62);
+            let starts: Vec<DVec3> = if spawns.is_empty() {
+                let bounds: Aabb = world.bounds();
+                (0..4).map(|_| rng.point_in(&bounds)).collect()
+            } else {
+                spawns.iter().take(8).copied().collect()
+            };
+            for (id, start) in starts.into_iter().enumerate() {
+                let mut position = start;
+                let mut heading = rng.unit_vector();
+                for i in 0..1000 {
+                    if rng.next_f64() < 0.1 {
+                        heading = rng.unit_vector();
+                    }
+                    let length = if i % 10 == 0 {
+                        0.0
+                    } else {
+                        rng.range(0.0, 12.0)
+                    };
+                    let end = position + heading * length;
+                    let before = cache.counters().certified;
+                    let cached = cache.trace(&prepared, position, end);
+                    let expected = exact.trace(&reference, position, end);
+                    assert_eq!(
+                        cached, expected,
+                        "{name}: mover {id} from {position} to {end} ({config:?})"
+                    );
+                    skipped += cache.counters().certified - before;
+                    moves += 1;
+                    if i % 50 == 0 {
+                        assert_eq!(
+                            cache.is_solid(&prepared, position),
+                            exact.is_solid(&reference, position),
+                            "{name}: point query at {position}"
+                        );
+                    }
+                    position = expected.end();
+                    if expected.is_hit() {
+                        heading = rng.unit_vector();
+                    }
                 }
             }
         }
     }
+    assert!(skipped > moves / 4, "{skipped} of {moves} moves skipped");
     eprintln!("corpus cache: {moves} moves, {skipped} skipped");
 }
 

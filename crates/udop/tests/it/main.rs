@@ -5,6 +5,7 @@
 mod algorithms;
 mod broadphase;
 mod cache;
+mod cells;
 mod common;
 mod conservative;
 mod corpus;

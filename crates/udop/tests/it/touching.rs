@@ -1,8 +1,8 @@
 //! The free-space cache in front of the exact backend against the definition on touching
 //! configurations (issue 35's defence): lattice worlds of touching boxes (geom's `touching`),
 //! every shape kind, point queries and moves resting on, sliding beside and under faces, lying in
-//! the planes of seams, crossing edges and corners, asked in turn by one mover whose k-UDOP the
-//! cache keeps between them (so moves inside the last one are answered without the backend).
+//! the planes of seams, crossing edges and corners (moves inside the k-UDOP of the cell they
+//! start or end in are answered without the backend).
 
 use std::sync::Arc;
 
