@@ -96,8 +96,8 @@ pub enum CacheError {
 /// world's brushes built around its centre (Algorithm 1, with the cap of [`UdopBuilder`]), on the
 /// first query that needs it and shared by every mover, context and thread from then on. A trace
 /// whose swept bounding k-DOP (the shape's bounding k-DOP at start and at end, merged, grown by
-/// the [`Margin`]) lies inside the k-UDOP of its start's cell, or failing that of its end's cell
-/// (the cell holding the centre of the shape's bounds there), is answered `Hit::miss(end)` without
+/// the [`Margin`]) lies inside the k-UDOP of its start's cell (the cell holding the centre of the
+/// shape's bounds at the start) is answered `Hit::miss(end)` without
 /// asking the wrapped backend (Algorithm 3): the shape then never comes within the margin of any
 /// brush, so every backend fulfilling the [`Collider`] contract answers exactly that (fraction 1,
 /// the end unchanged, nothing hit, not in solid). So is a trace whose swept bounds, grown by the
@@ -129,13 +129,26 @@ pub struct UdopCache {
     key: ColliderKey,
 }
 
-/// The cache's scratch in a [`QueryContext`]: the builder's, and the supports of the last shape
-/// traced (with the margin they include).
+/// The cache's scratch in a [`QueryContext`]: the builder's, and what it keeps of the last shape
+/// traced.
 #[derive(Debug, Default)]
 struct CacheScratch {
     build: BuildScratch,
-    shape: Option<(Shape, f64)>,
+    shape: Option<KeptShape>,
+    /// The shape's supports along the directions plus the margin, in steps
+    /// ([`CellUdops::supports`]).
     supports: Vec<f64>,
+}
+
+/// The last shape traced through a context, with the margin it was traced with.
+#[derive(Debug)]
+struct KeptShape {
+    shape: Shape,
+    margin: f64,
+    /// Its bounds grown by the margin.
+    bounds: Aabb,
+    /// The centre of its bounds: the point whose cell is looked up.
+    offset: DVec3,
 }
 
 impl fmt::Debug for UdopCache {
@@ -200,8 +213,9 @@ impl UdopCache {
         }
     }
 
-    /// True when the k-UDOP of the cell of `start` (or failing that, of `end`) holds the prepared
-    /// shape swept from `start` to `end`, grown by the margin; builds the cells it looks at.
+    /// True when the k-UDOP of the cell of `start` holds the prepared shape swept from `start` to
+    /// `end`, grown by the margin (building the cell if no one has), or when the swept shape stays
+    /// outside the world's bounds.
     fn certifies(
         &self,
         ctx: &mut QueryContext,
@@ -209,51 +223,44 @@ impl UdopCache {
         start: DVec3,
         end: DVec3,
     ) -> bool {
+        if !(start.is_finite() && end.is_finite()) {
+            return false;
+        }
         let margin = self.margin(prepared);
         let shape = prepared.shape();
         let parts = self.key.parts::<CacheScratch>(ctx);
         let (scratch, counters) = (parts.scratch, parts.counters);
-        if scratch
-            .shape
-            .as_ref()
-            .is_none_or(|(s, m)| s != shape || m.to_bits() != margin.to_bits())
-        {
-            self.cells.supports(shape, margin, &mut scratch.supports);
-            scratch.shape = Some((shape.clone(), margin));
-        }
-        if !(start.is_finite() && end.is_finite()) {
-            return false;
-        }
-        let bounds = shape.bounds();
-        let swept = bounds
-            .translated(start)
-            .merged(bounds.translated(end))
-            .loosened(margin);
-        if !swept.intersects(&self.solid_bounds) {
-            // Every brush lies inside the world's bounds: a shape that stays outside them meets
-            // none (a mover fallen out of a sealed map, or past the edge of an open one).
-            return true;
-        }
-        let offset = bounds.centre();
-        let mut tried = None;
-        for at in [start, end] {
-            let Some((cell, centre)) = self.cells.cell_of(at + offset) else {
-                continue;
-            };
-            if tried == Some(cell) {
-                continue;
+        let kept = match &mut scratch.shape {
+            Some(kept) if kept.shape == *shape && kept.margin.to_bits() == margin.to_bits() => kept,
+            kept => {
+                self.cells.supports(shape, margin, &mut scratch.supports);
+                let bounds = shape.bounds();
+                kept.insert(KeptShape {
+                    shape: shape.clone(),
+                    margin,
+                    bounds: bounds.loosened(margin),
+                    offset: bounds.centre(),
+                })
             }
-            tried = Some(cell);
+        };
+        if let Some((cell, centre)) = self.cells.cell_of(start + kept.offset) {
             self.cells
                 .ensure(&self.world, cell, &mut scratch.build, counters);
+            // Built now, and both ends are finite (checked above).
             if self
                 .cells
-                .holds(cell, centre, start, end, &scratch.supports)
+                .holds_built(cell, centre, start, end, &scratch.supports)
             {
                 return true;
             }
         }
-        false
+        // Every brush lies inside the world's bounds: a shape that stays outside them meets none
+        // (a mover fallen out of a sealed map, or past the edge of an open one).
+        let swept = kept
+            .bounds
+            .translated(start)
+            .merged(kept.bounds.translated(end));
+        !swept.intersects(&self.solid_bounds)
     }
 }
 
