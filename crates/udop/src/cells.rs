@@ -280,7 +280,7 @@ impl CellUdops {
         if udop
             .distances()
             .iter()
-            .any(|h| !(h * STEPS >= f64::from(i16::MIN)))
+            .any(|h| h.is_nan() || h * STEPS < f64::from(i16::MIN))
         {
             return;
         }
