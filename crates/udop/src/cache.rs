@@ -246,10 +246,9 @@ impl UdopCache {
         if let Some((cell, centre)) = self.cells.cell_of(start + kept.offset) {
             self.cells
                 .ensure(&self.world, cell, &mut scratch.build, counters);
-            // Built now, and both ends are finite (checked above).
             if self
                 .cells
-                .holds_built(cell, centre, start, end, &scratch.supports)
+                .holds(cell, centre, start, end, &scratch.supports)
             {
                 return true;
             }

@@ -170,14 +170,9 @@ impl CellUdops {
         let cells = dims.iter().product::<usize>();
         let k = builder.directions().len();
         let axes = builder.directions().vectors()
-            == [
-                DVec3::X,
-                DVec3::NEG_X,
-                DVec3::Y,
-                DVec3::NEG_Y,
-                DVec3::Z,
-                DVec3::NEG_Z,
-            ];
+            == Directions::<DVec3>::standard(6)
+                .expect("the standard 6-DOP is valid")
+                .vectors();
         Ok(CellUdops {
             axes,
             origin: grown(edge).min,
@@ -324,19 +319,6 @@ impl CellUdops {
         if self.ready[cell].get().is_none() || !(start.is_finite() && end.is_finite()) {
             return false;
         }
-        self.holds_built(cell, centre, start, end, supports)
-    }
-
-    /// [`CellUdops::holds`] for a cell known built and finite ends.
-    #[inline]
-    pub(crate) fn holds_built(
-        &self,
-        cell: usize,
-        centre: DVec3,
-        start: DVec3,
-        end: DVec3,
-        supports: &[f64],
-    ) -> bool {
         let (a, b) = ((start - centre) * STEPS, (end - centre) * STEPS);
         let stored = &self.distances[cell * self.k..(cell + 1) * self.k];
         if self.axes {
