@@ -378,6 +378,12 @@ pub enum TriggerKind {
         /// Only works for 0.2 s after a target naming it is fired (a Quake 1 teleporter with a
         /// `targetname`).
         needs_firing: bool,
+        /// What it fires as an agent goes through (Quake 1: `teleport_touch` calls
+        /// `SUB_UseTargets` before it moves the toucher, `triggers.qc`): its `target`, which
+        /// names its destination and anything else of that name, its `killtarget` and `delay`.
+        /// `None` in Quake III (`trigger_teleporter_touch` fires nothing) and without a
+        /// destination.
+        fires: Option<Firing>,
     },
     /// `trigger_push`: a push pad or jump pad.
     Push(Push),
@@ -412,6 +418,18 @@ impl TriggerKind {
             TriggerKind::Other => "touch events only",
         }
     }
+}
+
+/// What an entity's `SUB_UseTargets` fires (Quake 1 `subs.qc`): where it is read apart from the
+/// entity's own kind (a Quake 1 teleporter's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Firing {
+    /// What it uses: every mover, relay and trigger of this `targetname`.
+    pub target: Option<String>,
+    /// What it removes (and then fires nothing: Quake 1's `killtarget` loop returns).
+    pub killtarget: Option<String>,
+    /// Seconds between the firing and its effects (`DelayedUse`).
+    pub delay: f64,
 }
 
 /// A volume that acts on agents touching it.

@@ -48,8 +48,8 @@ mod spawn;
 mod warning;
 
 pub use defs::{
-    Activation, BinaryMotion, Entities, Kept, KeptReason, Liquid, LiquidKind, Motion, Mover,
-    MoverKind, PathStop, Push, Relay, RelayKind, SecretMotion, Spot, TargetPush, Trigger,
+    Activation, BinaryMotion, Entities, Firing, Kept, KeptReason, Liquid, LiquidKind, Motion,
+    Mover, MoverKind, PathStop, Push, Relay, RelayKind, SecretMotion, Spot, TargetPush, Trigger,
     TriggerKind,
 };
 pub use dialect::Dialect;

@@ -598,6 +598,38 @@ impl Machinery {
         self.touched(trigger, Some(agent));
     }
 
+    /// Agent `agent` goes through Quake 1 teleporter `trigger` (an index of
+    /// [`Entities::triggers`]): `teleport_touch` (`triggers.qc`) calls `SUB_UseTargets` before it
+    /// moves the toucher, so the teleporter's `target` (its destination's name) uses every mover,
+    /// relay and trigger of that name (a destination has no `use`), after its `delay`; a
+    /// `killtarget` removes what it names and fires nothing. A removed teleporter, or one that
+    /// fires nothing (Quake III's, [`TriggerKind::Teleport`]'s `fires`), does nothing here.
+    ///
+    /// `teleport_touch` sets no `activator`: QuakeC's global still holds the last firing's. In
+    /// Quake 1 the activator only chooses who reads a `message` (agents have none), and the
+    /// toucher is the player a single-player game's last firing most often named: the clock names
+    /// `agent`.
+    pub fn teleport_by(&mut self, trigger: usize, agent: u32) {
+        if self.trigger_removed(trigger) {
+            return;
+        }
+        let TriggerKind::Teleport {
+            fires: Some(fires), ..
+        } = &self.triggers[trigger].kind
+        else {
+            return;
+        };
+        let uses = Uses {
+            target: fires.target.clone(),
+            killtarget: fires.killtarget.clone(),
+            one: false,
+            activator: Some(agent),
+        };
+        let delay = fires.delay;
+        self.use_targets(uses, delay);
+        self.settle();
+    }
+
     fn touched(&mut self, trigger: usize, activator: Option<u32>) {
         if self.trigger_removed(trigger) {
             return;

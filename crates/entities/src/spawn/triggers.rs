@@ -7,7 +7,7 @@ use cspace_geom::DVec3;
 
 use super::Spawner;
 use super::keys::Keys;
-use crate::defs::{Push, Relay, RelayKind, TargetPush, Trigger, TriggerKind};
+use crate::defs::{Firing, Push, Relay, RelayKind, TargetPush, Trigger, TriggerKind};
 use crate::dialect::Dialect;
 use crate::input::{EntityInput, movedir, movedir_of_angles};
 use crate::rules;
@@ -188,6 +188,7 @@ fn teleport(k: &mut Keys, dialect: Dialect, flags: u32, named: bool) -> TriggerK
         return TriggerKind::Teleport {
             destinations: Vec::new(),
             needs_firing: false,
+            fires: None,
         };
     };
     let mut destinations: Vec<usize> = k
@@ -213,9 +214,17 @@ fn teleport(k: &mut Keys, dialect: Dialect, flags: u32, named: bool) -> TriggerK
         k.warn("spectator-only teleporter: agents are not spectators; it does nothing");
         destinations.clear();
     }
+    // teleport_touch's SUB_UseTargets (Quake 1; Quake III's trigger_teleporter_touch fires
+    // nothing). Without a destination id's code stops at `objerror`: it does nothing here.
+    let fires = (dialect == Dialect::Quake1 && !destinations.is_empty()).then(|| Firing {
+        target: Some(target),
+        killtarget: k.killtarget(),
+        delay: k.float("delay", 0.0).max(0.0),
+    });
     TriggerKind::Teleport {
         destinations,
         needs_firing: dialect == Dialect::Quake1 && named,
+        fires,
     }
 }
 

@@ -118,7 +118,8 @@ fn teleporters_without_a_destination_are_warned_and_do_nothing() {
                 t.kind,
                 TriggerKind::Teleport {
                     destinations: Vec::new(),
-                    needs_firing: false
+                    needs_firing: false,
+                    fires: None,
                 }
             );
         }

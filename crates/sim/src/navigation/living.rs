@@ -155,6 +155,7 @@ pub(crate) fn living_nav(
             TriggerKind::Teleport {
                 destinations,
                 needs_firing: false,
+                ..
             } if !destinations.is_empty() => teleporters.push(Teleporter {
                 volume: trigger.bounds,
                 destinations: destinations

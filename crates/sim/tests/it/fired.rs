@@ -682,3 +682,129 @@ fn a_jump_pad_that_picks_a_point_below_is_freed() {
     }
     assert_eq!(seen, [true, true]);
 }
+
+/// A teleporter at x 0..64 whose target is "dest", with `more` keys.
+fn teleporter_with(more: &[(&str, &str)]) -> String {
+    let mut keys = vec![("classname", "trigger_teleport"), ("target", "dest")];
+    keys.extend_from_slice(more);
+    entity(&keys, &[brush([0, -64, 0], [64, 64, 128], "trigger")])
+}
+
+/// A named door of width 8 at x `x` opening along y (travel 120: 1.2 s), far from every agent
+/// (a named door has no field).
+fn named_door(name: &str, x: i32) -> String {
+    entity(
+        &[
+            ("classname", "func_door"),
+            ("targetname", name),
+            ("angle", "90"),
+        ],
+        &[brush([x, 400, 0], [x + 8, 528, 128], "door")],
+    )
+}
+
+/// The teleporter map of the tests below: a teleporter (with `keys`) whose target "dest" names
+/// a destination (`destination_class`) and also door 0 and a relay that fires door 1 ("relayed");
+/// door 2 is named "gone", door 3 "idle" (nothing names it).
+fn teleporter_targets(keys: &[(&str, &str)], destination_class: &str) -> String {
+    map(&[
+        teleporter_with(keys),
+        destination(destination_class, "500 -300 40", &[]),
+        named_door("dest", -600),
+        entity(
+            &[
+                ("classname", "trigger_relay"),
+                ("targetname", "dest"),
+                ("target", "relayed"),
+            ],
+            &[],
+        ),
+        named_door("relayed", -400),
+        named_door("gone", -200),
+        named_door("idle", 200),
+    ])
+}
+
+/// Every mover event but reaching an end, as (step, mover, kind).
+fn mover_events(sim: &Sim) -> Vec<(u64, u32, MoverEventKind)> {
+    sim.mover_events()
+        .iter()
+        .filter(|e| e.kind != MoverEventKind::Reached)
+        .map(|e| (e.step, e.mover, e.kind))
+        .collect()
+}
+
+/// Quake 1's `teleport_touch` (`triggers.qc`) calls `SUB_UseTargets` (`subs.qc`) before it moves
+/// the toucher: the teleporter's `target` names its destination, and `find` reaches every entity
+/// of that name, so a door and a relay sharing the destination's name are used (the relay fires
+/// its own target), in the step of the teleport; nothing else moves. Quake III's
+/// `trigger_teleporter_touch` (`g_trigger.c`) fires nothing.
+#[test]
+fn a_quake1_teleporter_fires_what_its_target_names() {
+    for backend in BackendKind::ALL {
+        let text = teleporter_targets(&[], "info_teleport_destination");
+        let mut sim = living_map(backend, &text, Dialect::Quake1, 0);
+        let a = sim
+            .spawn(AgentSpec::new(player(), standing(32.0, 0.0)))
+            .unwrap();
+        sim.run(8);
+        assert_eq!(teleports(&sim, a), [1], "{backend:?}");
+        assert_eq!(
+            mover_events(&sim),
+            [
+                (1, 0, MoverEventKind::Started),
+                (1, 1, MoverEventKind::Started)
+            ],
+            "{backend:?}"
+        );
+        // Once through, the agent touches it no more: nothing fires again.
+        sim.run(400);
+        let started = mover_events(&sim)
+            .iter()
+            .filter(|e| e.2 == MoverEventKind::Started)
+            .count();
+        // Each door opens, waits 3 s and closes (two starts each), nothing more.
+        assert_eq!(started, 4, "{backend:?}: {:?}", mover_events(&sim));
+    }
+    let text = teleporter_targets(&[], "misc_teleporter_dest");
+    let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake3, 0);
+    let a = sim
+        .spawn(AgentSpec::new(player(), standing(32.0, 0.0)))
+        .unwrap();
+    sim.run(8);
+    assert_eq!(teleports(&sim, a), [1]);
+    assert_eq!(mover_events(&sim), []);
+}
+
+/// The teleporter's own `killtarget` and `delay` (`SUB_UseTargets` reads them from `self`, the
+/// teleporter): a `killtarget` removes door 2 ("gone") and returns, so the destination's name
+/// fires nothing, and the agent is teleported all the same (`teleport_touch` goes on after
+/// `SUB_UseTargets`); a `delay` of 0.5 s uses the targets from a `DelayedUse` at the first step
+/// at or past the touch's time plus 0.5 (touched at step 1, 1/64 s: step 33), the teleport
+/// itself at once.
+#[test]
+fn a_quake1_teleporters_killtarget_and_delay_are_its_own() {
+    let text = teleporter_targets(&[("killtarget", "gone")], "info_teleport_destination");
+    let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake1, 0);
+    let a = sim
+        .spawn(AgentSpec::new(player(), standing(32.0, 0.0)))
+        .unwrap();
+    sim.run(64);
+    assert_eq!(teleports(&sim, a), [1]);
+    assert_eq!(mover_events(&sim), [(1, 2, MoverEventKind::Removed)]);
+
+    let text = teleporter_targets(&[("delay", "0.5")], "info_teleport_destination");
+    let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake1, 0);
+    let a = sim
+        .spawn(AgentSpec::new(player(), standing(32.0, 0.0)))
+        .unwrap();
+    sim.run(40);
+    assert_eq!(teleports(&sim, a), [1]);
+    assert_eq!(
+        mover_events(&sim),
+        [
+            (33, 0, MoverEventKind::Started),
+            (33, 1, MoverEventKind::Started)
+        ]
+    );
+}

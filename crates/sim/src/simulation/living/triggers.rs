@@ -481,6 +481,7 @@ impl Sim {
                     TriggerKind::Teleport {
                         destinations,
                         needs_firing,
+                        ..
                     } => {
                         // A Quake 1 teleporter with a `targetname` works for 0.2 s after being
                         // fired (`teleport_use`, `teleport_touch`).
@@ -489,6 +490,12 @@ impl Sim {
                         {
                             continue;
                         }
+                        // Quake 1's teleport_touch fires its targets first (SUB_UseTargets),
+                        // whatever then becomes of the toucher.
+                        living.machinery.teleport_by(k, agent.id.0);
+                        living
+                            .triggers
+                            .take_uses(&mut living.machinery, &pass, &mut acts);
                         // G_PickTarget draws even with one choice.
                         let pick = match dialect {
                             Dialect::Quake1 => 0,
