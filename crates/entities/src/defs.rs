@@ -347,8 +347,13 @@ pub enum TriggerKind {
         target: Option<String>,
         /// What it removes when it fires (`killtarget`, Quake 1).
         killtarget: Option<String>,
-        /// Seconds before it can fire again; negative: once.
+        /// Seconds before it can fire again; 0 or negative: once (`multi_trigger`: `if
+        /// (wait > 0)` waits, else it is freed).
         wait: f64,
+        /// Quake III's `random` (`SP_trigger_multiple`): each wait is `wait + random *
+        /// crandom()` seconds, `crandom()` in [-1, 1] drawn from the run's generator
+        /// (`multi_trigger`); 0 in Quake 1, which has no such key.
+        random: f64,
         /// Seconds between the touch and the firing (`delay`).
         delay: f64,
         /// Only fired by name, never by touch (Quake 1's `NOTOUCH` flag, or a `health` to shoot).
@@ -494,9 +499,14 @@ pub struct Relay {
     pub delay: f64,
     /// It fires once when the world starts, after its `delay` (Quake III `trigger_always`).
     pub at_start: bool,
-    /// It uses only one of the entities its target names (Quake III `target_relay`'s `RANDOM`
-    /// flag: the first, in entity order; the clock draws no random numbers).
+    /// It uses only one of the entities its target names, picked at random among
+    /// [`Relay::choices`] (Quake III `target_relay`'s `RANDOM` flag, `G_PickTarget`).
     pub pick_one: bool,
+    /// With [`Relay::pick_one`]: the entities (indices in the map's entity list) `G_PickTarget`
+    /// picks among, every entity of the map whose `targetname` is its `target`, in entity order,
+    /// at most [`rules::PICK_CHOICES`](crate::rules::PICK_CHOICES); a pick of one that has no
+    /// `use` here (a point, a light) does nothing. Empty otherwise.
+    pub choices: Vec<u32>,
 }
 
 /// A named point: a teleport destination, a path corner, a jump pad's target.

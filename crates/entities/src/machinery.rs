@@ -32,6 +32,7 @@
 //! time, as the games' thinks run at the first frame at or past `nextthink`.
 
 use cspace_geom::DVec3;
+use cspace_geom::generate::Rng;
 
 use crate::defs::{
     Activation, BinaryMotion, Entities, Motion, Mover, MoverKind, Relay, RelayKind, SecretMotion,
@@ -136,7 +137,7 @@ struct Team {
 }
 
 /// The clock of a map's movers and the triggers that set them going.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Machinery {
     dialect: Dialect,
     dt: f64,
@@ -167,6 +168,8 @@ pub struct Machinery {
     events: Vec<MoverEvent>,
     /// The named entities a firing used that the simulator acts on, since the last drain.
     uses: Vec<EntityUse>,
+    /// The run's generator (SplitMix64, [`Machinery::seeded`]): what Quake III leaves to chance.
+    rng: Rng,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -229,9 +232,9 @@ enum Named {
 struct Uses {
     target: Option<String>,
     killtarget: Option<String>,
-    /// Only the first entity named is used (Quake III `target_relay`'s `RANDOM`, read as the
-    /// first: the clock draws no random numbers).
-    one: bool,
+    /// Quake III `target_relay`'s `RANDOM`: the entities (map entity indices) one is picked
+    /// among (`G_PickTarget`), instead of every entity `target` names.
+    pick: Option<Vec<u32>>,
     /// The agent that set the firing going (Quake's `activator`, copied through a delay as
     /// Quake 1's `DelayedUse` copies it into its `enemy` and Quake III's `target_delay` into its
     /// `activator`).
@@ -259,8 +262,19 @@ enum Use {
 }
 
 impl Machinery {
-    /// The movers of `entities` where they spawn, stepped `dt` seconds at a time.
+    /// The movers of `entities` where they spawn, stepped `dt` seconds at a time, with the
+    /// generator of seed 0 ([`Machinery::seeded`]).
     pub fn new(entities: &Entities, dt: f64) -> Machinery {
+        Machinery::seeded(entities, dt, 0)
+    }
+
+    /// The movers of `entities` where they spawn, stepped `dt` seconds at a time; what Quake III
+    /// leaves to chance is drawn from a SplitMix64 generator of `seed` (a simulation's
+    /// `SimConfig::seed`), in the clock's fixed order, so a run gives the same bits on any thread
+    /// count. The clock draws for Quake III's random `target_relay` (`G_PickTarget`) and
+    /// `trigger_multiple`'s wait (`crandom()`); the simulator draws its own picks from the same
+    /// generator ([`Machinery::rng`]).
+    pub fn seeded(entities: &Entities, dt: f64, seed: u64) -> Machinery {
         let movers = entities.movers.clone();
         let mut teams: Vec<Team> = Vec::new();
         let mut team_of = vec![usize::MAX; movers.len()];
@@ -337,7 +351,15 @@ impl Machinery {
             work: Vec::new(),
             events: Vec::new(),
             uses: Vec::new(),
+            rng: Rng::new(seed),
         }
+    }
+
+    /// The run's generator, one stream for the clock and the simulator: the simulator's draws
+    /// (Quake III's teleporter destinations and jump pad apexes, `G_PickTarget`) and the clock's
+    /// are made in one fixed order (the step's passes, entity order, agent id order).
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
     }
 
     /// True when a `killtarget` removed mover `m`: it is gone from the world (it moves no more
@@ -622,7 +644,7 @@ impl Machinery {
         let uses = Uses {
             target: fires.target.clone(),
             killtarget: fires.killtarget.clone(),
-            one: false,
+            pick: None,
             activator: Some(agent),
         };
         let delay = fires.delay;
@@ -672,6 +694,7 @@ impl Machinery {
             target,
             killtarget,
             wait,
+            random,
             delay,
             ..
         } = clock.kind.clone()
@@ -681,16 +704,24 @@ impl Machinery {
         if now < clock.ready {
             return;
         }
-        self.triggers[trigger].ready = if wait < 0.0 {
-            f64::INFINITY
+        self.triggers[trigger].ready = if wait > 0.0 {
+            // Quake III: `nextthink = level.time + (wait + random * crandom()) * 1000`, a draw at
+            // every re-arm (Quake 1's `nextthink = time + wait` has no such term). A wait that
+            // comes out at or below 0 re-arms at the next step, as a think already due runs at
+            // the next frame.
+            match self.dialect {
+                Dialect::Quake1 => now + wait,
+                Dialect::Quake3 => now + wait + random * rules::crandom(self.rng.next_u64()),
+            }
         } else {
-            now + wait
+            // Both games' multi_trigger: `if (wait > 0)` waits, else the trigger is freed.
+            f64::INFINITY
         };
         self.use_targets(
             Uses {
                 target,
                 killtarget,
-                one: false,
+                pick: None,
                 activator,
             },
             delay,
@@ -722,7 +753,7 @@ impl Machinery {
             Uses {
                 target: Some(name.to_string()),
                 killtarget: None,
-                one: false,
+                pick: None,
                 activator: None,
             },
             delay,
@@ -750,7 +781,7 @@ impl Machinery {
         let uses = Uses {
             target: mover.target.clone(),
             killtarget: mover.killtarget.clone(),
-            one: false,
+            pick: None,
             activator: self.teams[self.team_of[m]].activator,
         };
         let delay = mover.delay;
@@ -780,10 +811,16 @@ impl Machinery {
         let Some(name) = &uses.target else {
             return;
         };
-        let mut found = self.named(name);
-        if uses.one {
-            found.truncate(1);
-        }
+        let found = match &uses.pick {
+            None => self.named(name),
+            // G_PickTarget: `rand() % num_choices` (none: NULL, no draw); `if (ent && ent->use)`
+            // only the entity picked is used, and nothing when it has no use here.
+            Some(choices) if choices.is_empty() => Vec::new(),
+            Some(choices) => {
+                let entity = choices[self.rng.below(choices.len())];
+                self.named_entity(name, entity).into_iter().collect()
+            }
+        };
         let activator = uses.activator;
         self.work.extend(
             found
@@ -796,6 +833,30 @@ impl Machinery {
     /// Everything named `name` that is still there, in entity order (a team once, where its
     /// first named member stands).
     fn named(&self, name: &str) -> Vec<Named> {
+        self.named_entities(name)
+            .into_iter()
+            .map(|(_, named)| named)
+            .collect()
+    }
+
+    /// What map entity `entity`, named `name`, is to the clock, if it is anything that has a
+    /// use (a mover's team: Quake III's `Use_BinaryMover` passes a team slave's use to its
+    /// master).
+    fn named_entity(&self, name: &str, entity: u32) -> Option<Named> {
+        let is = |n: &Option<String>| n.as_deref() == Some(name);
+        if let Some(m) = (0..self.movers.len()).find(|&m| {
+            self.movers[m].entity == entity && !self.removed[m] && is(&self.movers[m].targetname)
+        }) {
+            return Some(Named::Team(self.team_of[m]));
+        }
+        self.named_entities(name)
+            .into_iter()
+            .find(|&(e, _)| e == entity)
+            .map(|(_, named)| named)
+    }
+
+    /// [`Machinery::named`], each with its map entity.
+    fn named_entities(&self, name: &str) -> Vec<(u32, Named)> {
         let is = |n: &Option<String>| n.as_deref() == Some(name);
         let mut found: Vec<(u32, Named)> = Vec::new();
         for (m, mover) in self.movers.iter().enumerate() {
@@ -821,7 +882,7 @@ impl Machinery {
         }
         // A stable sort: generated fields share their mover's entity, and follow it.
         found.sort_by_key(|f| f.0);
-        found.into_iter().map(|f| f.1).collect()
+        found
     }
 
     /// Uses one thing a name reached. A relay or trigger already used this step waits for the
@@ -1112,7 +1173,7 @@ fn uses_of(relay: &Relay, activator: Option<u32>) -> Uses {
         activator,
         target: relay.target.clone(),
         killtarget: relay.killtarget.clone(),
-        one: relay.pick_one,
+        pick: relay.pick_one.then(|| relay.choices.clone()),
     }
 }
 

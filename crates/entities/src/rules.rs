@@ -133,6 +133,19 @@ pub fn multiple_wait(dialect: Dialect) -> f64 {
     }
 }
 
+/// Quake III `SP_trigger_multiple` (`g_trigger.c`) replaces a `random` at least `wait` (with
+/// `wait >= 0`) by `wait - FRAMETIME` ("trigger_multiple has random >= wait"), where `wait` is in
+/// seconds and `FRAMETIME` 100 (milliseconds): the value it subtracts, as written.
+pub const QUAKE3_RANDOM_CLAMP: f64 = 100.0;
+
+/// Quake III's `crandom()` from 64 random bits: `2.0 * (random() - 0.5)`, with `random()` =
+/// `(rand() & 0x7fff) / (float)0x7fff` (`q_shared.h`), so it spans [-1, 1], both ends included,
+/// in 32,768 steps (the low 15 bits stand for `rand()`'s).
+pub fn crandom(bits: u64) -> f64 {
+    let random = (bits & 0x7fff) as f64 / f64::from(0x7fff);
+    2.0 * (random - 0.5)
+}
+
 /// Quake 1 `trigger_push`'s default speed (`triggers.qc`); the velocity is `10 * speed` along its
 /// direction.
 pub const QUAKE1_PUSH_SPEED: f64 = 1000.0;

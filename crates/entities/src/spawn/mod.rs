@@ -44,6 +44,7 @@ pub fn spawn(inputs: &[EntityInput], dialect: Dialect) -> Entities {
     for input in inputs {
         triggers::written(&mut s, input);
     }
+    triggers::random_choices(&mut s, inputs);
     teams::link(&mut s);
     teams::fields(&mut s);
     triggers::check_targets(&mut s, inputs);

@@ -77,7 +77,7 @@ pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
             target = None;
             killtarget = None;
         } else if flags & Q3_RANDOM != 0 {
-            k.warn("random target_relay (spawnflags 4): the clock draws no random numbers; it uses the first entity its target names");
+            // target_relay_use: G_PickTarget, one entity at random ([`random_choices`]).
             pick_one = true;
         }
     }
@@ -92,6 +92,7 @@ pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
         delay,
         at_start: class == "trigger_always",
         pick_one,
+        choices: Vec::new(),
     };
     s.out.relays.push(relay);
 }
@@ -134,6 +135,19 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
                     Dialect::Quake3 => k.float_or("wait", rules::multiple_wait(dialect)),
                 }
             };
+            // SP_trigger_multiple: "random >= wait" becomes wait - FRAMETIME (in ms), as written.
+            let mut random = 0.0;
+            if dialect == Dialect::Quake3 && !once {
+                random = k.float_or("random", 0.0);
+                if random >= wait && wait >= 0.0 {
+                    random = wait - rules::QUAKE3_RANDOM_CLAMP;
+                    k.warn(format!(
+                        "random is not below wait: Quake III makes it wait - 100 ({random}), \
+                         each wait then spans wait {wait} +- {}",
+                        random.abs()
+                    ));
+                }
+            }
             let health = k.float("health", 0.0) != 0.0;
             let touchable = match dialect {
                 Dialect::Quake1 => flags & Q1_NOTOUCH == 0 && !health,
@@ -146,6 +160,7 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
                 target: k.string("target"),
                 killtarget: k.killtarget(),
                 wait,
+                random,
                 delay: k.float("delay", 0.0).max(0.0),
                 touchable,
             }
@@ -342,6 +357,23 @@ fn target_push(s: &mut Spawner, input: &EntityInput) {
         bouncepad,
         apexes,
     });
+}
+
+/// Quake III's `G_PickTarget` (`g_utils.c`) for every random `target_relay`: the entities it
+/// picks among are every entity of the map named by its `target` (`G_Find` over all entities),
+/// in entity order, the first [`rules::PICK_CHOICES`] (`MAXCHOICES`).
+pub(super) fn random_choices(s: &mut Spawner, inputs: &[EntityInput]) {
+    for relay in s.out.relays.iter_mut().filter(|r| r.pick_one) {
+        let Some(target) = relay.target.as_deref() else {
+            continue;
+        };
+        relay.choices = inputs
+            .iter()
+            .filter(|e| e.get("targetname") == Some(target))
+            .map(|e| e.index)
+            .take(rules::PICK_CHOICES)
+            .collect();
+    }
 }
 
 /// Reports every `target` and `killtarget` that names no entity of the map (firing it does

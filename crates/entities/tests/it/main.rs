@@ -3,4 +3,5 @@
 mod bad_input;
 mod firing;
 mod machinery;
+mod random;
 mod spawn;

@@ -808,3 +808,97 @@ fn a_quake1_teleporters_killtarget_and_delay_are_its_own() {
         ]
     );
 }
+
+/// Quake III, two `target_push`es ("p", entities 1 and 2: up, or up and along +y) used through a
+/// random `target_relay` ("r") by a `trigger_multiple` (x -64..64, `wait` 0.5, `random` 0.4)
+/// that four agents stand in: the clock draws a pick and a wait at every firing, from the run's
+/// generator, in the step's fixed order. The same seed ends on the same bits on one and two
+/// threads; different seeds push differently.
+#[test]
+fn quake3_random_relays_and_waits_draw_in_a_fixed_order() {
+    let text = map(&[
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "p"),
+                ("angle", "-1"),
+                ("speed", "200"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_push"),
+                ("targetname", "p"),
+                ("angles", "-45 90 0"),
+                ("speed", "200"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "target_relay"),
+                ("targetname", "r"),
+                ("target", "p"),
+                ("spawnflags", "4"),
+            ],
+            &[],
+        ),
+        entity(
+            &[
+                ("classname", "trigger_multiple"),
+                ("target", "r"),
+                ("wait", "0.5"),
+                ("random", "0.4"),
+            ],
+            &[brush([-64, -64, 0], [64, 64, 128], "trigger")],
+        ),
+    ]);
+    let run = |seed: u64, threads: usize| {
+        super::on_threads(threads, || {
+            let mut sim = living_map(BackendKind::Exact, &text, Dialect::Quake3, seed);
+            for i in 0..4 {
+                sim.spawn(AgentSpec::new(
+                    player(),
+                    standing(-40.0 + 25.0 * f64::from(i), 0.0),
+                ))
+                .unwrap();
+            }
+            sim.run(640);
+            let pushes: Vec<(u64, u32, DVec3)> = sim
+                .events()
+                .iter()
+                .filter_map(|e| match e.kind {
+                    EventKind::TargetPushed { push, velocity } => Some((e.step, push, velocity)),
+                    _ => None,
+                })
+                .collect();
+            (sim.state_hash(), pushes)
+        })
+    };
+    let mut outcomes = Vec::new();
+    for seed in [0, 1, 2] {
+        let one = run(seed, 1);
+        assert_eq!(one, run(seed, 2), "seed {seed}");
+        // Both pushes come up, and firings are at least 0.1 s (wait 0.5 - 0.4) apart: 6.4
+        // steps, so 7 (the first step at or past it).
+        assert!(
+            one.1.iter().any(|p| p.1 == 0) && one.1.iter().any(|p| p.1 == 1),
+            "{:?}",
+            one.1
+        );
+        assert!(
+            one.1.windows(2).all(|w| w[1].0 - w[0].0 >= 7),
+            "{:?}",
+            one.1
+        );
+        assert!(
+            one.1.windows(2).any(|w| w[1].0 - w[0].0 != 32),
+            "{:?}",
+            one.1
+        );
+        outcomes.push(one.1);
+    }
+    assert_ne!(outcomes[0], outcomes[1]);
+    assert_ne!(outcomes[1], outcomes[2]);
+}

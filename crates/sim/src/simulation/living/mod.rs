@@ -94,12 +94,12 @@ impl LivingState {
         dt: f64,
         seed: u64,
     ) -> Result<LivingState, SimError> {
-        let machinery = Machinery::new(&living.entities, dt);
+        let mut machinery = Machinery::seeded(&living.entities, dt, seed);
         let mut scene = Scene::new(collider, living.models);
         for (m, &offset) in machinery.offsets().iter().enumerate() {
             scene.set_offset(m, offset);
         }
-        let triggers = TriggerState::new(&living.entities, seed);
+        let triggers = TriggerState::new(&living.entities, machinery.rng());
         let liquids = super::Liquids::new(&living.entities);
         let trigger_grid = BoxGrid::new(
             living

@@ -70,8 +70,6 @@ pub(crate) struct TriggerState {
     exact: Vec<Option<ExactCollider>>,
     /// Per agent id: the triggers it touched at the last step, ascending.
     touching: Vec<Vec<u32>>,
-    /// The simulation's generator ([`crate::SimConfig::seed`]): Quake III's `G_PickTarget`.
-    rng: Rng,
     /// Per trigger, a jump pad's push aimed at the apex picked when the world starts (`None`
     /// for every other trigger: its own kind says what it does).
     aimed: Vec<Option<Push>>,
@@ -82,8 +80,10 @@ pub(crate) struct TriggerState {
 }
 
 impl TriggerState {
-    /// The triggers of `triggers`, read with `dialect`'s rules, none used yet.
-    pub(crate) fn new(entities: &Entities, seed: u64) -> TriggerState {
+    /// The triggers of `triggers`, read with `dialect`'s rules, none used yet; the jump pads
+    /// aimed with `rng`, the run's generator (the movers' clock's, [`Machinery::rng`], seeded
+    /// by [`crate::SimConfig::seed`]), before anything else draws from it.
+    pub(crate) fn new(entities: &Entities, rng: &mut Rng) -> TriggerState {
         let (dialect, triggers) = (entities.dialect, &entities.triggers);
         let exact = triggers
             .iter()
@@ -112,7 +112,6 @@ impl TriggerState {
             armed_until: vec![f64::NEG_INFINITY; triggers.len()],
             exact,
             touching: Vec::new(),
-            rng: Rng::new(seed),
             aimed: vec![None; triggers.len()],
             target_pushes: entities
                 .target_pushes
@@ -121,7 +120,7 @@ impl TriggerState {
                 .collect(),
             queries: QueryContext::new(),
         };
-        state.aim(entities);
+        state.aim(entities, rng);
         state
     }
 
@@ -131,7 +130,7 @@ impl TriggerState {
     /// `G_PickTarget` (`rand() % num_choices`, a draw even for one choice), here from the
     /// simulation's generator, before any teleporter draws from it. A pick that is not above the
     /// pad frees it (`!time`; not a number: freed too, never a velocity).
-    fn aim(&mut self, entities: &Entities) {
+    fn aim(&mut self, entities: &Entities, rng: &mut Rng) {
         /// One `AimAtTarget` think: whose, from where, among which apexes.
         struct Aim<'e> {
             entity: u32,
@@ -166,7 +165,7 @@ impl TriggerState {
             if aim.apexes.is_empty() {
                 continue;
             }
-            let apex = aim.apexes[self.rng.below(aim.apexes.len())];
+            let apex = aim.apexes[rng.below(aim.apexes.len())];
             let push = Push::Apex {
                 from: aim.from,
                 apex,
@@ -499,7 +498,7 @@ impl Sim {
                         // G_PickTarget draws even with one choice.
                         let pick = match dialect {
                             Dialect::Quake1 => 0,
-                            Dialect::Quake3 => living.triggers.rng.below(destinations.len()),
+                            Dialect::Quake3 => living.machinery.rng().below(destinations.len()),
                         };
                         let spot = &entities.spots[destinations[pick]];
                         let to = spot.origin + DVec3::Z * rules::teleport_lift(dialect);
