@@ -170,9 +170,9 @@ pub fn run_scenario_with(
         mut progress,
     } = options;
     let sample_every = sample_every.unwrap_or(scenario.sample_every).max(1);
-    // The goto agents' planner, the map's outside filled from its spawn points.
-    let planner = scenario
-        .uses_goto()
+    // The goto agents' planner, the map's outside filled from its spawn points. A living
+    // world's is built with the simulation, from its jump pads' picks (`Scripted::with_spawns`).
+    let planner = (scenario.uses_goto() && scenario.world.living.is_none())
         .then(|| {
             let goto: Vec<(AgentId, &cspace_sim::AgentSpec)> = scenario
                 .agents
@@ -181,22 +181,12 @@ pub fn run_scenario_with(
                 .filter(|(_, a)| a.uses_goto())
                 .map(|(i, a)| (AgentId(i as u32), &a.spec))
                 .collect();
-            match &scenario.world.living {
-                // Teleporters, push pads and doors that open are planned through.
-                Some(entities) => Planner::build_living(
-                    &scenario.world.world,
-                    entities,
-                    &goto,
-                    &scenario.params,
-                    &scenario.world.spawns,
-                ),
-                None => Planner::build(
-                    &scenario.world.world,
-                    &goto,
-                    &scenario.params,
-                    &scenario.world.spawns,
-                ),
-            }
+            Planner::build(
+                &scenario.world.world,
+                &goto,
+                &scenario.params,
+                &scenario.world.spawns,
+            )
             .map(Arc::new)
             .map_err(|e| Error::Build {
                 scenario: Some(scenario.path.clone()),
@@ -236,7 +226,8 @@ pub fn run_scenario_with(
         seed: scenario.seed,
         ..SimConfig::default()
     };
-    let mut run = Scripted::new(collider, config, &scenario.agents)?;
+    let mut run =
+        Scripted::with_spawns(collider, config, &scenario.agents, &scenario.world.spawns)?;
     let per_step = scenario.steps * scenario.agents.len() as u64 <= PER_STEP_LIMIT;
     let n = scenario.expectations.len();
     let mut tracker = Tracker {

@@ -151,11 +151,25 @@ impl Scripted {
     /// A simulation of `agents`, spawned in order (ids 0, 1, 2, ...), each driven by its script,
     /// and settled. When a script has a goto and `config` brings no planner, one is built for
     /// the goto agents' poses ([`Planner::build`](crate::navigation::Planner::build), the
-    /// outside not filled: a simulation knows no spawn points).
+    /// outside not filled: a simulation knows no spawn points; [`Scripted::with_spawns`] fills
+    /// it).
     pub fn new(
+        collider: std::sync::Arc<dyn cspace_geom::Collider>,
+        config: crate::SimConfig,
+        agents: &[ScriptedAgent],
+    ) -> Result<Scripted, SimError> {
+        Scripted::with_spawns(collider, config, agents, &[])
+    }
+
+    /// [`Scripted::new`], a planner it builds filling the world's outside from `spawns` (the
+    /// map's spawn points; [`Planner::build`](crate::navigation::Planner::build)'s `fill_from`).
+    /// A living world's planner is built once the simulation is, from its jump pads' picks
+    /// ([`Sim::jump_pad_apexes`]): the graph lands where this run's pads send agents.
+    pub fn with_spawns(
         collider: std::sync::Arc<dyn cspace_geom::Collider>,
         mut config: crate::SimConfig,
         agents: &[ScriptedAgent],
+        spawns: &[cspace_geom::DVec3],
     ) -> Result<Scripted, SimError> {
         let goto: Vec<(AgentId, &crate::AgentSpec)> = agents
             .iter()
@@ -163,24 +177,36 @@ impl Scripted {
             .filter(|(_, a)| a.uses_goto())
             .map(|(i, a)| (AgentId(i as u32), &a.spec))
             .collect();
-        if config.planner.is_none() && !goto.is_empty() {
+        let plan = config.planner.is_none() && !goto.is_empty();
+        let living = config.living.as_ref().map(|l| l.entities.clone());
+        if plan {
             config.params.validate()?;
-            let planner = match &config.living {
-                // A living world: teleporters, push pads and doors that open are planned through.
-                Some(living) => crate::navigation::Planner::build_living(
+            if living.is_none() {
+                let planner = crate::navigation::Planner::build(
                     collider.world(),
-                    &living.entities,
                     &goto,
                     &config.params,
-                    &[],
-                )?,
-                None => {
-                    crate::navigation::Planner::build(collider.world(), &goto, &config.params, &[])?
-                }
-            };
-            config.planner = Some(std::sync::Arc::new(planner));
+                    spawns,
+                )?;
+                config.planner = Some(std::sync::Arc::new(planner));
+            }
         }
-        if let Some(planner) = &config.planner {
+        let params = config.params;
+        let mut sim = Sim::new(collider.clone(), config)?;
+        if let (true, Some(entities)) = (plan, living) {
+            // A living world: teleporters, push pads and doors that open are planned through,
+            // the pads aimed where this simulation's picks send agents.
+            let planner = crate::navigation::Planner::build_living(
+                collider.world(),
+                &entities,
+                &sim.jump_pad_apexes(),
+                &goto,
+                &params,
+                spawns,
+            )?;
+            sim.set_planner(std::sync::Arc::new(planner))?;
+        }
+        if let Some(planner) = sim.planner() {
             for &(id, spec) in &goto {
                 if planner
                     .mesh_index(&spec.standing, spec.crouching.as_ref())
@@ -190,7 +216,6 @@ impl Scripted {
                 }
             }
         }
-        let mut sim = Sim::new(collider, config)?;
         let mut scripts = Scripts::new();
         for agent in agents {
             let id = AgentId(sim.ids().len() as u32);

@@ -89,10 +89,12 @@ fn pad_velocity(push: &Push, dialect: Dialect, gravity: f64) -> Option<DVec3> {
 }
 
 /// The planner's view of `entities` over the static world `world` (which holds no mover), for
-/// agents under `gravity`.
+/// agents under `gravity`, its Quake III jump pads aimed at `apexes` (per trigger, the point the
+/// run picked, [`crate::Sim::jump_pad_apexes`]; a pad without one gets no link).
 pub(crate) fn living_nav(
     world: &World,
     entities: &Entities,
+    apexes: &[Option<DVec3>],
     gravity: f64,
 ) -> Result<LivingNav, PlanError> {
     let dialect = entities.dialect;
@@ -149,7 +151,7 @@ pub(crate) fn living_nav(
     let speed = rules::teleport_speed(dialect);
     let mut teleporters = Vec::new();
     let mut pads = Vec::new();
-    for trigger in &entities.triggers {
+    for (k, trigger) in entities.triggers.iter().enumerate() {
         match &trigger.kind {
             // A Quake 1 teleporter with a name works only just after it is fired.
             TriggerKind::Teleport {
@@ -170,7 +172,16 @@ pub(crate) fn living_nav(
                     .collect(),
             }),
             TriggerKind::Push(push) => {
-                if let Some(velocity) = pad_velocity(push, dialect, gravity) {
+                // A jump pad aims where this run's G_PickTarget sent it (the simulation's pick,
+                // drawn once when its world started), not at the first point of the name.
+                let push = match push {
+                    Push::Apex { from, .. } => match apexes.get(k).copied().flatten() {
+                        Some(apex) => Push::Apex { from: *from, apex },
+                        None => continue,
+                    },
+                    Push::Velocity { .. } => *push,
+                };
+                if let Some(velocity) = pad_velocity(&push, dialect, gravity) {
                     pads.push(PushPad {
                         volume: trigger.bounds,
                         velocity,

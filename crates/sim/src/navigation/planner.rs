@@ -116,17 +116,20 @@ impl Planner {
     /// by walking into their field are passable at the cost of their opening time, every other
     /// mover is solid where it spawns, and teleporters and push pads are the graph's one-way
     /// links (docs/navigation.md, "Links of a living world"). The teleporters' destinations are
-    /// filled from as well.
+    /// filled from as well. A Quake III jump pad's link flies to the apex `apexes` gives it (per
+    /// trigger of `entities`: the simulation's pick, [`crate::Sim::jump_pad_apexes`], so the
+    /// graph is the simulation's; a pad without one gets no link).
     pub fn build_living(
         world: &World,
         entities: &Entities,
+        apexes: &[Option<cspace_geom::DVec3>],
         agents: &[(AgentId, &AgentSpec)],
         params: &MoveParams,
         fill_from: &[cspace_geom::DVec3],
     ) -> Result<Planner, PlanError> {
         Planner::build_all(
             world,
-            Some(entities),
+            Some((entities, apexes)),
             agents,
             params,
             fill_from,
@@ -136,14 +139,14 @@ impl Planner {
 
     fn build_all(
         world: &World,
-        entities: Option<&Entities>,
+        entities: Option<(&Entities, &[Option<cspace_geom::DVec3>])>,
         agents: &[(AgentId, &AgentSpec)],
         params: &MoveParams,
         fill_from: &[cspace_geom::DVec3],
         extra: &[Pose],
     ) -> Result<Planner, PlanError> {
         let living = entities
-            .map(|e| living_nav(world, e, params.gravity))
+            .map(|(e, apexes)| living_nav(world, e, apexes, params.gravity))
             .transpose()?;
         let (solid, volumes) = match &living {
             Some(l) => (&l.world, l.volumes.clone()),

@@ -774,6 +774,24 @@ impl Sim {
         self.planner.as_ref()
     }
 
+    /// Gives the simulation its goto agents' planner after it was made (a living world's planner
+    /// aims its jump pads where this simulation's picks send them, [`Sim::jump_pad_apexes`]),
+    /// as [`SimConfig::planner`] would: built for the same world, else an error. Agents already
+    /// spawned take their graph from it.
+    pub fn set_planner(&mut self, planner: Arc<Planner>) -> Result<(), SimError> {
+        planner.check_world(self.collider.world())?;
+        for entity in self.agents.iter().flatten() {
+            let (poses, follow) = self
+                .world
+                .query_one_mut::<(&PoseSet, &mut Follow)>(*entity)
+                .expect("agents have every component");
+            let crouching = poses.crouching.as_ref().map(|c| c.shape());
+            follow.mesh = planner.mesh_index(poses.standing.shape(), crouching);
+        }
+        self.planner = Some(planner);
+        Ok(())
+    }
+
     /// What the exactness guard found ([`SimConfig::verify`]); `None` when it is off.
     pub fn verification(&self) -> Option<&Verification> {
         self.verifier.as_ref().map(|v| &v.found)

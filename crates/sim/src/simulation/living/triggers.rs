@@ -660,6 +660,29 @@ impl Sim {
 }
 
 impl Sim {
+    /// Per trigger of the living world ([`cspace_entities::Entities::triggers`]), the apex its
+    /// Quake III jump pad aims at in this run: the point `G_PickTarget` picked when the world
+    /// started, from the run's generator (`AimAtTarget`, docs/entities.md "Push pads"); `None`
+    /// for every other trigger and for a pad the pick freed (a point not above it). Empty for a
+    /// frozen world. The navigation planner aims its push links with it
+    /// ([`Planner::build_living`](crate::navigation::Planner::build_living)), so a simulation's
+    /// graph lands where its pads send agents.
+    pub fn jump_pad_apexes(&self) -> Vec<Option<DVec3>> {
+        let Some(living) = self.living.as_ref() else {
+            return Vec::new();
+        };
+        let triggers = &living.triggers;
+        triggers
+            .aimed
+            .iter()
+            .zip(&triggers.gone)
+            .map(|(aimed, &gone)| match aimed {
+                Some(Push::Apex { apex, .. }) if !gone => Some(*apex),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Sets the velocity of agent `id` (`entity`; a push pad, a `target_push`), held to
     /// [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED) by length as every move is (a hostile
     /// map's speed or apex can ask for more); launched upwards, it leaves the ground now, as
