@@ -358,6 +358,12 @@ pub enum TriggerKind {
         delay: f64,
         /// Only fired by name, never by touch (Quake 1's `NOTOUCH` flag, or a `health` to shoot).
         touchable: bool,
+        /// Quake 1, a trigger with angles (`InitTrigger`'s `SetMovedir`: `angle` -1 up, -2 down,
+        /// else `makevectors` of its angles): a touch fires it only when the agent faces within
+        /// 90 degrees of this direction (`multi_touch` returns when `v_forward * movedir < 0`,
+        /// `v_forward` from the agent's angles). `None` without angles, and in Quake III
+        /// (`Touch_Multi` never looks).
+        facing: Option<DVec3>,
     },
     /// A door team's field: an agent in it opens the team (Quake 1's `spawn_field`, Quake III's
     /// `Think_SpawnNewDoorTrigger`).

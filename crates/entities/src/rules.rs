@@ -146,6 +146,18 @@ pub fn crandom(bits: u64) -> f64 {
     2.0 * (random - 0.5)
 }
 
+/// Quake 1's player `angles` from its view (`SV_ClientThink`, `WinQuake/sv_user.c`): the yaw
+/// as it is, the pitch the view's divided by this and turned over (`angles[PITCH] =
+/// -v_angle[PITCH]/3`), what `multi_touch`'s `makevectors (other.angles)` reads.
+pub const QUAKE1_BODY_PITCH_DIVISOR: f64 = 3.0;
+
+/// The forward direction of a Quake 1 player whose view is `yaw`, `pitch` (degrees, pitch
+/// positive looking down): `makevectors` of its `angles` (`(-pitch / 3, yaw, 0)`,
+/// [`QUAKE1_BODY_PITCH_DIVISOR`]).
+pub fn quake1_body_forward(yaw: f64, pitch: f64) -> DVec3 {
+    forward(DVec3::new(-pitch / QUAKE1_BODY_PITCH_DIVISOR, yaw, 0.0))
+}
+
 /// Quake 1 `trigger_push`'s default speed (`triggers.qc`); the velocity is `10 * speed` along its
 /// direction.
 pub const QUAKE1_PUSH_SPEED: f64 = 1000.0;

@@ -7,9 +7,10 @@ use cspace_geom::domain::{self, OutOfDomain, Quantity};
 /// Where an agent looks: yaw and pitch in degrees (Quake's view angles: yaw counter-clockwise
 /// from +x seen from above, pitch positive looking down). [`Intent::direction`] is in world
 /// space, so the movement model reads the view only in Quake 1's hold after a teleport (a wish
-/// against the view's forward direction is dropped, [`crate::movement::MoveTimer`]); a
-/// teleporter turns it to its destination's facing. Observations (depth rays, a policy's
-/// frame) read it.
+/// against the view's forward direction is dropped, [`crate::movement::MoveTimer`]) and Quake
+/// 1's one-way triggers read its facing (`multi_touch`, docs/entities.md "Triggers"); a
+/// teleporter turns it to its destination's facing, and a script sets it ([`Action::View`]).
+/// Observations (depth rays, a policy's frame) read it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct View {
     /// Degrees counter-clockwise from +x, seen from above.
@@ -45,7 +46,7 @@ pub struct Intent {
     pub jump: bool,
     /// Crouch (false: stand up as soon as the standing pose fits).
     pub crouch: bool,
-    /// Where it looks (observations only).
+    /// Where it looks (Quake 1's teleport hold and one-way triggers, observations).
     pub view: View,
     /// Go to this point (where the agent's origin should end, on the walkable floor below it):
     /// plan a path with the navigation graph of the agent's poses and follow it with the
@@ -93,8 +94,8 @@ impl Intent {
     }
 
     /// What a script event does to the intent: a move sets the direction and speed, a stop
-    /// clears them, a jump, a crouch or a stand sets those; a goto sets the target, and any other
-    /// action ends a goto under way.
+    /// clears them, a jump, a crouch or a stand sets those, a view the view; a goto sets the
+    /// target, and any other action but a view ends a goto under way.
     pub fn apply(&mut self, action: &Action) {
         match *action {
             Action::Move { direction, speed } => {
@@ -108,10 +109,13 @@ impl Intent {
             Action::Jump => self.jump = true,
             Action::Crouch => self.crouch = true,
             Action::Stand => self.crouch = false,
+            Action::View(view) => self.view = view,
             Action::Goto(_) => {}
         }
         self.goto = match *action {
             Action::Goto(target) => Some(target),
+            // Looking elsewhere moves nothing: a goto under way goes on.
+            Action::View(_) => self.goto,
             _ => None,
         };
     }
@@ -148,4 +152,7 @@ pub enum Action {
     Stand,
     /// Go to this point ([`Intent::goto`]).
     Goto(DVec3),
+    /// Look this way ([`Intent::view`]): yaw and pitch, degrees. Nothing else changes (a goto
+    /// under way goes on).
+    View(View),
 }

@@ -44,8 +44,8 @@ pub fn uses_goto(script: &[ScriptEvent]) -> bool {
 
 /// Checks a script's numbers against the numeric domain ([`cspace_geom::domain`]): every
 /// scripted speed within [`MAX_SPEED`](cspace_geom::tolerance::MAX_SPEED), every goto target
-/// within [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE). The error says which
-/// (`script speed`, `goto target`).
+/// and every view angle within [`MAX_COORDINATE`](cspace_geom::tolerance::MAX_COORDINATE).
+/// The error says which (`script speed`, `goto target`, `script view yaw`, `script view pitch`).
 pub fn check_domain(script: &[ScriptEvent]) -> Result<(), (&'static str, OutOfDomain)> {
     for event in script {
         match event.action {
@@ -55,6 +55,12 @@ pub fn check_domain(script: &[ScriptEvent]) -> Result<(), (&'static str, OutOfDo
             Action::Goto(target) => {
                 domain::check_point(Quantity::Coordinate, target)
                     .map_err(|e| ("goto target", e))?;
+            }
+            Action::View(view) => {
+                domain::check(Quantity::Coordinate, view.yaw)
+                    .map_err(|e| ("script view yaw", e))?;
+                domain::check(Quantity::Coordinate, view.pitch)
+                    .map_err(|e| ("script view pitch", e))?;
             }
             _ => {}
         }

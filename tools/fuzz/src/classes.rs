@@ -1,8 +1,9 @@
 //! Issue 35's input classes for the `scenario` and `map` targets: inputs past a budget (crowds
 //! of about `MAX_AGENTS` agents with long scripts, crowds stacked on one spot, patches whose
 //! subdivision exceeds `MAX_PATCH_FACETS`, brushes of more than `MAX_BRUSH_FACES` faces) and
-//! names with control characters and path separators. Each must be refused where it is written,
-//! or accepted with bounded work (the watchdog's time limit and the memory cap).
+//! names with control characters and path separators; and script events' `view = [yaw, pitch]`
+//! (issue 32) with hostile values. Each must be refused where it is written, or accepted with
+//! bounded work (the watchdog's time limit and the memory cap).
 
 use cspace_geom::generate::Rng;
 
@@ -111,12 +112,50 @@ fn name(text: &str, rng: &mut Rng) -> String {
 }
 
 /// A scenario's text with one of issue 35's classes: a crowd past a budget or stacked, or a
-/// hostile name.
+/// hostile name; or a script event's `view` (issue 32), hostile or not.
 pub fn scenario(text: &str, rng: &mut Rng) -> String {
-    if rng.below(2) == 0 {
-        crowd(text, rng)
-    } else {
-        name(text, rng)
+    match rng.below(3) {
+        0 => crowd(text, rng),
+        1 => name(text, rng),
+        _ => view(text, rng),
+    }
+}
+
+/// Values for a script event's `view = [yaw, pitch]`: not numbers, infinities, past the numeric
+/// domain, of the wrong length or type, and the last two ordinary ones (a view the one-way
+/// triggers read).
+pub const VIEWS: [&str; 10] = [
+    "[nan, 0]",
+    "[0, inf]",
+    "[-inf, -inf]",
+    "[1e300, 0]",
+    "[-1e15, 1e15]",
+    "[90]",
+    "[0, 0, 0]",
+    "\"north\"",
+    "[180, -89.9]",
+    "[45, 10]",
+];
+
+/// A script event setting a view (hostile or not).
+fn view(text: &str, rng: &mut Rng) -> String {
+    with_view(text, VIEWS[rng.below(VIEWS.len())])
+}
+
+/// `text` with a script event looking along `view` put first in its first script, or, when it
+/// has none, as the first agent's script.
+pub fn with_view(text: &str, view: &str) -> String {
+    let event = format!("{{ at = 0, view = {view} }}");
+    if let Some(at) = text.find("script = [") {
+        let at = at + "script = [".len();
+        return format!("{}{event}, {}", &text[..at], &text[at..]);
+    }
+    match text.find("[[agent]]\n") {
+        Some(at) => {
+            let at = at + "[[agent]]\n".len();
+            format!("{}script = [{event}]\n{}", &text[..at], &text[at..])
+        }
+        None => text.to_string(),
     }
 }
 
@@ -180,6 +219,15 @@ mod tests {
         let text = "name = \"x\"\n[poses]\nstand = { box = {} }\ncrouch = {}\n[world]\n";
         assert_eq!(first_pose(text), Some("stand"));
         assert_eq!(first_pose("name = \"x\"\n"), None);
+    }
+
+    #[test]
+    fn a_view_event_goes_first_in_the_first_script() {
+        let text = "name = \"x\"\n[[agent]]\nscript = [{ at = 0, jump = true }]\n";
+        let out = with_view(text, "[1, 2]");
+        let after = &out[out.find("script = [").unwrap() + "script = [".len()..];
+        assert!(after.starts_with("{ at = 0, view = [1, 2] }, "), "{out}");
+        assert!(after.ends_with("{ at = 0, jump = true }]\n"), "{out}");
     }
 
     #[test]

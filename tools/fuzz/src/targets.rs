@@ -525,7 +525,8 @@ impl Fixtures {
                 let (name, text) = &self.scenarios[rng.below(self.scenarios.len())];
                 // The scenario's file name first, so the case knows where it lives.
                 let mut input = format!("{name}\n").into_bytes();
-                // A third of the cases are of issue 35's classes (budgets and names).
+                // A third of the cases are of issue 35's classes (budgets and names) or set a
+                // script view (issue 32).
                 if rng.below(3) == 0 {
                     input.extend(crate::classes::scenario(text, rng).into_bytes());
                 } else {

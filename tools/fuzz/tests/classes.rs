@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use cspace_fuzz::classes::{crowd_tables, disc, patch};
+use cspace_fuzz::classes::{VIEWS, crowd_tables, disc, patch, with_view};
 use cspace_fuzz::memory::MemoryCap;
 use cspace_fuzz::mutate::toml_string;
 use cspace_fuzz::{Fixtures, Target, Verdict, case_seed, run_input};
@@ -188,6 +188,23 @@ fn scenario_names_with_control_characters_are_refused() {
                 .replace("\"stand\"", &hostile)
         });
         assert!(verdict(Target::Scenario, &input).is_some());
+    }
+}
+
+/// Issue 32's script views: a `view` that is not two finite angles within the numeric domain is
+/// refused where it is written; an ordinary one runs.
+#[test]
+fn script_views_out_of_the_domain_are_refused_where_they_are() {
+    for (i, view) in VIEWS.iter().enumerate() {
+        let input = scenario_with(|t| with_view(t, view));
+        let ordinary = i >= VIEWS.len() - 2;
+        match verdict(Target::Scenario, &input) {
+            None => assert!(ordinary, "{view} accepted"),
+            Some(message) => {
+                assert!(!ordinary, "{view} refused: {message}");
+                assert!(message.contains("drop.toml:"), "{message}");
+            }
+        }
     }
 }
 

@@ -156,6 +156,10 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
             if health {
                 k.warn("shootable trigger (health): agents cannot shoot; only a fired target sets it off");
             }
+            // InitTrigger: `if (self.angles != '0 0 0') SetMovedir ();`, read by multi_touch.
+            let angles = k.angles();
+            let facing = (dialect == Dialect::Quake1 && angles != DVec3::ZERO)
+                .then(|| movedir_of_angles(angles));
             TriggerKind::Fire {
                 target: k.string("target"),
                 killtarget: k.killtarget(),
@@ -163,6 +167,7 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
                 random,
                 delay: k.float("delay", 0.0).max(0.0),
                 touchable,
+                facing,
             }
         }
         "trigger_teleport" => teleport(&mut k, dialect, flags, targetname.is_some()),

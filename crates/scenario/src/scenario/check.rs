@@ -25,7 +25,7 @@ use crate::world_file::{LoadedWorld, load_spec_with};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::movement::{SETTLE_LATTICE_RINGS, UnstickPlaces};
 use cspace_sim::params::{MoveParams, Profile};
-use cspace_sim::{Action, AgentSpec, ScriptEvent, ScriptedAgent};
+use cspace_sim::{Action, AgentSpec, ScriptEvent, ScriptedAgent, View};
 
 type Located<T> = Result<T, LocatedError>;
 
@@ -693,6 +693,7 @@ impl Checker<'_> {
                 e.stand,
                 e.stop,
                 e.goto.is_some(),
+                e.view.is_some(),
             ]
             .iter()
             .filter(|x| **x)
@@ -700,7 +701,7 @@ impl Checker<'_> {
             if chosen != 1 {
                 return self.err(
                     event.span().start,
-                    "script event: give exactly one of `move`, `jump`, `crouch`, `stand`, `stop`, `goto`",
+                    "script event: give exactly one of `move`, `jump`, `crouch`, `stand`, `stop`, `goto`, `view`",
                 );
             }
             if e.speed.is_some() && e.direction.is_none() {
@@ -733,6 +734,22 @@ impl Checker<'_> {
                 }
             } else if let Some(g) = &e.goto {
                 Action::Goto(self.goto(g, params, world, shapes)?)
+            } else if let Some(v) = &e.view {
+                // Degrees, any finite angle within the numeric domain (as `Sim::set_intent`).
+                let &[yaw, pitch] = v.get_ref().as_slice() else {
+                    return self.err(
+                        v.span().start,
+                        format!(
+                            "script.view: give [yaw, pitch] in degrees, got a list of {}",
+                            v.get_ref().len()
+                        ),
+                    );
+                };
+                for (angle, field) in [(yaw, "script.view yaw"), (pitch, "script.view pitch")] {
+                    domain::check(Quantity::Coordinate, angle)
+                        .map_err(|e| self.at(v.span().start, format!("{field}: {e}")))?;
+                }
+                Action::View(View { yaw, pitch })
             } else if e.jump {
                 Action::Jump
             } else if e.crouch {

@@ -136,6 +136,10 @@ pub(super) struct RawScriptEvent {
     pub(super) stop: bool,
     #[serde(default)]
     pub(super) goto: Option<Spanned<RawGoto>>,
+    /// `[yaw, pitch]`, degrees (read as a list, so that a list of another length is refused,
+    /// where a fixed array takes its first two numbers).
+    #[serde(default)]
+    pub(super) view: Option<Spanned<Vec<f64>>>,
 }
 
 /// Where a goto sends an agent: a point, or a spawn point of the map.

@@ -42,6 +42,23 @@ fn the_base_scenario_is_valid() {
     assert_eq!(s.agents.len(), 1);
 }
 
+/// A script's `view = [yaw, pitch]` (degrees) sets the agent's view, and only that.
+#[test]
+fn a_script_view_is_an_action() {
+    let text = BASE.replace(
+        "script = [{ at = 0, move = [1, 0] }]",
+        "script = [{ at = 0, move = [1, 0] }, { at = 0.5, view = [180, -12.5] }]",
+    );
+    let s = Scenario::parse(&dir().join("view.toml"), &text).unwrap();
+    assert_eq!(
+        s.agents[0].script[1].action,
+        cspace_sim::Action::View(cspace_sim::View {
+            yaw: 180.0,
+            pitch: -12.5
+        })
+    );
+}
+
 #[test]
 fn malformed_scenarios_name_file_line_column_and_field() {
     let cases: Vec<(&str, String, &str, &str)> = vec![
@@ -82,6 +99,11 @@ fn malformed_scenarios_name_file_line_column_and_field() {
             ":15:11:",
             "give exactly one of `move`, `jump`",
         ),
+        ("view not finite", BASE.replace("move = [1, 0]", "view = [nan, 0]"), ":15:28:", "script.view yaw: coordinate NaN is not a finite number"),
+        ("view pitch beyond the domain", BASE.replace("move = [1, 0]", "view = [0, 1e300]"), ":15:28:", "script.view pitch"),
+        ("view of one angle", BASE.replace("move = [1, 0]", "view = [90]"), ":15:28:", "script.view: give [yaw, pitch] in degrees, got a list of 1"),
+        ("view of three angles", BASE.replace("move = [1, 0]", "view = [90, 0, 0]"), ":15:28:", "got a list of 3"),
+        ("view and move in one event", BASE.replace("move = [1, 0]", "move = [1, 0], view = [90, 0]"), ":15:11:", "`goto`, `view`"),
         ("speed without move", BASE.replace("{ at = 0, move = [1, 0] }", "{ at = 0, jump = true, speed = 3 }"), ":15:11:", "`speed` goes with `move`"),
         ("zero move direction", BASE.replace("move = [1, 0]", "move = [0, 0]"), ":15:28:", "direction must be finite and not zero"),
         ("start and spawn", BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 24.03125]\nspawn = 0"), ":12:1:", "give either `start` or `spawn`"),

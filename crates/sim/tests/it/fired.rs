@@ -902,3 +902,78 @@ fn quake3_random_relays_and_waits_draw_in_a_fixed_order() {
     assert_ne!(outcomes[0], outcomes[1]);
     assert_ne!(outcomes[1], outcomes[2]);
 }
+
+/// A trigger_multiple at x -64..64 with `angle` `angle` (none when empty) whose target opens a
+/// named door far away, read with `dialect`'s rules; an agent stands in it, its script setting
+/// its view first when `view` is given; whether the door started within 8 steps, and whether
+/// the agent touched the trigger.
+fn one_way(dialect: Dialect, angle: &str, view: Option<(f64, f64)>) -> (bool, bool) {
+    use cspace_sim::{Action, ScriptEvent, Scripted, View};
+    let mut keys = vec![("classname", "trigger_multiple"), ("target", "far")];
+    if !angle.is_empty() {
+        keys.push(("angle", angle));
+    }
+    let text = map(&[
+        entity(&keys, &[brush([-64, -64, 0], [64, 64, 128], "trigger")]),
+        named_door("far", 600),
+    ]);
+    let built = built(&text, dialect);
+    let statics = built.world.brushes().iter().map(|b| b.brush.clone());
+    let sim = living_sim(
+        BackendKind::Exact,
+        statics.collect(),
+        built.living.clone(),
+        0,
+        2000,
+    );
+    let script: Vec<ScriptEvent> = view
+        .map(|(yaw, pitch)| ScriptEvent {
+            at: 0.0,
+            action: Action::View(View { yaw, pitch }),
+        })
+        .into_iter()
+        .collect();
+    let mut run = Scripted {
+        sim,
+        scripts: Default::default(),
+    };
+    let id = run
+        .sim
+        .spawn(AgentSpec::new(player(), standing(0.0, 0.0)))
+        .unwrap();
+    run.scripts.add(id, std::sync::Arc::from(script));
+    run.run(8);
+    let started = run
+        .sim
+        .mover_events()
+        .iter()
+        .any(|e| e.kind == MoverEventKind::Started);
+    let touched = run
+        .sim
+        .events()
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::Touches { trigger: 0, .. }));
+    (started, touched)
+}
+
+/// Quake 1's one-way triggers (`InitTrigger`'s `SetMovedir`, `multi_touch` in `triggers.qc`):
+/// a trigger with angles fires only for a player whose `v_forward` (from its `angles`: the
+/// view's yaw, and its pitch divided by -3, `SV_ClientThink`) makes a product with `movedir` of
+/// 0 or more. Facing its way (`angle` 180: -x; the view's yaw 180) fires it; an agent whose
+/// script sets no view looks along yaw 0 (+x), against it, and does not (the touch is still
+/// reported); `angle` -1 (up): looking down 30 degrees, the player's angles pitch -10 and
+/// `makevectors` gives `v_forward.z = sin 10` > 0, so it fires, looking up 30 it does not; a
+/// trigger without angles fires whatever the view. Quake III's `Touch_Multi` never looks.
+#[test]
+fn quake1_one_way_triggers_fire_for_agents_facing_their_way() {
+    let q1 = Dialect::Quake1;
+    assert_eq!(one_way(q1, "180", Some((180.0, 0.0))), (true, true));
+    assert_eq!(one_way(q1, "180", Some((170.0, 60.0))), (true, true));
+    assert_eq!(one_way(q1, "180", None), (false, true));
+    assert_eq!(one_way(q1, "180", Some((0.0, 0.0))), (false, true));
+    assert_eq!(one_way(q1, "-1", Some((0.0, 30.0))), (true, true));
+    assert_eq!(one_way(q1, "-1", Some((0.0, -30.0))), (false, true));
+    assert_eq!(one_way(q1, "", Some((0.0, -30.0))), (true, true));
+    assert_eq!(one_way(q1, "", None), (true, true));
+    assert_eq!(one_way(Dialect::Quake3, "180", None), (true, true));
+}

@@ -283,6 +283,21 @@ pub(crate) fn quake3_box_contact(
     })
 }
 
+/// True unless `kind` is a Quake 1 one-way trigger the agent looking along `view` does not face:
+/// `multi_touch` (`triggers.qc`) returns when `v_forward * self.movedir < 0`, `v_forward` from
+/// `makevectors (other.angles)`, the player's angles its view's yaw and a third of its pitch
+/// turned over (`SV_ClientThink`, [`rules::quake1_body_forward`]). Facing across it (a product of
+/// 0) sets it off.
+fn faces(kind: &TriggerKind, view: View) -> bool {
+    match kind {
+        TriggerKind::Fire {
+            facing: Some(movedir),
+            ..
+        } => rules::quake1_body_forward(view.yaw, view.pitch).dot(*movedir) >= 0.0,
+        _ => true,
+    }
+}
+
 /// What the triggers' pass knows of the step, for the uses it acts on.
 #[derive(Clone, Copy)]
 struct Pass<'a> {
@@ -303,6 +318,8 @@ struct Toucher {
     entity: hecs::Entity,
     shape: Prepared,
     position: DVec3,
+    /// Where it looks (Quake 1's one-way triggers read its facing).
+    view: View,
 }
 
 /// What a trigger does to an agent, applied once every trigger has been tested.
@@ -391,11 +408,13 @@ impl Sim {
                 }
             }
         }
-        let mut view = self.world.view::<(&PoseSet, &Pose, &Position, &Rest)>();
+        let mut view = self
+            .world
+            .view::<(&PoseSet, &Pose, &Position, &Rest, &Intent)>();
         for rank in near_ranks {
             let id = self.live[rank as usize];
             let entity = self.agents[id.0 as usize].expect("a live agent");
-            let (poses, pose, position, rest) =
+            let (poses, pose, position, rest, intent) =
                 view.get_mut(entity).expect("agents have every component");
             if rest.left_world {
                 continue;
@@ -421,6 +440,7 @@ impl Sim {
                     entity,
                     shape: shape.clone(),
                     position: position.0,
+                    view: intent.view,
                 });
             } else if let Some(touching) = living.triggers.touching.get_mut(id.0 as usize) {
                 touching.clear();
@@ -474,7 +494,11 @@ impl Sim {
                 ) {
                     continue;
                 }
-                first.get_or_insert(agent.id);
+                // Quake 1's multi_touch: a one-way trigger returns for an agent not facing its
+                // way (the touch is still reported).
+                if faces(&trigger.kind, agent.view) {
+                    first.get_or_insert(agent.id);
+                }
                 touched[i].push(k as u32);
                 let act = match &trigger.kind {
                     TriggerKind::Teleport {
