@@ -27,14 +27,20 @@ fn living_goto(statics: Vec<Brush>, entities: Vec<EntityInput>, start: DVec3) ->
     living_goto_in(Dialect::Quake1, 0, statics, entities, start)
 }
 
-/// [`living_goto`] with `dialect`'s rules and the generator of `seed`.
-fn living_goto_in(
+/// The world of `statics`, the entities of `entities` (after the worldspawn, `dialect`'s rules)
+/// and a living simulation's collider and configuration of them on the exact backend, with the
+/// generator of `seed`.
+fn living_parts(
     dialect: Dialect,
     seed: u64,
     statics: Vec<Brush>,
     entities: Vec<EntityInput>,
-    start: DVec3,
-) -> (Sim, AgentId) {
+) -> (
+    Arc<World>,
+    Arc<cspace_entities::Entities>,
+    Arc<dyn cspace_geom::Collider>,
+    SimConfig,
+) {
     let mut inputs = vec![EntityInput::new(0, 1, [("classname", "worldspawn")])];
     inputs.extend(entities);
     let entities = Arc::new(spawn(&inputs, dialect));
@@ -46,8 +52,6 @@ fn living_goto_in(
     let models = Models::build(backend, &entities.movers, &shapes)
         .unwrap()
         .unwrap();
-    let spec = AgentSpec::new(player(), start);
-    let params = SimConfig::default().params;
     let config = SimConfig {
         recording: Recording::Events,
         verify: true,
@@ -58,6 +62,20 @@ fn living_goto_in(
         }),
         ..SimConfig::default()
     };
+    (world, entities, collider, config)
+}
+
+/// [`living_goto`] with `dialect`'s rules and the generator of `seed`.
+fn living_goto_in(
+    dialect: Dialect,
+    seed: u64,
+    statics: Vec<Brush>,
+    entities: Vec<EntityInput>,
+    start: DVec3,
+) -> (Sim, AgentId) {
+    let (world, entities, collider, config) = living_parts(dialect, seed, statics, entities);
+    let spec = AgentSpec::new(player(), start);
+    let params = config.params;
     let mut sim = Sim::new(collider, config).unwrap();
     // The planner of this simulation: its jump pads aimed where its picks send them.
     let planner = Planner::build_living(
@@ -338,26 +356,7 @@ fn a_scripted_goto_crosses_the_jump_pad_of_its_run() {
         let seed = (0..).find(|&s| Rng::new(s).next_u64() % 2 == pick).unwrap();
         let side = if pick == 0 { 1.0 } else { -1.0 };
         let (statics, entities) = jump_pad_ledges();
-        let mut inputs = vec![EntityInput::new(0, 1, [("classname", "worldspawn")])];
-        inputs.extend(entities);
-        let entities = Arc::new(spawn(&inputs, Dialect::Quake3));
-        let world = Arc::new(World::from_brushes(statics));
-        let shapes = [player()];
-        let backend = BackendKind::Exact;
-        let collider = backend.build_for(&world, &shapes).unwrap().unwrap();
-        let models = Models::build(backend, &entities.movers, &shapes)
-            .unwrap()
-            .unwrap();
-        let config = SimConfig {
-            recording: Recording::Events,
-            verify: true,
-            seed,
-            living: Some(Living {
-                entities,
-                models: Arc::new(models),
-            }),
-            ..SimConfig::default()
-        };
+        let (_, _, collider, config) = living_parts(Dialect::Quake3, seed, statics, entities);
         let goal = DVec3::new(700.0, 600.0 * side, 184.0);
         let agent = ScriptedAgent {
             spec: AgentSpec::new(player(), DVec3::new(-300.0, 0.0, 24.03125)),
