@@ -508,6 +508,13 @@ pub struct Relay {
     /// It uses only one of the entities its target names, picked at random among
     /// [`Relay::choices`] (Quake III `target_relay`'s `RANDOM` flag, `G_PickTarget`).
     pub pick_one: bool,
+    /// Quake III's `target_delay`: it has one think (`Use_Target_Delay` sets its `nextthink` and
+    /// `activator`), so a use while a firing waits moves that firing, with the new activator,
+    /// instead of adding one (Quake 1's `DelayedUse` entities each fire).
+    pub single_think: bool,
+    /// Quake III `target_delay`'s `random`: each use waits `delay + random * crandom()`,
+    /// `crandom()` in [-1, 1] drawn from the run's generator (`Use_Target_Delay`); 0 otherwise.
+    pub random: f64,
     /// With [`Relay::pick_one`]: the entities (indices in the map's entity list) `G_PickTarget`
     /// picks among, every entity of the map whose `targetname` is its `target`, in entity order,
     /// at most [`rules::PICK_CHOICES`](crate::rules::PICK_CHOICES); a pick of one that has no

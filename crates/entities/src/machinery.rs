@@ -158,8 +158,9 @@ pub struct Machinery {
     relays: Vec<RelayClock>,
     /// Per `target_push` of [`Entities::target_pushes`], its entity and name.
     pushes: Vec<(u32, Option<String>)>,
-    /// Uses of targets waiting for their `delay`: (global time, what), in the order made.
-    pending: Vec<(f64, Uses)>,
+    /// Uses of targets waiting for their `delay`: (global time, what, the relay whose one think
+    /// it is: a Quake III `target_delay`), in the order made.
+    pending: Vec<(f64, Uses, Option<usize>)>,
     /// Relays and triggers used twice in a step: used again at the next step's start, with
     /// their activator.
     deferred: Vec<(Named, Option<u32>)>,
@@ -328,7 +329,7 @@ impl Machinery {
         let pending = relays
             .iter()
             .filter(|r| r.relay.at_start)
-            .map(|r| (r.relay.delay, uses_of(&r.relay, None)))
+            .map(|r| (r.relay.delay, uses_of(&r.relay, None), None))
             .collect();
         Machinery {
             dialect: entities.dialect,
@@ -440,9 +441,9 @@ impl Machinery {
         let now = self.time();
         let (due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
             .into_iter()
-            .partition(|(at, _)| *at <= now);
+            .partition(|(at, ..)| *at <= now);
         self.pending = waiting;
-        for (_, uses) in due {
+        for (_, uses, _) in due {
             self.work.push(Work::Uses(uses));
             self.settle();
         }
@@ -768,7 +769,7 @@ impl Machinery {
             return;
         }
         if delay > 0.0 {
-            self.pending.push((self.time() + delay, uses));
+            self.pending.push((self.time() + delay, uses, None));
         } else {
             self.work.push(Work::Uses(uses));
         }
@@ -924,7 +925,16 @@ impl Machinery {
                     clock.removed = true;
                 }
                 let (uses, delay) = (uses_of(&clock.relay, activator), clock.relay.delay);
-                self.use_targets(uses, delay);
+                if clock.relay.single_think {
+                    // Use_Target_Delay: one think, set again at every use, its wait drawn.
+                    let wait = delay + clock.relay.random * rules::crandom(self.rng.next_u64());
+                    self.pending.retain(|p| p.2 != Some(r));
+                    if uses.target.is_some() || uses.killtarget.is_some() {
+                        self.pending.push((self.time() + wait, uses, Some(r)));
+                    }
+                } else {
+                    self.use_targets(uses, delay);
+                }
             }
             Named::Trigger(k) => {
                 if let Err(first) = self.triggers[k].guard.admit(step) {

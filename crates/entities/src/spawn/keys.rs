@@ -43,6 +43,21 @@ impl<'s, 'i> Keys<'s, 'i> {
         Some(kill)
     }
 
+    /// The `delay` of the entity's firing, seconds: Quake 1's (`SUB_UseTargets` makes a
+    /// `DelayedUse`); Quake III reads no such key (`G_UseTargets` fires at once, and `g_spawn.c`'s
+    /// `fields` have no `delay`), so there it is reported and ignored: 0.
+    pub(crate) fn delay(&mut self) -> f64 {
+        if self.spawner.dialect == crate::dialect::Dialect::Quake3 {
+            if self.input.get("delay").is_some() {
+                self.warn(
+                    "delay: Quake III reads no delay key (G_UseTargets fires at once); ignored",
+                );
+            }
+            return 0.0;
+        }
+        self.float("delay", 0.0).max(0.0)
+    }
+
     /// A number key: `None` when absent; a bad one is reported and taken as absent.
     pub(crate) fn number(&mut self, key: &str) -> Option<f64> {
         let text = self.input.get(key)?;

@@ -52,7 +52,7 @@ pub(crate) fn spawn_mover(s: &mut Spawner, input: &EntityInput, all: &[EntityInp
     let targetname = k.string("targetname");
     let target = k.string("target");
     let killtarget = k.killtarget();
-    let delay = k.float("delay", 0.0).max(0.0);
+    let delay = k.delay();
     let team_key = k.string("team");
     let flags = k.flags();
     let dialect = k.spawner.dialect;

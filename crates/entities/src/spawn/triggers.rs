@@ -58,14 +58,25 @@ pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
             count: count(&mut k),
         },
     };
-    // Quake III's target_delay waits its `wait`; trigger_always 300 ms; the others their
-    // `delay`.
+    // Quake III's target_delay waits its `delay` ("check delay for backwards compatibility")
+    // or else its `wait` (1), a 0 being 1 (SP_target_delay); trigger_always 300 ms; the others
+    // their `delay` (Quake 1 only: Keys::delay).
     let delay = match class.as_str() {
-        "target_delay" => k.float("wait", 1.0),
+        "target_delay" => match k.number("delay") {
+            Some(delay) if delay != 0.0 => delay,
+            Some(_) => 1.0,
+            None => k.float("wait", 1.0),
+        },
         "trigger_always" => rules::QUAKE3_ALWAYS_DELAY,
-        _ => k.float("delay", 0.0),
+        _ => k.delay(),
     }
     .max(0.0);
+    // Use_Target_Delay: `nextthink = level.time + (wait + random * crandom()) * 1000`.
+    let random = if class == "target_delay" {
+        k.float_or("random", 0.0)
+    } else {
+        0.0
+    };
     let flags = k.flags();
     let mut target = k.string("target");
     let mut killtarget = k.killtarget();
@@ -93,6 +104,8 @@ pub(super) fn written(s: &mut Spawner, input: &EntityInput) {
         at_start: class == "trigger_always",
         pick_one,
         choices: Vec::new(),
+        single_think: class == "target_delay",
+        random,
     };
     s.out.relays.push(relay);
 }
@@ -165,7 +178,7 @@ fn volume(s: &mut Spawner, input: &EntityInput, class: &str) {
                 killtarget: k.killtarget(),
                 wait,
                 random,
-                delay: k.float("delay", 0.0).max(0.0),
+                delay: k.delay(),
                 touchable,
                 facing,
             }
@@ -239,7 +252,7 @@ fn teleport(k: &mut Keys, dialect: Dialect, flags: u32, named: bool) -> TriggerK
     let fires = (dialect == Dialect::Quake1 && !destinations.is_empty()).then(|| Firing {
         target: Some(target),
         killtarget: k.killtarget(),
-        delay: k.float("delay", 0.0).max(0.0),
+        delay: k.delay(),
     });
     TriggerKind::Teleport {
         destinations,

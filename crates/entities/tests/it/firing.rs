@@ -601,3 +601,65 @@ fn the_activator_goes_with_the_firing_to_what_the_simulator_uses() {
         [(1, push(Some(7))), (3, push(None)), (25, push(Some(9)))]
     );
 }
+
+/// Quake III reads no `delay` (`g_spawn.c`'s `fields` have none; `G_UseTargets` fires at once):
+/// a `trigger_multiple`'s is warned about and ignored, its door opening at the touch's step.
+/// Its `target_delay` waits its `delay` when it has one ("check delay for backwards
+/// compatibility", `SP_target_delay`), else its `wait`; and it has one think
+/// (`Use_Target_Delay` sets `nextthink`): used at step 1 and again at step 11, with a wait of
+/// 0.5 s (32 steps), it fires once, at step 43, where Quake 1's `DelayedUse`s would each fire.
+#[test]
+fn quake3_reads_no_delay_and_its_target_delay_has_one_think() {
+    let trigger = |target: &'static str| {
+        point(
+            1,
+            &[
+                ("classname", "trigger_multiple"),
+                ("target", target),
+                ("delay", "0.5"),
+            ],
+        )
+        .with_brush(
+            cube([0.0, 0.0, 0.0], [8.0, 8.0, 8.0]),
+            InputContents::NonSolid,
+        )
+    };
+    let inputs = [world(), trigger("d"), door(2, "d")];
+    let e = spawn(&inputs, Dialect::Quake3);
+    assert!(
+        e.warnings
+            .iter()
+            .any(|w| w.entity == 1 && w.message.contains("delay")),
+        "{:?}",
+        e.warnings
+    );
+    let events = run(&mut Machinery::new(&e, DT), 4, |step, m| {
+        if step == 1 {
+            m.touch(0);
+        }
+    });
+    assert_eq!(started(&events), [(1, 0)]);
+
+    let delayed = |keys: &[(&'static str, &'static str)]| {
+        let mut all = vec![
+            ("classname", "target_delay"),
+            ("targetname", "later"),
+            ("target", "d"),
+        ];
+        all.extend_from_slice(keys);
+        [world(), point(1, &all), door(2, "d")]
+    };
+    let e = spawn(
+        &delayed(&[("delay", "0.25"), ("wait", "3")]),
+        Dialect::Quake3,
+    );
+    assert_eq!(e.relays[0].delay, 0.25);
+    let e = spawn(&delayed(&[("wait", "0.5")]), Dialect::Quake3);
+    assert_eq!(e.relays[0].delay, 0.5);
+    let events = run(&mut Machinery::new(&e, DT), 80, |step, m| {
+        if step == 1 || step == 11 {
+            m.fire("later", 0.0);
+        }
+    });
+    assert_eq!(started(&events), [(43, 0)]);
+}

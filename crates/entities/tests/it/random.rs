@@ -192,3 +192,45 @@ fn quake3_random_and_wait_edges_follow_sp_trigger_multiple() {
     );
     assert_eq!(firings("0", "0", 0, 256), [1]);
 }
+
+/// Quake III's `target_delay` (`Use_Target_Delay`, `g_target.c`): `nextthink = level.time +
+/// (wait + random * crandom()) * 1000`. With `wait` 1 and `random` 0.5, fired at step 1 (1/64
+/// s), it fires its door at the first step at or past `1/64 + 1 + 0.5 * crandom()`, the
+/// generator's first draw (in [-1, 1]: steps 33 to 97).
+#[test]
+fn a_quake3_target_delay_waits_wait_plus_random_times_crandom() {
+    let inputs = [
+        world(),
+        point(
+            1,
+            &[
+                ("classname", "target_delay"),
+                ("targetname", "later"),
+                ("target", "d"),
+                ("wait", "1"),
+                ("random", "0.5"),
+            ],
+        ),
+        door(2, "d"),
+    ];
+    let e = spawn(&inputs, Dialect::Quake3);
+    let mut steps = Vec::new();
+    for seed in 0..8 {
+        let mut m = Machinery::seeded(&e, DT, seed);
+        let events = run(&mut m, 120, |step, m| {
+            if step == 1 {
+                m.fire("later", 0.0);
+            }
+        });
+        let bits = Rng::new(seed).next_u64();
+        let crandom = 2.0 * ((bits & 0x7fff) as f64 / 32767.0 - 0.5);
+        let due = DT + 1.0 + 0.5 * crandom;
+        let step = (1..).find(|&s| s as f64 * DT >= due).unwrap();
+        assert!((33..=97).contains(&step), "{step}");
+        assert_eq!(started(&events), [(step, 0)], "seed {seed}");
+        steps.push(step);
+    }
+    steps.sort_unstable();
+    steps.dedup();
+    assert!(steps.len() > 4, "{steps:?}");
+}
