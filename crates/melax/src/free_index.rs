@@ -12,10 +12,12 @@
 //! slot ([`FreeIndexes`]). A box is made in three steps:
 //!
 //! 1. Algorithm 1 of the k-UDOP paper (seed 004, Kiglics, Valasek and Bálint) with the six axis
-//!    directions around the cell's centre, capped at the onion's [`FREE_BOX_CAP`] from it, over
-//!    the brushes' bounds grown by the shape's bounds (nearest first): each brush not yet outside
-//!    the box moves the side along which it is farthest in to it, and the box is kept
-//!    [`FREE_BOX_INSET`](cspace_geom::tolerance::FREE_BOX_INSET) inside. This is a guess only.
+//!    directions around the cell's centre (or, when a brush's grown bounds hold the centre, the
+//!    centre pushed out of them, up first: `cspace_onion::grown_in_cell`), capped at the onion's
+//!    [`FREE_BOX_CAP`] from it, over the brushes' bounds grown by the shape's bounds (nearest
+//!    first): each brush not yet outside the box moves the side along which it is farthest in to
+//!    it, and the box is kept [`FREE_BOX_INSET`](cspace_geom::tolerance::FREE_BOX_INSET) inside.
+//!    This is a guess only.
 //! 2. The box is rounded inward to 1/128 unit from the cell's lower corner (six `i16`, 12 bytes
 //!    per cell: one fetch).
 //! 3. The rounded box is **verified against the Melax tree with the shape's offsets**
@@ -24,8 +26,8 @@
 //!    shape's support in `-n`, and its over child only where the box is more than `BOX_GROWTH`
 //!    below the plane shifted down by the support in `+n`; the box is refused if the descent
 //!    reaches a solid cell (or passes [`MAX_VERIFY_NODES`]). A refused box is shrunk toward the
-//!    cell's centre and tried again ([`SHRINK`]), and a cell whose centre lies in some brush's
-//!    grown bounds tries the cell itself. So what a box certifies is the tree's meaning under
+//!    point it grew from and tried again ([`SHRINK`]), and a cell with no such point tries the
+//!    cell itself. So what a box certifies is the tree's meaning under
 //!    plane shifting, bevels and facet cells included (paper bevels' invisible walls too), not
 //!    the brushes'.
 //!
@@ -50,7 +52,7 @@ use std::time::Instant;
 use cspace_geom::tolerance::BOX_GROWTH;
 use cspace_geom::{Aabb, DVec3, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
-use cspace_onion::{algorithm_1, quantized};
+use cspace_onion::{grown_in_cell, quantized};
 
 use crate::offsets::{CylinderOffsets, Offsets, SphereOffsets};
 use crate::tree::{EMPTY, LEAF, MelaxTree};
@@ -68,7 +70,7 @@ const MIN_CELL: f64 = 32.0;
 /// build time of a box crossing much of the tree; not a tolerance).
 pub const MAX_VERIFY_NODES: usize = 4096;
 
-/// How a refused box is shrunk toward its cell's centre before it is tried again: to these
+/// How a refused box is shrunk toward the point it grew from before it is tried again: to these
 /// fractions of its reach from the centre, in turn.
 pub const SHRINK: [f64; 2] = [0.5, 0.25];
 
@@ -214,16 +216,11 @@ impl FreeIndex {
         let reach = DVec3::splat(FREE_BOX_CAP) + half;
         for i in 0..index.stats.cells {
             let cell_box = index.cell_box(i);
-            let centre = cell_box.centre();
-            near.clear();
-            world.for_each_overlapping(&Aabb::new(centre - reach, centre + reach), |id| {
-                let g = &grown[id.0 as usize];
-                let gap = (g.min - centre).max(centre - g.max).max(DVec3::ZERO);
-                near.push((gap.length_squared(), id.0));
+            let found = grown_in_cell(&grown, &cell_box, &mut near, |seed, near| {
+                world.for_each_overlapping(&Aabb::new(seed - reach, seed + reach), |id| near(id.0));
             });
-            // Ties broken by the brush id: one order, so the unstable sort is deterministic.
-            near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let found = algorithm_1(&grown, &near, centre);
+            let centre = found.map_or(cell_box.centre(), |(seed, _)| seed);
+            let found = found.map(|(_, found)| found);
             let candidates = found
                 .into_iter()
                 .flat_map(|[lo, hi]| {

@@ -4,7 +4,8 @@
 //! and two point-in-box tests, without walking the tree.
 //!
 //! Each box is a k-UDOP of the six axis directions (Kiglics, Valasek and Bálint, seed 004:
-//! Algorithm 1 with the cap `R` = [`FREE_BOX_CAP`], around the cell's centre, over the
+//! Algorithm 1 with the cap `R` = [`FREE_BOX_CAP`], around the cell's centre, or around the
+//! centre pushed out of the bounds that hold it ([`grown_in_cell`]), over the
 //! configuration-space bounds of the brushes, nearest first), built offline per cell instead of
 //! per mover at run time, and kept [`FREE_BOX_INSET`] inside what Algorithm 1 found. It is then
 //! *verified against the space's own query tree*: the box is kept only if every node plane it
@@ -25,6 +26,7 @@
 use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET};
 use cspace_geom::{Aabb, World};
 use glam::DVec3;
+use rayon::prelude::*;
 
 use crate::tree::start_grid::GridShape;
 use crate::tree::{REGION, SOLID, SpaceTree};
@@ -85,6 +87,15 @@ impl std::ops::AddAssign for FreeIndexStats {
     }
 }
 
+/// What became of one cell while building (counted into [`FreeIndexStats`]).
+#[derive(Debug, Clone, Copy)]
+enum Outcome {
+    Solid,
+    Empty,
+    Refused,
+    Boxed,
+}
+
 impl FreeIndex {
     /// The index of space `space` (the box pose `mins`, `maxs`) of `world` over the cells of
     /// `shape`, the space's start grid.
@@ -105,48 +116,53 @@ impl FreeIndex {
                 Aabb::new(bounds.min - maxs, bounds.max - mins)
             })
             .collect();
+        let cap = DVec3::splat(FREE_BOX_CAP);
+        // Each cell's box is a function of the world, the tree and the cell alone, so the
+        // cells are built on rayon's threads and collected in cell order: the index does not
+        // depend on the thread count.
+        let built: Vec<([i16; 6], Outcome)> = (0..shape.count())
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(near, stack), cell| {
+                    if space.cell_is_solid(cell) {
+                        return (NONE, Outcome::Solid);
+                    }
+                    let cell_box = shape.cell_box(cell, 0.0);
+                    let found = grown_in_cell(&expanded, &cell_box, near, |seed, near| {
+                        // The brushes whose expanded bounds meet the cap's cube around `seed`.
+                        world.for_each_overlapping(
+                            &Aabb::new(seed - cap + mins, seed + cap + maxs),
+                            |id| near(id.0),
+                        );
+                    });
+                    let Some((_, found)) = found else {
+                        return (NONE, Outcome::Empty);
+                    };
+                    // Kept in steps from the cell's corner, rounded inward; the box verified
+                    // is the one kept.
+                    match quantized(found, cell_box.min)
+                        .filter(|(_, free)| box_is_free(space, free, stack))
+                    {
+                        Some((kept, _)) => (kept, Outcome::Boxed),
+                        None => (NONE, Outcome::Refused),
+                    }
+                },
+            )
+            .collect();
         let mut stats = FreeIndexStats {
             cells: shape.count(),
             ..FreeIndexStats::default()
         };
-        let mut cells = Vec::with_capacity(shape.count());
-        let mut near: Vec<(f64, u32)> = Vec::new();
-        let mut stack = Vec::new();
-        let cap = DVec3::splat(FREE_BOX_CAP);
-        for cell in 0..shape.count() {
-            if space.cell_is_solid(cell) {
-                stats.solid += 1;
-                cells.push(NONE);
-                continue;
-            }
-            let cell_box = shape.cell_box(cell, 0.0);
-            let centre = cell_box.centre();
-            // The brushes whose expanded bounds meet the cap's cube, nearest first.
-            let query = Aabb::new(centre - cap + mins, centre + cap + maxs);
-            near.clear();
-            world.for_each_overlapping(&query, |id| {
-                let e = &expanded[id.0 as usize];
-                let gap = (e.min - centre).max(centre - e.max).max(DVec3::ZERO);
-                near.push((gap.length_squared(), id.0));
-            });
-            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let Some(found) = algorithm_1(&expanded, &near, centre) else {
-                stats.empty += 1;
-                cells.push(NONE);
-                continue;
-            };
-            // Kept in steps from the cell's corner, rounded inward; the box verified is the one
-            // kept.
-            let kept = quantized(found, cell_box.min)
-                .filter(|(_, free)| box_is_free(space, free, &mut stack));
-            if let Some((kept, _)) = kept {
-                stats.boxes += 1;
-                cells.push(kept);
-            } else {
-                stats.refused += 1;
-                cells.push(NONE);
-            }
+        for (_, outcome) in &built {
+            *match outcome {
+                Outcome::Solid => &mut stats.solid,
+                Outcome::Empty => &mut stats.empty,
+                Outcome::Refused => &mut stats.refused,
+                Outcome::Boxed => &mut stats.boxes,
+            } += 1;
         }
+        let cells = built.into_iter().map(|(cell, _)| cell).collect();
         let index = FreeIndex {
             shape: shape.clone(),
             cells,
@@ -228,6 +244,82 @@ pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Opt
     Some([lo, hi])
 }
 
+/// Algorithm 1 for the cell `cell` over the configuration-space bounds `expanded`: around the
+/// cell's centre, or, when a brush's bounds hold the centre, around the centre [`pushed_out`] of
+/// them. `list` names the brushes whose bounds may meet the cap's cube around a seed (a
+/// superset); `near` is scratch. Returns the seed and the box, or `None`. Melax's free-space
+/// index grows its boxes so too.
+pub fn grown_in_cell(
+    expanded: &[Aabb],
+    cell: &Aabb,
+    near: &mut Vec<(f64, u32)>,
+    mut list: impl FnMut(DVec3, &mut dyn FnMut(u32)),
+) -> Option<(DVec3, [DVec3; 2])> {
+    let mut near_of = |seed: DVec3, near: &mut Vec<(f64, u32)>| {
+        near.clear();
+        list(seed, &mut |id| {
+            let e = &expanded[id as usize];
+            let gap = (e.min - seed).max(seed - e.max).max(DVec3::ZERO);
+            near.push((gap.length_squared(), id));
+        });
+        // Nearest first, ties by brush id: one order, whatever the listing's.
+        near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    };
+    let centre = cell.centre();
+    near_of(centre, near);
+    if let Some(found) = algorithm_1(expanded, near, centre) {
+        return Some((centre, found));
+    }
+    let seed = pushed_out(expanded, near, centre, cell)?;
+    near_of(seed, near);
+    algorithm_1(expanded, near, seed).map(|found| (seed, found))
+}
+
+/// The order in which [`pushed_out`] tries the directions: up first (a cell whose centre lies
+/// in a floor's expanded bounds holds the places where agents stand, just above it), then down,
+/// then across.
+const PUSH_ORDER: [(usize, f64); 6] = [
+    (2, 1.0),
+    (2, -1.0),
+    (0, 1.0),
+    (0, -1.0),
+    (1, 1.0),
+    (1, -1.0),
+];
+
+/// Where a cell's box grows from when the bounds of a brush of `near` hold its `centre`: the
+/// centre pushed along one axis out of every such bounds in turn (to [`FREE_BOX_INSET`] four
+/// times beyond them), in the first direction of [`PUSH_ORDER`] that ends in `cell` (not in
+/// the paper: Algorithm 1 grows around one given point; the box is still verified by the tree,
+/// so the seed changes what is certified, never an answer). `None` when no direction does.
+fn pushed_out(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3, cell: &Aabb) -> Option<DVec3> {
+    let clearance = 4.0 * FREE_BOX_INSET;
+    let holding = |p: DVec3| {
+        near.iter()
+            .map(|&(_, id)| &expanded[id as usize])
+            .find(|e| (e.min - p).max(p - e.max).max_element() <= FREE_BOX_INSET)
+    };
+    'directions: for (axis, sign) in PUSH_ORDER {
+        let mut p = centre;
+        // Each push leaves one bounds for good (the coordinate only grows along the
+        // direction), so `near.len()` pushes reach free space or the cell's side.
+        for _ in 0..=near.len() {
+            let Some(e) = holding(p) else {
+                return Some(p);
+            };
+            p[axis] = if sign > 0.0 {
+                e.max[axis] + clearance
+            } else {
+                e.min[axis] - clearance
+            };
+            if !(cell.min[axis]..=cell.max[axis]).contains(&p[axis]) {
+                continue 'directions;
+            }
+        }
+    }
+    None
+}
+
 /// The box `[lo, hi]` rounded inward to steps of 1/128 unit (`STEPS`) from `corner`: its steps
 /// and the box they stand for, or `None` when it is empty or does not fit in `i16`. Melax's
 /// free-space index keeps its boxes so too.
@@ -292,6 +384,69 @@ mod tests {
     use cspace_geom::{Collider, ExactCollider, QueryContext, Shape};
 
     use crate::{CompileOptions, OnionCollider, Pose, compile};
+
+    /// A cell whose centre lies in a floor's expanded bounds (a standing box's origin level, 24
+    /// units above the floor) still gets a box, grown from the centre pushed up out of them, and
+    /// a walk along the floor a skin above it is certified, as the walk answers it. With the
+    /// box grown from the centre only (as before `pushed_out`), the cell had none.
+    #[test]
+    fn a_cell_whose_centre_is_in_a_floor_certifies_walks_on_the_floor() {
+        let floor = cspace_geom::Brush::from_aabb(cspace_geom::Aabb::new(
+            glam::DVec3::new(-512.0, -512.0, -64.0),
+            glam::DVec3::new(512.0, 512.0, 0.0),
+        ))
+        .unwrap();
+        let world = Arc::new(cspace_geom::World::from_brushes([floor]));
+        let pose = Pose::quake_standing();
+        let tree = Arc::new(
+            compile(
+                &world,
+                std::slice::from_ref(&pose),
+                &CompileOptions::default(),
+            )
+            .unwrap()
+            .tree,
+        );
+        let indexed = OnionCollider::new(world.clone(), tree.clone()).unwrap();
+        let walked = OnionCollider::new(world, tree)
+            .unwrap()
+            .without_free_index();
+        let shape = Shape::from(&pose);
+        let (a, b) = (
+            indexed.prepare(&shape).unwrap(),
+            walked.prepare(&shape).unwrap(),
+        );
+        // The floor's expanded top is at 24; the top layer of cells spans it.
+        let index = indexed.free_index(0).expect("a grid");
+        let (cell, _) = index
+            .shape
+            .cell_and_corner(glam::DVec3::new(0.0, 0.0, 24.5))
+            .unwrap();
+        let centre = index.shape.cell_box(cell, 0.0).centre();
+        assert!(
+            centre.z <= 24.0,
+            "the cell's centre {centre} is above the floor's bounds"
+        );
+        let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
+        let skin = 1.0 / 32.0;
+        let mut rng = Rng::new(3);
+        for _ in 0..200 {
+            let from = glam::DVec3::new(
+                rng.range(-400.0, 400.0),
+                rng.range(-400.0, 400.0),
+                24.0 + skin,
+            );
+            let to = from + glam::DVec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0);
+            let mine = indexed.trace(&mut a_ctx, &a, from, to);
+            assert_eq!(
+                mine,
+                walked.trace(&mut b_ctx, &b, from, to),
+                "{from} -> {to}"
+            );
+            assert!(!mine.is_hit());
+        }
+        assert!(a_ctx.counters.certified > 150, "{}", a_ctx.counters);
+    }
 
     /// Every box holds no solid point of its space (the exact point query at its corners, its
     /// centre and random points), and every move inside a box is answered, by the collider with
