@@ -23,7 +23,7 @@
 //! `Hit::miss(end)`, the answer given here. The unit tests and the agreement tests compare the
 //! two answers on every trace.
 
-use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET};
+use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET, WORLD_HALF_EXTENT};
 use cspace_geom::{Aabb, World};
 use glam::DVec3;
 use rayon::prelude::*;
@@ -42,6 +42,15 @@ pub const FREE_BOX_CAP: f64 = 64.0;
 /// the build time of a box crossing much of the tree; not a tolerance).
 const MAX_VERIFY_NODES: usize = 4096;
 
+/// The most nodes the verification of one slab beyond the grid visits (once per slab and
+/// space; not a tolerance).
+const MAX_SLAB_NODES: usize = 1 << 20;
+
+/// How far beyond the grid's side a slab begins, in units: the outermost brushes' faces lie on
+/// the grid's sides, and a slab touching them would cross their planes (not a tolerance: a gap
+/// far wider than [`BOX_GROWTH`]; a move in it only falls through to the walk).
+const SLAB_GAP: f64 = 1.0;
+
 /// The steps per unit in which a box's corners are kept, relative to its cell's lower corner
 /// (1/128 unit; with [`FREE_BOX_CAP`] they fit in an `i16`). Rounding is inward, so a mover a
 /// skin (1/32) above a floor stays inside the box above it. Not a tolerance: a storage unit.
@@ -57,6 +66,9 @@ pub(crate) struct FreeIndex {
     /// Per cell, its box `[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]` in [`STEPS`] from the cell's
     /// lower corner ([`NONE`] for none): 12 bytes, one fetch.
     cells: Vec<[i16; 6]>,
+    /// The slabs beyond the grid's six sides (out to the domain's edge) that the tree verified
+    /// free, for moves outside every cell: a body falling in the void beneath an open world.
+    outside: Vec<[DVec3; 2]>,
 }
 
 /// What building an index found, for the report.
@@ -72,6 +84,8 @@ pub struct FreeIndexStats {
     pub empty: usize,
     /// Cells whose box the tree refused (it reaches solid, or too many nodes).
     pub refused: usize,
+    /// Slabs beyond the grid's sides (six per space) the tree verified free.
+    pub slabs: usize,
     /// Microseconds the build took (wall clock; reported, never used in an answer).
     pub build_micros: u64,
 }
@@ -83,6 +97,7 @@ impl std::ops::AddAssign for FreeIndexStats {
         self.boxes += o.boxes;
         self.empty += o.empty;
         self.refused += o.refused;
+        self.slabs += o.slabs;
         self.build_micros += o.build_micros;
     }
 }
@@ -142,7 +157,7 @@ impl FreeIndex {
                     // Kept in steps from the cell's corner, rounded inward; the box verified
                     // is the one kept.
                     match quantized(found, cell_box.min)
-                        .filter(|(_, free)| box_is_free(space, free, stack))
+                        .filter(|(_, free)| box_is_free(space, free, stack, MAX_VERIFY_NODES))
                     {
                         Some((kept, _)) => (kept, Outcome::Boxed),
                         None => (NONE, Outcome::Refused),
@@ -162,10 +177,18 @@ impl FreeIndex {
                 Outcome::Boxed => &mut stats.boxes,
             } += 1;
         }
-        let cells = built.into_iter().map(|(cell, _)| cell).collect();
+        let mut cells = Vec::with_capacity(built.len());
+        cells.extend(built.iter().map(|&(cell, _)| cell));
+        let mut stack = Vec::new();
+        let outside: Vec<_> = slabs_beyond(shape.bounds())
+            .into_iter()
+            .filter(|slab| box_is_free(space, slab, &mut stack, MAX_SLAB_NODES))
+            .collect();
+        stats.slabs = outside.len();
         let index = FreeIndex {
             shape: shape.clone(),
             cells,
+            outside,
         };
         stats.build_micros = started.elapsed().as_micros() as u64;
         (index, stats)
@@ -175,7 +198,7 @@ impl FreeIndex {
     #[inline]
     pub fn certifies(&self, a: DVec3, b: DVec3) -> bool {
         let Some((cell, corner)) = self.shape.cell_and_corner(a) else {
-            return false;
+            return self.certifies_outside(a, b);
         };
         let q = &self.cells[cell];
         let lo = DVec3::new(f64::from(q[0]), f64::from(q[1]), f64::from(q[2]));
@@ -183,6 +206,15 @@ impl FreeIndex {
         let (a, b) = ((a - corner) * STEPS, (b - corner) * STEPS);
         // False for NaN too, and for a cell without a box (lo.x > hi.x).
         a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all()
+    }
+
+    /// True when the move `a -> b`, starting outside the grid, lies in one of the free slabs
+    /// beyond it (false for NaN).
+    #[cold]
+    fn certifies_outside(&self, a: DVec3, b: DVec3) -> bool {
+        self.outside.iter().any(|[lo, hi]| {
+            a.cmpge(*lo).all() && a.cmple(*hi).all() && b.cmpge(*lo).all() && b.cmple(*hi).all()
+        })
     }
 
     /// Bytes of the cells' boxes.
@@ -343,15 +375,41 @@ pub fn quantized([lo, hi]: [DVec3; 2], corner: DVec3) -> Option<([i16; 6], [DVec
     (fits && free[0].cmple(free[1]).all()).then(|| (q.map(|v| v as i16), free))
 }
 
+/// The six slabs beyond the sides of `grid` (the box the start grid covers, which holds every
+/// brush's expanded bounds), each from [`SLAB_GAP`] beyond the grid's side out to the domain's
+/// edge ([`WORLD_HALF_EXTENT`]): the slab below, above, and beside it on each axis.
+fn slabs_beyond(grid: Aabb) -> Vec<[DVec3; 2]> {
+    let edge = DVec3::splat(WORLD_HALF_EXTENT);
+    let mut slabs = Vec::with_capacity(6);
+    for axis in 0..3 {
+        let (mut below, mut above) = ([-edge, edge], [-edge, edge]);
+        below[1][axis] = grid.min[axis] - SLAB_GAP;
+        above[0][axis] = grid.max[axis] + SLAB_GAP;
+        slabs.extend(
+            [below, above]
+                .into_iter()
+                .filter(|[lo, hi]| lo.cmplt(*hi).all()),
+        );
+    }
+    slabs
+}
+
 /// True when every subtree of `space` the box `[lo, hi]` reaches is empty, going down a node's
 /// side only where the box clears its plane by more than [`BOX_GROWTH`] (both sides otherwise);
-/// false also past [`MAX_VERIFY_NODES`] nodes.
-fn box_is_free(space: &SpaceTree, [lo, hi]: &[DVec3; 2], stack: &mut Vec<u32>) -> bool {
-    let (centre, half) = ((*lo + *hi) * 0.5, (*hi - *lo) * 0.5);
+/// false also past `max_nodes` nodes. Where an axial plane is crossed, each side goes on with
+/// the box cut at the plane (kept `BOX_GROWTH` beyond it: every point a walk may send to that
+/// side is within the band of the plane or on the side), so that a subtree whose cell lies
+/// wholly beyond the cut is not reached through the box's other side.
+fn box_is_free(
+    space: &SpaceTree,
+    [lo, hi]: &[DVec3; 2],
+    stack: &mut Vec<(u32, DVec3, DVec3)>,
+    max_nodes: usize,
+) -> bool {
     stack.clear();
-    stack.push(space.root);
+    stack.push((space.root, *lo, *hi));
     let mut visited = 0;
-    while let Some(at) = stack.pop() {
+    while let Some((at, lo, hi)) = stack.pop() {
         if at & REGION != 0 {
             if at == SOLID {
                 return false;
@@ -359,18 +417,35 @@ fn box_is_free(space: &SpaceTree, [lo, hi]: &[DVec3; 2], stack: &mut Vec<u32>) -
             continue;
         }
         visited += 1;
-        if visited > MAX_VERIFY_NODES {
+        if visited > max_nodes {
             return false;
         }
         let node = &space.nodes[at as usize];
+        let (centre, half) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
         let d = node.signed_distance(centre);
-        let reach = half.dot(node.plane.normal().abs());
+        let normal = node.plane.normal();
+        let reach = half.dot(normal.abs());
         if d - reach > BOX_GROWTH {
-            stack.push(node.children[0]);
+            stack.push((node.children[0], lo, hi));
         } else if d + reach < -BOX_GROWTH {
-            stack.push(node.children[1]);
+            stack.push((node.children[1], lo, hi));
+        } else if let Some(axis) = (0..3).find(|&k| normal[k].abs() == 1.0) {
+            // The plane is `x[axis] = at` with the front where `x[axis] * sign > at * sign`.
+            let sign = normal[axis];
+            let at = node.plane.dist() * sign;
+            let (mut front, mut back) = ((lo, hi), (lo, hi));
+            if sign > 0.0 {
+                front.0[axis] = front.0[axis].max(at - BOX_GROWTH);
+                back.1[axis] = back.1[axis].min(at + BOX_GROWTH);
+            } else {
+                front.1[axis] = front.1[axis].min(at + BOX_GROWTH);
+                back.0[axis] = back.0[axis].max(at - BOX_GROWTH);
+            }
+            stack.push((node.children[0], front.0, front.1));
+            stack.push((node.children[1], back.0, back.1));
         } else {
-            stack.extend(node.children);
+            stack.push((node.children[0], lo, hi));
+            stack.push((node.children[1], lo, hi));
         }
     }
     true
@@ -385,12 +460,14 @@ mod tests {
 
     use crate::{CompileOptions, OnionCollider, Pose, compile};
 
-    /// A cell whose centre lies in a floor's expanded bounds (a standing box's origin level, 24
-    /// units above the floor) still gets a box, grown from the centre pushed up out of them, and
-    /// a walk along the floor a skin above it is certified, as the walk answers it. With the
-    /// box grown from the centre only (as before `pushed_out`), the cell had none.
-    #[test]
-    fn a_cell_whose_centre_is_in_a_floor_certifies_walks_on_the_floor() {
+    /// The onion for a 1,024-unit floor slab (top at 0) and the standing box, with and without
+    /// its index, and the shape prepared for each.
+    fn on_a_floor() -> (
+        OnionCollider,
+        OnionCollider,
+        cspace_geom::Prepared,
+        cspace_geom::Prepared,
+    ) {
         let floor = cspace_geom::Brush::from_aabb(cspace_geom::Aabb::new(
             glam::DVec3::new(-512.0, -512.0, -64.0),
             glam::DVec3::new(512.0, 512.0, 0.0),
@@ -416,6 +493,16 @@ mod tests {
             indexed.prepare(&shape).unwrap(),
             walked.prepare(&shape).unwrap(),
         );
+        (indexed, walked, a, b)
+    }
+
+    /// A cell whose centre lies in a floor's expanded bounds (a standing box's origin level, 24
+    /// units above the floor) still gets a box, grown from the centre pushed up out of them, and
+    /// a walk along the floor a skin above it is certified, as the walk answers it. With the
+    /// box grown from the centre only (as before `pushed_out`), the cell had none.
+    #[test]
+    fn a_cell_whose_centre_is_in_a_floor_certifies_walks_on_the_floor() {
+        let (indexed, walked, a, b) = on_a_floor();
         // The floor's expanded top is at 24; the top layer of cells spans it.
         let index = indexed.free_index(0).expect("a grid");
         let (cell, _) = index
@@ -446,6 +533,81 @@ mod tests {
             assert!(!mine.is_hit());
         }
         assert!(a_ctx.counters.certified > 150, "{}", a_ctx.counters);
+    }
+
+    /// Beneath the floor and beside it, outside every cell, the slabs the tree verified certify
+    /// the moves that stay in one of them, and only those, as the walk answers them.
+    #[test]
+    fn slabs_beyond_the_grid_certify_moves_that_stay_in_them() {
+        let (indexed, walked, a, b) = on_a_floor();
+        let index = indexed.free_index(0).expect("a grid");
+        assert_eq!(index.outside.len(), 6, "every slab around a floor is free");
+        let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
+        for (from, to, inside) in [
+            ([0.0, 0.0, -5000.0], [10.0, 0.0, -5100.0], true),
+            ([900.0, 0.0, 10.0], [2000.0, 40.0, -300.0], true),
+            ([0.0, 0.0, -200.0], [0.0, 0.0, 30.0], false),
+            ([0.0, 0.0, -200.0], [0.0, 0.0, -90.0], false),
+            ([0.0, 0.0, -200.0], [900.0, 0.0, -200.0], true),
+            ([0.0, 0.0, -200.0], [900.0, 0.0, 10.0], false),
+        ] {
+            let (from, to) = (glam::DVec3::from(from), glam::DVec3::from(to));
+            let before = a_ctx.counters.certified;
+            let mine = indexed.trace(&mut a_ctx, &a, from, to);
+            assert_eq!(
+                mine,
+                walked.trace(&mut b_ctx, &b, from, to),
+                "{from} -> {to}"
+            );
+            assert_eq!(a_ctx.counters.certified > before, inside, "{from} -> {to}");
+        }
+    }
+
+    /// Around a sealed room compiled with its outside filled, the void is solid for the tree:
+    /// no slab survives the verification, and a move out there is the walk's (solid) answer.
+    #[test]
+    fn slabs_around_a_filled_room_are_refused() {
+        let wall = |lo: [f64; 3], hi: [f64; 3]| {
+            cspace_geom::Brush::from_aabb(cspace_geom::Aabb::new(lo.into(), hi.into())).unwrap()
+        };
+        let world = Arc::new(cspace_geom::World::from_brushes([
+            wall([-272.0, -272.0, -16.0], [272.0, 272.0, 0.0]),
+            wall([-272.0, -272.0, 256.0], [272.0, 272.0, 272.0]),
+            wall([-272.0, -272.0, 0.0], [-256.0, 272.0, 256.0]),
+            wall([256.0, -272.0, 0.0], [272.0, 272.0, 256.0]),
+            wall([-256.0, -272.0, 0.0], [256.0, -256.0, 256.0]),
+            wall([-256.0, 256.0, 0.0], [256.0, 272.0, 256.0]),
+        ]));
+        let pose = Pose::quake_standing();
+        let options = CompileOptions {
+            fill_outside: true,
+            spawn_points: vec![glam::DVec3::new(0.0, 0.0, 64.0)],
+            ..CompileOptions::default()
+        };
+        let tree = Arc::new(
+            compile(&world, std::slice::from_ref(&pose), &options)
+                .unwrap()
+                .tree,
+        );
+        let indexed = OnionCollider::new(world.clone(), tree.clone()).unwrap();
+        let walked = OnionCollider::new(world, tree)
+            .unwrap()
+            .without_free_index();
+        assert_eq!(indexed.free_index(0).expect("a grid").outside.len(), 0);
+        let shape = Shape::from(&pose);
+        let (a, b) = (
+            indexed.prepare(&shape).unwrap(),
+            walked.prepare(&shape).unwrap(),
+        );
+        let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
+        let (from, to) = (
+            glam::DVec3::new(0.0, 0.0, -5000.0),
+            glam::DVec3::new(10.0, 0.0, -5100.0),
+        );
+        let mine = indexed.trace(&mut a_ctx, &a, from, to);
+        assert_eq!(mine, walked.trace(&mut b_ctx, &b, from, to));
+        assert!(mine.all_solid(), "{mine:?}");
+        assert_eq!(a_ctx.counters.certified, 0);
     }
 
     /// Every box holds no solid point of its space (the exact point query at its corners, its

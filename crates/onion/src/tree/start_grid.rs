@@ -80,6 +80,11 @@ impl GridShape {
         })
     }
 
+    /// The box the cells cover.
+    pub fn bounds(&self) -> cspace_geom::Aabb {
+        cspace_geom::Aabb::new(self.origin, self.origin + self.extent * self.cell)
+    }
+
     /// The number of cells.
     pub fn count(&self) -> usize {
         self.dims.iter().product()
