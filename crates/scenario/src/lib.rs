@@ -114,6 +114,7 @@ pub mod bench;
 pub mod error;
 pub mod limits;
 pub mod location;
+pub mod numbers;
 pub mod read;
 pub mod run;
 pub mod scenario;

@@ -31,6 +31,7 @@ use toml::Spanned;
 
 use crate::error::Error;
 use crate::location::LocatedError;
+use crate::numbers::Numbers;
 
 /// The world part of a scenario, or a whole TOML world file.
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -77,9 +78,9 @@ pub struct BrushSpec {
 #[serde(deny_unknown_fields)]
 pub struct BoxSpec {
     /// The smallest corner.
-    pub min: Spanned<[f64; 3]>,
+    pub min: Spanned<Numbers<3>>,
     /// The largest corner.
-    pub max: Spanned<[f64; 3]>,
+    pub max: Spanned<Numbers<3>>,
 }
 
 /// A plane `normal . x = dist`; the brush is behind it.
@@ -87,7 +88,7 @@ pub struct BoxSpec {
 #[serde(deny_unknown_fields)]
 pub struct PlaneSpec {
     /// The outward normal (any length but zero).
-    pub normal: [f64; 3],
+    pub normal: Spanned<Numbers<3>>,
     /// The distance along the normal, in units of the normal's length.
     pub dist: f64,
 }
@@ -155,13 +156,20 @@ pub fn inline_brushes(
     let mut brushes = Vec::with_capacity(spec.brushes.len());
     for (index, spanned) in spec.brushes.iter().enumerate() {
         let at = |offset: usize, message: String| LocatedError::at(file, text, offset, message);
+        // A fixed list's numbers, refused where the list is written when there are not 3.
+        let numbers = |list: &Spanned<Numbers<3>>, field: String| {
+            list.get_ref()
+                .exactly(&field)
+                .map(DVec3::from_array)
+                .map_err(|e| at(list.span().start, e))
+        };
         let brush_spec = spanned.get_ref();
         let start = spanned.span().start;
         let brush = match (&brush_spec.aabb, &brush_spec.planes) {
             (Some(b), None) => {
                 let (min, max) = (
-                    DVec3::from_array(*b.min.get_ref()),
-                    DVec3::from_array(*b.max.get_ref()),
+                    numbers(&b.min, format!("brush {index}: box.min"))?,
+                    numbers(&b.max, format!("brush {index}: box.max"))?,
                 );
                 if !min.is_finite() || !max.is_finite() {
                     return Err(at(
@@ -186,7 +194,8 @@ pub fn inline_brushes(
                 let mut built = Vec::with_capacity(planes.len());
                 for (i, p) in planes.iter().enumerate() {
                     let spec = p.get_ref();
-                    let plane = Plane::new(DVec3::from_array(spec.normal), spec.dist)
+                    let normal = numbers(&spec.normal, format!("brush {index} plane {i}: normal"))?;
+                    let plane = Plane::new(normal, spec.dist)
                         .map_err(|e| at(p.span().start, format!("brush {index} plane {i}: {e}")))?;
                     built.push(plane);
                 }

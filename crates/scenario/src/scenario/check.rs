@@ -21,6 +21,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::location::LocatedError;
+use crate::numbers::Numbers;
 use crate::world_file::{LoadedWorld, load_spec_with};
 use cspace_sim::backend::BackendKind;
 use cspace_sim::movement::{SETTLE_LATTICE_RINGS, UnstickPlaces};
@@ -113,10 +114,23 @@ impl Checker<'_> {
         domain::check(quantity, v).map_err(|e| self.at(value.span().start, format!("{field}: {e}")))
     }
 
+    /// The `N` numbers of a fixed list, refused where the list is written when it has another
+    /// length ([`Numbers::exactly`]).
+    fn numbers<const N: usize>(
+        &self,
+        value: &Spanned<Numbers<N>>,
+        field: &str,
+    ) -> Located<[f64; N]> {
+        value
+            .get_ref()
+            .exactly(field)
+            .map_err(|e| self.at(value.span().start, e))
+    }
+
     /// Finite numbers within `quantity`'s limit ([`cspace_geom::domain`]).
     fn within3(
         &self,
-        value: &Spanned<[f64; 3]>,
+        value: &Spanned<Numbers<3>>,
         field: &str,
         quantity: Quantity,
     ) -> Located<DVec3> {
@@ -125,8 +139,8 @@ impl Checker<'_> {
             .map_err(|e| self.at(value.span().start, format!("{field}: {e}")))
     }
 
-    fn finite3(&self, value: &Spanned<[f64; 3]>, field: &str) -> Located<DVec3> {
-        let v = DVec3::from_array(*value.get_ref());
+    fn finite3(&self, value: &Spanned<Numbers<3>>, field: &str) -> Located<DVec3> {
+        let v = DVec3::from_array(self.numbers(value, field)?);
         if !v.is_finite() {
             return self.err(
                 value.span().start,
@@ -360,9 +374,10 @@ impl Checker<'_> {
         let at = pose.span().start;
         self.name(name, at, "pose name")?;
         let shape = match (&p.aabb, p.sphere, &p.cylinder) {
-            (Some(b), None, None) => {
-                Shape::new_box(DVec3::from_array(b.mins), DVec3::from_array(b.maxs))
-            }
+            (Some(b), None, None) => Shape::new_box(
+                DVec3::from_array(self.numbers(&b.mins, &format!("pose {name:?}: box.mins"))?),
+                DVec3::from_array(self.numbers(&b.maxs, &format!("pose {name:?}: box.maxs"))?),
+            ),
             (None, Some(r), None) => Shape::new_sphere(r),
             (None, None, Some(c)) => Shape::new_cylinder(c.radius, c.half_height),
             _ => {
@@ -515,7 +530,7 @@ impl Checker<'_> {
             .map(|p| self.pose_named(poses, p))
             .transpose()?;
         let origin = self.within3(&c.origin, "origin", Quantity::Coordinate)?;
-        let spacing = *c.spacing.get_ref();
+        let spacing = self.numbers(&c.spacing, "spacing")?;
         if !(spacing[0].is_finite() && spacing[1].is_finite()) {
             return self.err(c.spacing.span().start, "spacing must be finite numbers");
         }
@@ -551,7 +566,7 @@ impl Checker<'_> {
                 ),
             );
         }
-        self.crowd_fits(c, &standing, exact, params)?;
+        self.crowd_fits(c, (origin, spacing), &standing, exact, params)?;
         // One script for the whole crowd, shared by its agents.
         let script: std::sync::Arc<[ScriptEvent]> = self
             .script(&c.script, params, world, (&standing, crouching.as_ref()))?
@@ -593,14 +608,15 @@ impl Checker<'_> {
     /// around them: the places the settling step tries ([`UnstickPlaces`]) free of the world,
     /// an upper bound of the agents it can spread. Either would leave the run to spread them in
     /// time growing like the square of the crowd, or to keep them in each other (issue 36).
+    /// `origin` and `spacing` are the crowd's, checked.
     fn crowd_fits(
         &self,
         c: &RawCrowd,
+        (origin, spacing): (DVec3, [f64; 2]),
         standing: &Shape,
         exact: &ExactCollider,
         params: &MoveParams,
     ) -> Located<()> {
-        let spacing = *c.spacing.get_ref();
         let (rows, columns) = (*c.rows.get_ref() as usize, *c.columns.get_ref() as usize);
         let extent = standing.bounds().size();
         let axes = [
@@ -632,7 +648,6 @@ impl Checker<'_> {
             .expect("the exact backend takes every shape")
             .with_skin(params.skin);
         let size = extent + 2.0 * params.skin;
-        let origin = DVec3::from_array(*c.origin.get_ref());
         let mut ctx = QueryContext::new();
         let points_along = |axis: usize, count: usize| count / stacked_along(axis, count);
         for r in 0..points_along(1, rows) {
@@ -708,7 +723,8 @@ impl Checker<'_> {
                 return self.err(event.span().start, "script event: `speed` goes with `move`");
             }
             let action = if let Some(d) = &e.direction {
-                let v = DVec3::new(d.get_ref()[0], d.get_ref()[1], 0.0);
+                let [x, y] = self.numbers(d, "script.move")?;
+                let v = DVec3::new(x, y, 0.0);
                 if !v.is_finite() || v.length() == 0.0 {
                     return self.err(
                         d.span().start,
@@ -736,15 +752,7 @@ impl Checker<'_> {
                 Action::Goto(self.goto(g, params, world, shapes)?)
             } else if let Some(v) = &e.view {
                 // Degrees, any finite angle within the numeric domain (as `Sim::set_intent`).
-                let &[yaw, pitch] = v.get_ref().as_slice() else {
-                    return self.err(
-                        v.span().start,
-                        format!(
-                            "script.view: give [yaw, pitch] in degrees, got a list of {}",
-                            v.get_ref().len()
-                        ),
-                    );
-                };
+                let [yaw, pitch] = self.numbers(v, "script.view")?;
                 for (angle, field) in [(yaw, "script.view yaw"), (pitch, "script.view pitch")] {
                     domain::check(Quantity::Coordinate, angle)
                         .map_err(|e| self.at(v.span().start, format!("{field}: {e}")))?;
@@ -777,7 +785,8 @@ impl Checker<'_> {
         let at = g.span().start;
         let target = match g.get_ref() {
             RawGoto::Point(p) => {
-                let v = DVec3::from_array(*p);
+                // Inside an untagged enum the list has no span of its own: the goto's is its.
+                let v = DVec3::from_array(p.exactly("goto").map_err(|e| self.at(at, e))?);
                 if !v.is_finite() {
                     return self.err(at, format!("goto must be finite numbers, got {v}"));
                 }
@@ -1001,8 +1010,8 @@ impl Checker<'_> {
 
     fn region(&self, r: &Spanned<RawRegion>, field: &str) -> Located<Aabb> {
         let (min, max) = (
-            DVec3::from_array(r.get_ref().min),
-            DVec3::from_array(r.get_ref().max),
+            DVec3::from_array(self.numbers(&r.get_ref().min, &format!("{field}.min"))?),
+            DVec3::from_array(self.numbers(&r.get_ref().max, &format!("{field}.max"))?),
         );
         if !min.is_finite() || !max.is_finite() || min.cmpgt(max).any() {
             return self.err(

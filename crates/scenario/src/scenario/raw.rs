@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::numbers::Numbers;
 use crate::world_file::WorldSpec;
 use cspace_sim::params::MoveParams;
 
@@ -70,8 +71,8 @@ pub(super) struct RawPose {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawBox {
-    pub(super) mins: [f64; 3],
-    pub(super) maxs: [f64; 3],
+    pub(super) mins: Spanned<Numbers<3>>,
+    pub(super) maxs: Spanned<Numbers<3>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -90,11 +91,11 @@ pub(super) struct RawAgent {
     #[serde(default)]
     pub(super) crouch_pose: Option<Spanned<String>>,
     #[serde(default)]
-    pub(super) start: Option<Spanned<[f64; 3]>>,
+    pub(super) start: Option<Spanned<Numbers<3>>>,
     #[serde(default)]
     pub(super) spawn: Option<Spanned<i64>>,
     #[serde(default)]
-    pub(super) velocity: Option<Spanned<[f64; 3]>>,
+    pub(super) velocity: Option<Spanned<Numbers<3>>>,
     #[serde(default)]
     pub(super) crouched: bool,
     #[serde(default)]
@@ -110,10 +111,10 @@ pub(super) struct RawCrowd {
     pub(super) pose: Spanned<String>,
     #[serde(default)]
     pub(super) crouch_pose: Option<Spanned<String>>,
-    pub(super) origin: Spanned<[f64; 3]>,
+    pub(super) origin: Spanned<Numbers<3>>,
     pub(super) rows: Spanned<i64>,
     pub(super) columns: Spanned<i64>,
-    pub(super) spacing: Spanned<[f64; 2]>,
+    pub(super) spacing: Spanned<Numbers<2>>,
     #[serde(default)]
     pub(super) script: Vec<Spanned<RawScriptEvent>>,
 }
@@ -123,7 +124,7 @@ pub(super) struct RawCrowd {
 pub(super) struct RawScriptEvent {
     pub(super) at: Spanned<f64>,
     #[serde(default, rename = "move")]
-    pub(super) direction: Option<Spanned<[f64; 2]>>,
+    pub(super) direction: Option<Spanned<Numbers<2>>>,
     #[serde(default)]
     pub(super) speed: Option<Spanned<f64>>,
     #[serde(default)]
@@ -136,17 +137,16 @@ pub(super) struct RawScriptEvent {
     pub(super) stop: bool,
     #[serde(default)]
     pub(super) goto: Option<Spanned<RawGoto>>,
-    /// `[yaw, pitch]`, degrees (read as a list, so that a list of another length is refused,
-    /// where a fixed array takes its first two numbers).
+    /// `[yaw, pitch]`, degrees.
     #[serde(default)]
-    pub(super) view: Option<Spanned<Vec<f64>>>,
+    pub(super) view: Option<Spanned<Numbers<2>>>,
 }
 
 /// Where a goto sends an agent: a point, or a spawn point of the map.
 #[derive(Debug, Deserialize)]
 #[serde(untagged, expecting = "goto: expected [x, y, z] or { spawn = N }")]
 pub(super) enum RawGoto {
-    Point([f64; 3]),
+    Point(Numbers<3>),
     Spawn { spawn: i64 },
 }
 
@@ -160,8 +160,8 @@ pub(super) enum RawAgentRef {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRegion {
-    pub(super) min: [f64; 3],
-    pub(super) max: [f64; 3],
+    pub(super) min: Spanned<Numbers<3>>,
+    pub(super) max: Spanned<Numbers<3>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -28,14 +28,6 @@ fn dir() -> PathBuf {
     std::env::temp_dir().join("cspace-scenario-errors")
 }
 
-fn error_of(text: &str) -> String {
-    let path = dir().join("bad.toml");
-    match Scenario::parse(&path, text) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => format!("{e:#}"),
-    }
-}
-
 #[test]
 fn the_base_scenario_is_valid() {
     let s = Scenario::parse(&dir().join("base.toml"), BASE).unwrap();
@@ -101,8 +93,8 @@ fn malformed_scenarios_name_file_line_column_and_field() {
         ),
         ("view not finite", BASE.replace("move = [1, 0]", "view = [nan, 0]"), ":15:28:", "script.view yaw: coordinate NaN is not a finite number"),
         ("view pitch beyond the domain", BASE.replace("move = [1, 0]", "view = [0, 1e300]"), ":15:28:", "script.view pitch"),
-        ("view of one angle", BASE.replace("move = [1, 0]", "view = [90]"), ":15:28:", "script.view: give [yaw, pitch] in degrees, got a list of 1"),
-        ("view of three angles", BASE.replace("move = [1, 0]", "view = [90, 0, 0]"), ":15:28:", "got a list of 3"),
+        ("view of one angle", BASE.replace("move = [1, 0]", "view = [90]"), ":15:28:", "script.view: expected 2 numbers, got 1"),
+        ("view of three angles", BASE.replace("move = [1, 0]", "view = [90, 0, 0]"), ":15:28:", "script.view: expected 2 numbers, got 3"),
         ("view and move in one event", BASE.replace("move = [1, 0]", "move = [1, 0], view = [90, 0]"), ":15:11:", "`goto`, `view`"),
         ("speed without move", BASE.replace("{ at = 0, move = [1, 0] }", "{ at = 0, jump = true, speed = 3 }"), ":15:11:", "`speed` goes with `move`"),
         ("zero move direction", BASE.replace("move = [1, 0]", "move = [0, 0]"), ":15:28:", "direction must be finite and not zero"),
@@ -373,7 +365,13 @@ fn goto_targets_and_arrivals_are_checked_where_they_are_written() {
 fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
     let mut wrong = Vec::new();
     for (what, text, location, message) in cases {
-        let error = error_of(&text);
+        let error = match Scenario::parse(&dir().join("bad.toml"), &text) {
+            Ok(_) => {
+                wrong.push(format!("{what}: accepted"));
+                continue;
+            }
+            Err(e) => format!("{e:#}"),
+        };
         let prefix = format!("{}{location}", dir().join("bad.toml").display());
         if !error.starts_with(&prefix) || !error.contains(message) {
             wrong.push(format!(
@@ -431,4 +429,170 @@ fn crowds_that_cannot_be_spread_are_refused_where_their_spacing_is_written() {
     // One row stacked on one point per column, in the open: accepted and spread when it starts.
     let stacked = Scenario::parse(&dir().join("stacked.toml"), &crowd(10, "[64, 0]")).unwrap();
     assert_eq!(stacked.agents.len(), 1 + 100);
+}
+
+/// A fixed list of numbers with one number too many or too few is refused where it is written,
+/// naming the field, the count it takes and the count found (a fixed `[f64; N]` read by serde
+/// took the first N numbers of a longer list and ran).
+#[test]
+fn fixed_lists_of_the_wrong_length_are_refused_where_they_are_written() {
+    let crowd = |origin: &str, spacing: &str| {
+        format!(
+            "{BASE}\n[[crowd]]\npose = \"stand\"\norigin = {origin}\nrows = 2\ncolumns = 2\nspacing = {spacing}\n"
+        )
+    };
+    let expect = |region: &str| format!("{BASE}\n[[expect]]\nagent = 0\nreaches = {region}\n");
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        // An agent's fields.
+        (
+            "start of four",
+            BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0, 24.03125, 3]"),
+            ":14:9:",
+            "start: expected 3 numbers, got 4",
+        ),
+        (
+            "start of two",
+            BASE.replace("start = [0, 0, 24.03125]", "start = [0, 0]"),
+            ":14:9:",
+            "start: expected 3 numbers, got 2",
+        ),
+        (
+            "velocity of four",
+            BASE.replace(
+                "start = [0, 0, 24.03125]",
+                "start = [0, 0, 24.03125]\nvelocity = [0, 0, 1, 1]",
+            ),
+            ":15:12:",
+            "velocity: expected 3 numbers, got 4",
+        ),
+        // A pose's box.
+        (
+            "pose mins of four",
+            BASE.replace("mins = [-16, -16, -24]", "mins = [-16, -16, -24, 0]"),
+            ":6:26:",
+            "pose \"stand\": box.mins: expected 3 numbers, got 4",
+        ),
+        (
+            "pose maxs of two",
+            BASE.replace("maxs = [16, 16, 32]", "maxs = [16, 16]"),
+            ":6:50:",
+            "pose \"stand\": box.maxs: expected 3 numbers, got 2",
+        ),
+        // Script steps.
+        (
+            "move of three",
+            BASE.replace("move = [1, 0]", "move = [1, 0, 7]"),
+            ":15:28:",
+            "script.move: expected 2 numbers, got 3",
+        ),
+        (
+            "move of one",
+            BASE.replace("move = [1, 0]", "move = [1]"),
+            ":15:28:",
+            "script.move: expected 2 numbers, got 1",
+        ),
+        (
+            "goto of four",
+            BASE.replace("move = [1, 0]", "goto = [200, 0, 24.03125, 1]"),
+            ":15:28:",
+            "goto: expected 3 numbers, got 4",
+        ),
+        (
+            "goto of two",
+            BASE.replace("move = [1, 0]", "goto = [200, 0]"),
+            ":15:28:",
+            "goto: expected 3 numbers, got 2",
+        ),
+        // A crowd's grid.
+        (
+            "crowd origin of four",
+            crowd("[0, 0, 24.03125, 0]", "[64, 64]"),
+            ":19:10:",
+            "origin: expected 3 numbers, got 4",
+        ),
+        (
+            "crowd spacing of three",
+            crowd("[0, 0, 24.03125]", "[64, 64, 64]"),
+            ":22:11:",
+            "spacing: expected 2 numbers, got 3",
+        ),
+        (
+            "crowd spacing of one",
+            crowd("[0, 0, 24.03125]", "[64]"),
+            ":22:11:",
+            "spacing: expected 2 numbers, got 1",
+        ),
+        // An expectation's region.
+        (
+            "region min of four",
+            expect("{ min = [-1, -1, 0, 9], max = [1, 1, 64] }"),
+            ":19:19:",
+            "reaches.min: expected 3 numbers, got 4",
+        ),
+        (
+            "region max of two",
+            expect("{ min = [-1, -1, 0], max = [1, 1] }"),
+            ":19:38:",
+            "reaches.max: expected 3 numbers, got 2",
+        ),
+        // The scenario's inline world.
+        (
+            "brush max of four",
+            BASE.replace("max = [512, 512, 0]", "max = [512, 512, 0, 1]"),
+            ":10:40:",
+            "brush 0: box.max: expected 3 numbers, got 4",
+        ),
+        (
+            "brush min of two",
+            BASE.replace("min = [-512, -512, -16]", "min = [-512, -512]"),
+            ":10:15:",
+            "brush 0: box.min: expected 3 numbers, got 2",
+        ),
+        (
+            "plane normal of four",
+            BASE.replace(
+                "box = { min = [-512, -512, -16], max = [512, 512, 0] }",
+                "planes = [{ normal = [0, 0, 1, 0], dist = 0 }]",
+            ),
+            ":10:22:",
+            "brush 0 plane 0: normal: expected 3 numbers, got 4",
+        ),
+    ];
+    check_cases(cases);
+}
+
+/// A TOML world file's brushes read their lists as a scenario's inline world does.
+#[test]
+fn a_world_file_refuses_a_brush_list_of_the_wrong_length() {
+    let path = dir().join("world.toml");
+    let world = "[[brush]]\nbox = { min = [-512, -512, -16], max = [512, 512, 0] }\n";
+    assert!(cspace_scenario::world_file::parse_world(&path, world).is_ok());
+    let cases = [
+        (
+            world.replace("max = [512, 512, 0]", "max = [512, 512, 0, 1]"),
+            ":2:40:",
+            "brush 0: box.max: expected 3 numbers, got 4",
+        ),
+        (
+            world.replace("min = [-512, -512, -16]", "min = []"),
+            ":2:15:",
+            "brush 0: box.min: expected 3 numbers, got 0",
+        ),
+        (
+            "[[brush]]\nplanes = [{ normal = [1, 0], dist = 1 }]\n".to_string(),
+            ":2:22:",
+            "brush 0 plane 0: normal: expected 3 numbers, got 2",
+        ),
+    ];
+    for (text, location, message) in cases {
+        let error = match cspace_scenario::world_file::parse_world(&path, &text) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => e.to_string(),
+        };
+        let prefix = format!("{}{location}", path.display());
+        assert!(
+            error.starts_with(&prefix) && error.contains(message),
+            "expected {location} {message:?}, got {error:?}"
+        );
+    }
 }
