@@ -1,9 +1,12 @@
 //! Issue 35's input classes for the `scenario` and `map` targets: inputs past a budget (crowds
 //! of about `MAX_AGENTS` agents with long scripts, crowds stacked on one spot, patches whose
 //! subdivision exceeds `MAX_PATCH_FACETS`, brushes of more than `MAX_BRUSH_FACES` faces) and
-//! names with control characters and path separators; and script events' `view = [yaw, pitch]`
-//! (issue 32) with hostile values. Each must be refused where it is written, or accepted with
+//! names with control characters and path separators; script events' `view = [yaw, pitch]`
+//! (issue 32) with hostile values; and fixed lists of numbers with one number too many or too
+//! few (for the `world` target too). Each must be refused where it is written, or accepted with
 //! bounded work (the watchdog's time limit and the memory cap).
+
+use std::ops::Range;
 
 use cspace_geom::generate::Rng;
 
@@ -112,13 +115,68 @@ fn name(text: &str, rng: &mut Rng) -> String {
 }
 
 /// A scenario's text with one of issue 35's classes: a crowd past a budget or stacked, or a
-/// hostile name; or a script event's `view` (issue 32), hostile or not.
+/// hostile name; or a script event's `view` (issue 32), hostile or not; or a fixed list of
+/// numbers one number too long or too short.
 pub fn scenario(text: &str, rng: &mut Rng) -> String {
-    match rng.below(3) {
+    match rng.below(4) {
         0 => crowd(text, rng),
         1 => name(text, rng),
-        _ => view(text, rng),
+        2 => view(text, rng),
+        _ => list_length(text, rng),
     }
+}
+
+/// The byte ranges of the one-line lists of numbers of `text` (`[-16, -16, -24]`), brackets
+/// included, outside comments. Every list of numbers a scenario or a TOML world holds is a
+/// fixed one: a point, a vector, a direction, a spacing, a view.
+pub fn number_lists(text: &str) -> Vec<Range<usize>> {
+    let is_number = |item: &str| {
+        let item = item.trim();
+        !item.is_empty()
+            && (item.bytes().all(|b| b"0123456789+-._eE".contains(&b))
+                || ["nan", "inf", "+inf", "-inf"].contains(&item))
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let code = &line[..line.find('#').unwrap_or(line.len())];
+        let mut from = 0;
+        while let Some(open) = code[from..].find('[').map(|i| from + i) {
+            let Some(close) = code[open..].find(']').map(|i| open + i) else {
+                break;
+            };
+            let inner = &code[open + 1..close];
+            if !inner.contains('[') && inner.split(',').all(is_number) {
+                out.push(start + open..start + close + 1);
+            }
+            from = open + 1;
+        }
+        start += line.len();
+    }
+    out
+}
+
+/// `text` with the list of numbers at `list` (one of [`number_lists`]) given one number more
+/// (`longer`) or its last number less.
+pub fn with_list_length(text: &str, list: Range<usize>, longer: bool) -> String {
+    let inner = &text[list.start + 1..list.end - 1];
+    let changed = if longer {
+        format!("{inner}, 1")
+    } else {
+        inner[..inner.rfind(',').unwrap_or(0)].to_string()
+    };
+    format!("{}[{changed}]{}", &text[..list.start], &text[list.end..])
+}
+
+/// A fixed list of numbers of `text` with one number more or one fewer (refused where it is
+/// written: `start: expected 3 numbers, got 4`).
+pub fn list_length(text: &str, rng: &mut Rng) -> String {
+    let lists = number_lists(text);
+    if lists.is_empty() {
+        return text.to_string();
+    }
+    let list = lists[rng.below(lists.len())].clone();
+    with_list_length(text, list, rng.below(2) == 0)
 }
 
 /// Values for a script event's `view = [yaw, pitch]`: not numbers, infinities, past the numeric
@@ -228,6 +286,23 @@ mod tests {
         let after = &out[out.find("script = [").unwrap() + "script = [".len()..];
         assert!(after.starts_with("{ at = 0, view = [1, 2] }, "), "{out}");
         assert!(after.ends_with("{ at = 0, jump = true }]\n"), "{out}");
+    }
+
+    #[test]
+    fn number_lists_are_found_and_lengthened_or_shortened() {
+        let text =
+            "[[agent]]\nstart = [0, -1.5, 2e3] # not [1, 2]\nx = { min = [nan], n = [\"a\"] }\n";
+        let lists = number_lists(text);
+        let found: Vec<&str> = lists.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(found, ["[0, -1.5, 2e3]", "[nan]"]);
+        let longer = with_list_length(text, lists[0].clone(), true);
+        assert!(
+            longer.contains("start = [0, -1.5, 2e3, 1] # not [1, 2]\n"),
+            "{longer}"
+        );
+        let shorter = with_list_length(text, lists[0].clone(), false);
+        assert!(shorter.contains("start = [0, -1.5] #"), "{shorter}");
+        assert!(with_list_length(text, lists[1].clone(), false).contains("min = [],"));
     }
 
     #[test]

@@ -525,8 +525,8 @@ impl Fixtures {
                 let (name, text) = &self.scenarios[rng.below(self.scenarios.len())];
                 // The scenario's file name first, so the case knows where it lives.
                 let mut input = format!("{name}\n").into_bytes();
-                // A third of the cases are of issue 35's classes (budgets and names) or set a
-                // script view (issue 32).
+                // A third of the cases are of issue 35's classes (budgets and names), set a
+                // script view (issue 32) or give a fixed list one number more or fewer.
                 if rng.below(3) == 0 {
                     input.extend(crate::classes::scenario(text, rng).into_bytes());
                 } else {
@@ -536,6 +536,10 @@ impl Fixtures {
             }
             Target::World => {
                 let text = &self.worlds[rng.below(self.worlds.len())];
+                // A quarter of the cases give a brush's fixed list one number more or fewer.
+                if rng.below(4) == 0 {
+                    return crate::classes::list_length(text, rng).into_bytes();
+                }
                 mutate::text(text.as_bytes(), rng)
             }
             Target::Trace => {

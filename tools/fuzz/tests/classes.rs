@@ -5,7 +5,9 @@
 
 use std::sync::OnceLock;
 
-use cspace_fuzz::classes::{VIEWS, crowd_tables, disc, patch, with_view};
+use cspace_fuzz::classes::{
+    VIEWS, crowd_tables, disc, number_lists, patch, with_list_length, with_view,
+};
 use cspace_fuzz::memory::MemoryCap;
 use cspace_fuzz::mutate::toml_string;
 use cspace_fuzz::{Fixtures, Target, Verdict, case_seed, run_input};
@@ -203,6 +205,49 @@ fn script_views_out_of_the_domain_are_refused_where_they_are() {
             Some(message) => {
                 assert!(!ordinary, "{view} refused: {message}");
                 assert!(message.contains("drop.toml:"), "{message}");
+            }
+        }
+    }
+}
+
+/// Every fixed list of numbers of a scenario and of a TOML world (points, vectors, script moves,
+/// crowd spacings, regions, brush corners, plane normals) with one number more or one fewer is
+/// refused where it is written, naming the counts (a fixed `[f64; N]` took the first N numbers
+/// of a longer list and ran).
+#[test]
+fn fixed_lists_one_number_too_long_or_too_short_are_refused_where_they_are() {
+    let scenarios = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let world = "[[brush]]\nbox = { min = [-512, -512, -16], max = [512, 512, 0] }\n[[brush]]\n\
+                 planes = [{ normal = [1, 0, 0], dist = 80 }, { normal = [-1, 0, 0], dist = -64 }, \
+                 { normal = [0, 1, 0], dist = 512 }, { normal = [0, -1, 0], dist = 512 }, \
+                 { normal = [0, 0, 1], dist = 128 }, { normal = [0, 0, -1], dist = 0 }]\n";
+    assert_eq!(verdict(Target::World, world), None);
+    let mut cases = Vec::new();
+    for name in ["drop.toml", "crowd.toml"] {
+        let text = std::fs::read_to_string(scenarios.join(name)).unwrap();
+        cases.push((Target::Scenario, name, text));
+    }
+    cases.push((Target::World, "fuzz-world.toml", world.to_string()));
+    for (target, name, text) in cases {
+        let lists = number_lists(&text);
+        assert!(lists.len() >= 8, "{name}: {} lists", lists.len());
+        for list in lists {
+            for longer in [true, false] {
+                let written = &text[list.clone()];
+                let count = written.split(',').count();
+                let got = if longer { count + 1 } else { count - 1 };
+                let mutated = with_list_length(&text, list.clone(), longer);
+                let input = match target {
+                    Target::Scenario => format!("{name}\n{mutated}"),
+                    _ => mutated,
+                };
+                let message = verdict(target, &input)
+                    .unwrap_or_else(|| panic!("{name}: {written} with {got} numbers accepted"));
+                assert!(
+                    message.contains(&format!("{name}:"))
+                        && message.contains(&format!("expected {count} numbers, got {got}")),
+                    "{name}: {written} with {got} numbers: {message}"
+                );
             }
         }
     }
