@@ -181,12 +181,7 @@ fn malformed_scenarios_name_file_line_column_and_field() {
 /// naming the value and the limit (failures 1, 2, 3, 5 and 7 of the issue, as scenarios).
 #[test]
 fn numbers_beyond_the_numeric_domain_are_refused_where_they_are_written() {
-    let crowd = |spacing: &str| {
-        format!(
-            "{}\n[[crowd]]\npose = \"stand\"\norigin = [0, 0, 24.03125]\nrows = 2\ncolumns = 2\nspacing = {spacing}\n",
-            BASE
-        )
-    };
+    let crowd = |spacing: &str| with_crowd("[0, 0, 24.03125]", (2, 2), spacing);
     let cases: Vec<(&str, String, &str, &str)> = vec![
         // Failure 3: a time step of 1e300 hung the sub-stepping.
         (
@@ -361,6 +356,14 @@ fn goto_targets_and_arrivals_are_checked_where_they_are_written() {
     assert!(s.uses_goto());
 }
 
+/// [`BASE`] with a crowd of `rows` x `columns` agents standing at `origin`, `spacing` apart (its
+/// `origin` on line 19, its `spacing` on line 22).
+fn with_crowd(origin: &str, (rows, columns): (u32, u32), spacing: &str) -> String {
+    format!(
+        "{BASE}\n[[crowd]]\npose = \"stand\"\norigin = {origin}\nrows = {rows}\ncolumns = {columns}\nspacing = {spacing}\n"
+    )
+}
+
 /// Each case's error starts with `file:line:column:` and contains its message.
 fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
     let mut wrong = Vec::new();
@@ -387,12 +390,7 @@ fn check_cases(cases: Vec<(&str, String, &str, &str)>) {
 /// spacing is written, with the numbers; neither is left to run for hours.
 #[test]
 fn crowds_that_cannot_be_spread_are_refused_where_their_spacing_is_written() {
-    let crowd = |rows: u32, spacing: &str| {
-        format!(
-            "{}\n[[crowd]]\npose = \"stand\"\norigin = [0, 0, 24.03125]\nrows = {rows}\ncolumns = 10\nspacing = {spacing}\n",
-            BASE
-        )
-    };
+    let crowd = |rows: u32, spacing: &str| with_crowd("[0, 0, 24.03125]", (rows, 10), spacing);
     // A room 256 units square inside and 128 high, walled as far as the settling step looks:
     // 7 x 7 agents fit on its floor, and the checker's bound (every place the settling step
     // tries that the world leaves free) is under 300.
@@ -436,11 +434,7 @@ fn crowds_that_cannot_be_spread_are_refused_where_their_spacing_is_written() {
 /// took the first N numbers of a longer list and ran).
 #[test]
 fn fixed_lists_of_the_wrong_length_are_refused_where_they_are_written() {
-    let crowd = |origin: &str, spacing: &str| {
-        format!(
-            "{BASE}\n[[crowd]]\npose = \"stand\"\norigin = {origin}\nrows = 2\ncolumns = 2\nspacing = {spacing}\n"
-        )
-    };
+    let crowd = |origin: &str, spacing: &str| with_crowd(origin, (2, 2), spacing);
     let expect = |region: &str| format!("{BASE}\n[[expect]]\nagent = 0\nreaches = {region}\n");
     let cases: Vec<(&str, String, &str, &str)> = vec![
         // An agent's fields.
