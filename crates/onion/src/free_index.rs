@@ -277,8 +277,9 @@ pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Opt
 }
 
 /// Algorithm 1 for the cell `cell` over the configuration-space bounds `expanded`: around the
-/// cell's centre, or, when a brush's bounds hold the centre, around the centre pushed out of
-/// them along one axis, up first. `list` names the brushes whose bounds may meet the cap's cube around a seed (a
+/// cell's centre, or, when a brush's bounds hold the centre, around the first of the centre and
+/// the centres of the cell's eight octants that, pushed out of them along one axis (up first),
+/// stays in the cell. `list` names the brushes whose bounds may meet the cap's cube around a seed (a
 /// superset); `near` is scratch. Returns the seed and the box, or `None`. Melax's free-space
 /// index grows its boxes so too.
 pub fn grown_in_cell(
@@ -302,7 +303,14 @@ pub fn grown_in_cell(
     if let Some(found) = algorithm_1(expanded, near, centre) {
         return Some((centre, found));
     }
-    let seed = pushed_out(expanded, near, centre, cell)?;
+    // The centre, then the centres of the cell's eight octants, each pushed out in turn.
+    let size = cell.max - cell.min;
+    let seed = std::iter::once(centre)
+        .chain((0..8).map(|k: u32| {
+            let at = |bit: u32| if k & bit == 0 { 0.25 } else { 0.75 };
+            cell.min + size * DVec3::new(at(1), at(2), at(4))
+        }))
+        .find_map(|from| pushed_out(expanded, near, from, cell))?;
     near_of(seed, near);
     algorithm_1(expanded, near, seed).map(|found| (seed, found))
 }
