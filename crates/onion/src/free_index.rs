@@ -10,8 +10,10 @@
 //! per mover at run time, and kept [`FREE_BOX_INSET`] inside what Algorithm 1 found. It is then
 //! *verified against the space's own query tree*: the box is kept only if every node plane it
 //! does not cross clears it by more than [`BOX_GROWTH`] and no subtree it reaches is solid
-//! (a box descent of the tree, as the start grid's). So what a box certifies is the tree's
-//! meaning, outside fill and zero-volume leaves included, not the brushes'.
+//! (a box descent of the tree, as the start grid's, cutting the box at the axial planes it
+//! crosses). So what a box certifies is the tree's meaning, outside fill and zero-volume leaves
+//! included, not the brushes'. Beyond the grid, the six slabs out to the domain's edge that the
+//! same descent finds free certify the moves that stay in one of them.
 //!
 //! Why the answer is the walk's, bit for bit: every point of a segment with both ends in the box
 //! is in the box (convexity). At a node whose plane the box clears by more than `BOX_GROWTH`,
