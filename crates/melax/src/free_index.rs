@@ -13,7 +13,8 @@
 //!
 //! 1. Algorithm 1 of the k-UDOP paper (seed 004, Kiglics, Valasek and Bálint) with the six axis
 //!    directions around the cell's centre (or, when a brush's grown bounds hold the centre, the
-//!    centre pushed out of them, up first: `cspace_onion::grown_in_cell`), capped at the onion's
+//!    first of it and the cell's octant centres that pushed out of them, up first, stays in the
+//!    cell: `cspace_onion::grown_in_cell`), capped at the onion's
 //!    [`FREE_BOX_CAP`] from it, over the brushes' bounds grown by the shape's bounds (nearest
 //!    first): each brush not yet outside the box moves the side along which it is farthest in to
 //!    it, and the box is kept [`FREE_BOX_INSET`](cspace_geom::tolerance::FREE_BOX_INSET) inside.
