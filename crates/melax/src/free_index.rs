@@ -54,6 +54,7 @@ use cspace_geom::tolerance::BOX_GROWTH;
 use cspace_geom::{Aabb, DVec3, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
 use cspace_onion::{grown_in_cell, quantized};
+use rayon::prelude::*;
 
 use crate::offsets::{CylinderOffsets, Offsets, SphereOffsets};
 use crate::tree::{EMPTY, LEAF, MelaxTree};
@@ -165,7 +166,7 @@ impl FreeIndex {
 
     /// The index for the shape whose plane shifts are `offsets` and whose bounds are
     /// `[-half, half]` (centred on its origin).
-    fn build_with<O: Offsets>(
+    fn build_with<O: Offsets + Sync>(
         world: &World,
         tree: &MelaxTree,
         offsets: &O,
@@ -212,39 +213,49 @@ impl FreeIndex {
                 Aabb::new(bounds.min - half, bounds.max + half)
             })
             .collect();
-        let mut near: Vec<(f64, u32)> = Vec::new();
-        let mut stack = Vec::new();
         let reach = DVec3::splat(FREE_BOX_CAP) + half;
-        for i in 0..index.stats.cells {
-            let cell_box = index.cell_box(i);
-            let found = grown_in_cell(&grown, &cell_box, &mut near, |seed, near| {
-                world.for_each_overlapping(&Aabb::new(seed - reach, seed + reach), |id| near(id.0));
-            });
-            let centre = found.map_or(cell_box.centre(), |(seed, _)| seed);
-            let found = found.map(|(_, found)| found);
-            let candidates = found
-                .into_iter()
-                .flat_map(|[lo, hi]| {
-                    std::iter::once(1.0)
-                        .chain(SHRINK)
-                        .map(move |s| [centre + (lo - centre) * s, centre + (hi - centre) * s])
-                })
-                .chain(found.is_none().then_some([cell_box.min, cell_box.max]));
-            let mut kept = NONE;
-            for (k, candidate) in candidates.enumerate() {
-                let Some((steps, free)) = quantized(candidate, cell_box.min) else {
-                    continue;
-                };
-                if box_is_free(tree, offsets, &free, &mut stack) {
-                    kept = steps;
-                    index.stats.shrunk += usize::from(k > 0 || found.is_none());
-                    break;
-                }
-            }
+        // Each cell's box is a function of the world, the tree, the shape and the cell alone,
+        // so the cells are built on rayon's threads and collected in cell order: the index does
+        // not depend on the thread count.
+        let built: Vec<([i16; 6], bool)> = (0..index.stats.cells)
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(near, stack), i| {
+                    let cell_box = index.cell_box(i);
+                    let found = grown_in_cell(&grown, &cell_box, near, |seed, near| {
+                        world.for_each_overlapping(&Aabb::new(seed - reach, seed + reach), |id| {
+                            near(id.0)
+                        });
+                    });
+                    let centre = found.map_or(cell_box.centre(), |(seed, _)| seed);
+                    let found = found.map(|(_, found)| found);
+                    let candidates = found
+                        .into_iter()
+                        .flat_map(|[lo, hi]| {
+                            std::iter::once(1.0).chain(SHRINK).map(move |s| {
+                                [centre + (lo - centre) * s, centre + (hi - centre) * s]
+                            })
+                        })
+                        .chain(found.is_none().then_some([cell_box.min, cell_box.max]));
+                    for (k, candidate) in candidates.enumerate() {
+                        let Some((steps, free)) = quantized(candidate, cell_box.min) else {
+                            continue;
+                        };
+                        if box_is_free(tree, offsets, &free, stack) {
+                            return (steps, k > 0 || found.is_none());
+                        }
+                    }
+                    (NONE, false)
+                },
+            )
+            .collect();
+        for &(kept, shrunk) in &built {
             if kept == NONE {
                 index.stats.refused += 1;
             } else {
                 index.stats.boxes += 1;
+                index.stats.shrunk += usize::from(shrunk);
             }
             index.cells.push(kept);
         }
