@@ -470,8 +470,36 @@ mod tests {
 
     use crate::{CompileOptions, OnionCollider, Pose, compile};
 
-    /// The onion for a 1,024-unit floor slab (top at 0) and the standing box, with and without
+    /// The onion for `world` and the standing box compiled with `options`, with and without
     /// its index, and the shape prepared for each.
+    fn indexed_and_walked(
+        world: Arc<cspace_geom::World>,
+        options: &CompileOptions,
+    ) -> (
+        OnionCollider,
+        OnionCollider,
+        cspace_geom::Prepared,
+        cspace_geom::Prepared,
+    ) {
+        let pose = Pose::quake_standing();
+        let tree = Arc::new(
+            compile(&world, std::slice::from_ref(&pose), options)
+                .unwrap()
+                .tree,
+        );
+        let indexed = OnionCollider::new(world.clone(), tree.clone()).unwrap();
+        let walked = OnionCollider::new(world, tree)
+            .unwrap()
+            .without_free_index();
+        let shape = Shape::from(&pose);
+        let (a, b) = (
+            indexed.prepare(&shape).unwrap(),
+            walked.prepare(&shape).unwrap(),
+        );
+        (indexed, walked, a, b)
+    }
+
+    /// [`indexed_and_walked`] for a 1,024-unit floor slab (top at 0).
     fn on_a_floor() -> (
         OnionCollider,
         OnionCollider,
@@ -484,26 +512,7 @@ mod tests {
         ))
         .unwrap();
         let world = Arc::new(cspace_geom::World::from_brushes([floor]));
-        let pose = Pose::quake_standing();
-        let tree = Arc::new(
-            compile(
-                &world,
-                std::slice::from_ref(&pose),
-                &CompileOptions::default(),
-            )
-            .unwrap()
-            .tree,
-        );
-        let indexed = OnionCollider::new(world.clone(), tree.clone()).unwrap();
-        let walked = OnionCollider::new(world, tree)
-            .unwrap()
-            .without_free_index();
-        let shape = Shape::from(&pose);
-        let (a, b) = (
-            indexed.prepare(&shape).unwrap(),
-            walked.prepare(&shape).unwrap(),
-        );
-        (indexed, walked, a, b)
+        indexed_and_walked(world, &CompileOptions::default())
     }
 
     /// A cell whose centre lies in a floor's expanded bounds (a standing box's origin level, 24
@@ -588,27 +597,13 @@ mod tests {
             wall([-256.0, -272.0, 0.0], [256.0, -256.0, 256.0]),
             wall([-256.0, 256.0, 0.0], [256.0, 272.0, 256.0]),
         ]));
-        let pose = Pose::quake_standing();
         let options = CompileOptions {
             fill_outside: true,
             spawn_points: vec![glam::DVec3::new(0.0, 0.0, 64.0)],
             ..CompileOptions::default()
         };
-        let tree = Arc::new(
-            compile(&world, std::slice::from_ref(&pose), &options)
-                .unwrap()
-                .tree,
-        );
-        let indexed = OnionCollider::new(world.clone(), tree.clone()).unwrap();
-        let walked = OnionCollider::new(world, tree)
-            .unwrap()
-            .without_free_index();
+        let (indexed, walked, a, b) = indexed_and_walked(world, &options);
         assert_eq!(indexed.free_index(0).expect("a grid").outside.len(), 0);
-        let shape = Shape::from(&pose);
-        let (a, b) = (
-            indexed.prepare(&shape).unwrap(),
-            walked.prepare(&shape).unwrap(),
-        );
         let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
         let (from, to) = (
             glam::DVec3::new(0.0, 0.0, -5000.0),
