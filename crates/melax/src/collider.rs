@@ -85,8 +85,8 @@ impl MelaxCollider {
         self
     }
 
-    /// The free-space indexes built so far (one per sphere or cylinder prepared, in the order of
-    /// their first prepare).
+    /// The free-space indexes built so far (one per sphere, cylinder or box prepared, in the
+    /// order of their first prepare).
     pub fn free_indexes(&self) -> impl Iterator<Item = &FreeIndex> {
         self.free.iter().flat_map(|f| f.built())
     }

@@ -1,5 +1,5 @@
-//! Certified misses for Melax's spheres and cylinders (issue 31): per cell of a grid over the
-//! world, an axis-aligned box of positions where the shape's walk over the bevelled tree, with
+//! Certified misses for Melax's spheres, cylinders and boxes (issue 31): per cell of a grid over
+//! the world, an axis-aligned box of positions where the shape's walk over the bevelled tree, with
 //! the shape's own plane shifts, reaches no solid cell. A move whose two ends lie in the box of
 //! its start's cell is answered a miss with one look-up and two point-in-box tests (then, failing
 //! that, in the box of its end's cell: 3.5 points more of E1M1's benchmark moves); every other move
@@ -45,18 +45,19 @@
 //! same skipped sides answer free (also for a shape without width, whose point query takes a side
 //! within [`TREE_BAND`](cspace_geom::tolerance::TREE_BAND) of its plane: `BOX_GROWTH` is a
 //! thousand times that). The tests compare the two answers, `==` on the whole `Hit`, on generated
-//! worlds and the corpus, for both bevel modes, spheres and cylinders.
+//! worlds and the corpus, for both bevel modes, spheres, cylinders and boxes.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
+use cspace_geom::exact::is_thin;
 use cspace_geom::tolerance::BOX_GROWTH;
 use cspace_geom::{Aabb, DVec3, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
 use cspace_onion::{grown_in_cell, quantized};
 use rayon::prelude::*;
 
-use crate::offsets::{CylinderOffsets, Offsets, SphereOffsets};
+use crate::offsets::{BoxOffsets, CylinderOffsets, Offsets, SphereOffsets};
 use crate::tree::{EMPTY, LEAF, MelaxTree};
 
 /// The most cells an index has (12 bytes each).
@@ -136,17 +137,32 @@ pub struct FreeIndexStats {
 }
 
 impl FreeIndex {
-    /// The index of `shape` (a sphere or a vertical cylinder) over `tree`, built from `world`;
-    /// `None` for other shapes. The grid covers the world's bounds grown by the shape's, with at
+    /// Whether [`FreeIndex::build`] indexes `shape`: spheres, vertical cylinders and boxes with
+    /// width across every axis (a flat box's answers go through the union rule of thin shapes,
+    /// which the verification does not model; the point and hulls walk).
+    pub fn indexes(shape: &Shape) -> bool {
+        match shape {
+            Shape::Sphere { .. } | Shape::Cylinder { .. } => true,
+            Shape::Box(_) => !is_thin(shape),
+            Shape::Hull(_) => false,
+        }
+    }
+
+    /// The index of `shape` (a sphere, a vertical cylinder or a box with width across every
+    /// axis) over `tree`, built from `world`; `None` for other shapes (hulls, flat boxes, the
+    /// point). The grid covers the world's bounds grown by the shape's, with at
     /// most [`MAX_CELLS`] cells and at most the tree's own bytes
     /// ([`MelaxTree::memory_bytes`]) of boxes.
     pub fn build(world: &World, tree: &MelaxTree, shape: &Shape) -> Option<FreeIndex> {
+        if !FreeIndex::indexes(shape) {
+            return None;
+        }
         match *shape {
             Shape::Sphere { radius } => Some(FreeIndex::build_with(
                 world,
                 tree,
                 &SphereOffsets { radius },
-                DVec3::splat(radius),
+                [-DVec3::splat(radius), DVec3::splat(radius)],
             )),
             Shape::Cylinder {
                 radius,
@@ -158,19 +174,28 @@ impl FreeIndex {
                     radius,
                     half_height,
                 },
-                DVec3::new(radius, radius, half_height),
+                [
+                    -DVec3::new(radius, radius, half_height),
+                    DVec3::new(radius, radius, half_height),
+                ],
+            )),
+            Shape::Box(b) => Some(FreeIndex::build_with(
+                world,
+                tree,
+                &BoxOffsets::new(b.mins, b.maxs),
+                [b.mins, b.maxs],
             )),
             _ => None,
         }
     }
 
     /// The index for the shape whose plane shifts are `offsets` and whose bounds are
-    /// `[-half, half]` (centred on its origin).
+    /// `[mins, maxs]` around its origin.
     fn build_with<O: Offsets + Sync>(
         world: &World,
         tree: &MelaxTree,
         offsets: &O,
-        half: DVec3,
+        [mins, maxs]: [DVec3; 2],
     ) -> FreeIndex {
         let started = Instant::now();
         let bounds = if world.is_empty() {
@@ -178,7 +203,7 @@ impl FreeIndex {
         } else {
             world.bounds()
         };
-        let bounds = Aabb::new(bounds.min - half, bounds.max + half);
+        let bounds = Aabb::new(bounds.min - maxs, bounds.max - mins);
         let size = bounds.size();
         let budget = MAX_CELLS
             .min(tree.memory_bytes() / std::mem::size_of::<[i16; 6]>())
@@ -210,10 +235,10 @@ impl FreeIndex {
             .iter()
             .map(|b| {
                 let bounds = b.brush.bounds();
-                Aabb::new(bounds.min - half, bounds.max + half)
+                Aabb::new(bounds.min - maxs, bounds.max - mins)
             })
             .collect();
-        let reach = DVec3::splat(FREE_BOX_CAP) + half;
+        let cap = DVec3::splat(FREE_BOX_CAP);
         // Each cell's box is a function of the world, the tree, the shape and the cell alone,
         // so the cells are built on rayon's threads and collected in cell order: the index does
         // not depend on the thread count.
@@ -224,9 +249,10 @@ impl FreeIndex {
                 |(near, stack), i| {
                     let cell_box = index.cell_box(i);
                     let found = grown_in_cell(&grown, &cell_box, near, |seed, near| {
-                        world.for_each_overlapping(&Aabb::new(seed - reach, seed + reach), |id| {
-                            near(id.0)
-                        });
+                        world.for_each_overlapping(
+                            &Aabb::new(seed - cap + mins, seed + cap + maxs),
+                            |id| near(id.0),
+                        );
                     });
                     let centre = found.map_or(cell_box.centre(), |(seed, _)| seed);
                     let found = found.map(|(_, found)| found);
@@ -391,9 +417,9 @@ impl Default for FreeIndexes {
 
 impl FreeIndexes {
     /// The slot of `shape`'s index, built now if it is the shape's first prepare (0: none, for a
-    /// shape other than a sphere or a cylinder, or past [`MAX_INDEXED_SHAPES`]).
+    /// shape [`FreeIndex::build`] does not index, or past [`MAX_INDEXED_SHAPES`]).
     pub fn slot_for(&self, world: &World, tree: &MelaxTree, shape: &Shape) -> u32 {
-        if !matches!(shape, Shape::Sphere { .. } | Shape::Cylinder { .. }) {
+        if !FreeIndex::indexes(shape) {
             return 0;
         }
         // A poisoned lock only means another prepare panicked: its shape list is still whole.

@@ -11,8 +11,8 @@
 //! - [`MelaxCollider`] is the [`cspace_geom::Collider`]: `HitCheckBSP` (Section 3) with the
 //!   offsets of [`offsets`], from `&self` with the caller's [`cspace_geom::QueryContext`] (the
 //!   nodes visited are counted there).
-//! - [`free_index`] answers certified misses for spheres and cylinders: per grid cell, a box of
-//!   positions verified free against the tree with the shape's plane shifts, built at the
+//! - [`free_index`] answers certified misses for spheres, cylinders and boxes: per grid cell, a
+//!   box of positions verified free against the tree with the shape's plane shifts, built at the
 //!   shape's first prepare; a move inside one is a miss without a walk, bit for bit the walk's.
 //! - [`overlap`] holds the stationary queries `M()` (merge, slicing) and `F()` (no slice) of
 //!   Section 6; [`measure`] compares any backend with the exact one (on `geom::generate::free_moves`).

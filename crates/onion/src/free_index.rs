@@ -281,9 +281,9 @@ pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Opt
 /// Algorithm 1 for the cell `cell` over the configuration-space bounds `expanded`: around the
 /// cell's centre, or, when a brush's bounds hold the centre, around the first of the centre and
 /// the centres of the cell's eight octants that, pushed out of them along one axis (up first),
-/// stays in the cell. `list` names the brushes whose bounds may meet the cap's cube around a seed (a
-/// superset); `near` is scratch. Returns the seed and the box, or `None`. Melax's free-space
-/// index grows its boxes so too.
+/// stays in the cell. `list` names the brushes whose bounds may meet the cap's cube around a
+/// seed (a superset); `near` is scratch. Returns the seed and the box, or `None`. Melax's
+/// free-space index grows its boxes so too.
 pub fn grown_in_cell(
     expanded: &[Aabb],
     cell: &Aabb,

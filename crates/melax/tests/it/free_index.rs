@@ -16,13 +16,20 @@ use cspace_melax::{BevelMode, MelaxCollider, MelaxTree, compile};
 
 use crate::common::{self, NamedWorld};
 
-/// The shapes with an index: the bench's sphere and cylinder, and smaller ones.
-fn shapes() -> [Shape; 4] {
+/// The shapes with an index: the bench's sphere and cylinder, Quake's player box (not centred
+/// on its origin), and smaller ones.
+fn shapes() -> [Shape; 6] {
     [
         Shape::new_sphere(16.0).unwrap(),
         Shape::new_cylinder(16.0, 28.0).unwrap(),
+        common::player(),
         Shape::new_sphere(3.0).unwrap(),
         Shape::new_cylinder(5.0, 2.0).unwrap(),
+        Shape::new_box(
+            glam::DVec3::new(-4.0, -3.0, -2.0),
+            glam::DVec3::new(5.0, 4.0, 9.0),
+        )
+        .unwrap(),
     ]
 }
 
@@ -268,23 +275,31 @@ fn certified_misses_are_the_walks_answers_on_the_corpus() {
     assert!(seen.certified * 5 > seen.traces, "{seen:?}");
 }
 
-/// A box, a hull and a point get no index (their walks answer); a shape prepared past the
-/// limit of indexed shapes neither, with the same answers.
+/// A flat box and a point get no index (their walks answer), a full box does; a shape
+/// prepared past the limit of indexed shapes gets none either, with the same answers.
 #[test]
-fn only_spheres_and_cylinders_get_an_index_and_at_most_eight() {
+fn only_spheres_cylinders_and_full_boxes_get_an_index_and_at_most_eight() {
     let named = common::room();
     let tree = Arc::new(compile(&named.world, BevelMode::PAPER).unwrap());
     let melax = MelaxCollider::new(named.world.clone(), tree.clone()).unwrap();
-    for shape in [common::player(), Shape::POINT] {
+    let flat = Shape::new_box(
+        glam::DVec3::new(-16.0, -16.0, 0.0),
+        glam::DVec3::new(16.0, 16.0, 0.0),
+    )
+    .unwrap();
+    for shape in [flat, Shape::POINT] {
         let prepared = melax.prepare(&shape).unwrap();
-        assert!(melax.free_index(&prepared).is_none());
+        assert!(melax.free_index(&prepared).is_none(), "{shape:?}");
     }
+    let player = melax.prepare(&common::player()).unwrap();
+    assert!(melax.free_index(&player).is_some());
+    // The player's index is the first of the eight.
     let radii: Vec<f64> = (1..=10).map(f64::from).collect();
     for (k, &r) in radii.iter().enumerate() {
         let prepared = melax.prepare(&Shape::new_sphere(r).unwrap()).unwrap();
         assert_eq!(
             melax.free_index(&prepared).is_some(),
-            k < cspace_melax::free_index::MAX_INDEXED_SHAPES
+            k + 1 < cspace_melax::free_index::MAX_INDEXED_SHAPES
         );
     }
     // The same shape again finds its index.
