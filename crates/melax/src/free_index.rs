@@ -14,7 +14,7 @@
 //! 1. Algorithm 1 of the k-UDOP paper (seed 004, Kiglics, Valasek and Bálint) with the six axis
 //!    directions around the cell's centre (or, when a brush's grown bounds hold the centre, the
 //!    first of it and the cell's octant centres that pushed out of them, up first, stays in the
-//!    cell: `cspace_onion::grown_in_cell`), capped at the onion's
+//!    cell: `cspace_onion::ConfigBounds::grown_in_cell`), capped at the onion's
 //!    [`FREE_BOX_CAP`] from it, over the brushes' bounds grown by the shape's bounds (nearest
 //!    first): each brush not yet outside the box moves the side along which it is farthest in to
 //!    it, and the box is kept [`FREE_BOX_INSET`](cspace_geom::tolerance::FREE_BOX_INSET) inside.
@@ -54,7 +54,7 @@ use cspace_geom::exact::is_thin;
 use cspace_geom::tolerance::BOX_GROWTH;
 use cspace_geom::{Aabb, DVec3, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
-use cspace_onion::{grown_in_cell, quantized};
+use cspace_onion::{ConfigBounds, quantized};
 use rayon::prelude::*;
 
 use crate::offsets::{BoxOffsets, CylinderOffsets, Offsets, SphereOffsets};
@@ -230,15 +230,7 @@ impl FreeIndex {
             },
         };
         // Each brush's bounds in the shape's configuration space.
-        let grown: Vec<Aabb> = world
-            .brushes()
-            .iter()
-            .map(|b| {
-                let bounds = b.brush.bounds();
-                Aabb::new(bounds.min - maxs, bounds.max - mins)
-            })
-            .collect();
-        let cap = DVec3::splat(FREE_BOX_CAP);
+        let grown = ConfigBounds::new(world, mins, maxs);
         // Each cell's box is a function of the world, the tree, the shape and the cell alone,
         // so the cells are built on rayon's threads and collected in cell order: the index does
         // not depend on the thread count.
@@ -248,12 +240,7 @@ impl FreeIndex {
                 || (Vec::new(), Vec::new()),
                 |(near, stack), i| {
                     let cell_box = index.cell_box(i);
-                    let found = grown_in_cell(&grown, &cell_box, near, |seed, near| {
-                        world.for_each_overlapping(
-                            &Aabb::new(seed - cap + mins, seed + cap + maxs),
-                            |id| near(id.0),
-                        );
-                    });
+                    let found = grown.grown_in_cell(&cell_box, near);
                     let centre = found.map_or(cell_box.centre(), |(seed, _)| seed);
                     let found = found.map(|(_, found)| found);
                     let candidates = found

@@ -5,7 +5,7 @@
 //!
 //! Each box is a k-UDOP of the six axis directions (Kiglics, Valasek and Bálint, seed 004:
 //! Algorithm 1 with the cap `R` = [`FREE_BOX_CAP`], around the cell's centre, or around the
-//! centre pushed out of the bounds that hold it ([`grown_in_cell`]), over the
+//! centre pushed out of the bounds that hold it ([`ConfigBounds::grown_in_cell`]), over the
 //! configuration-space bounds of the brushes, nearest first), built offline per cell instead of
 //! per mover at run time, and kept [`FREE_BOX_INSET`] inside what Algorithm 1 found. It is then
 //! *verified against the space's own query tree*: the box is kept only if every node plane it
@@ -125,15 +125,7 @@ impl FreeIndex {
     ) -> (FreeIndex, FreeIndexStats) {
         let started = std::time::Instant::now();
         // Each brush's bounds in the space: `B + [-maxs, -mins]`.
-        let expanded: Vec<Aabb> = world
-            .brushes()
-            .iter()
-            .map(|b| {
-                let bounds = b.brush.bounds();
-                Aabb::new(bounds.min - maxs, bounds.max - mins)
-            })
-            .collect();
-        let cap = DVec3::splat(FREE_BOX_CAP);
+        let bounds = ConfigBounds::new(world, mins, maxs);
         // Each cell's box is a function of the world, the tree and the cell alone, so the
         // cells are built on rayon's threads and collected in cell order: the index does not
         // depend on the thread count.
@@ -146,13 +138,7 @@ impl FreeIndex {
                         return (NONE, Outcome::Solid);
                     }
                     let cell_box = shape.cell_box(cell, 0.0);
-                    let found = grown_in_cell(&expanded, &cell_box, near, |seed, near| {
-                        // The brushes whose expanded bounds meet the cap's cube around `seed`.
-                        world.for_each_overlapping(
-                            &Aabb::new(seed - cap + mins, seed + cap + maxs),
-                            |id| near(id.0),
-                        );
-                    });
+                    let found = bounds.grown_in_cell(&cell_box, near);
                     let Some((_, found)) = found else {
                         return (NONE, Outcome::Empty);
                     };
@@ -278,43 +264,79 @@ pub fn algorithm_1(expanded: &[Aabb], near: &[(f64, u32)], centre: DVec3) -> Opt
     Some([lo, hi])
 }
 
-/// Algorithm 1 for the cell `cell` over the configuration-space bounds `expanded`: around the
-/// cell's centre, or, when a brush's bounds hold the centre, around the first of the centre and
-/// the centres of the cell's eight octants that, pushed out of them along one axis (up first),
-/// stays in the cell. `list` names the brushes whose bounds may meet the cap's cube around a
-/// seed (a superset); `near` is scratch. Returns the seed and the box, or `None`. Melax's
-/// free-space index grows its boxes so too.
-pub fn grown_in_cell(
-    expanded: &[Aabb],
-    cell: &Aabb,
-    near: &mut Vec<(f64, u32)>,
-    mut list: impl FnMut(DVec3, &mut dyn FnMut(u32)),
-) -> Option<(DVec3, [DVec3; 2])> {
-    let mut near_of = |seed: DVec3, near: &mut Vec<(f64, u32)>| {
-        near.clear();
-        list(seed, &mut |id| {
-            let e = &expanded[id as usize];
-            let gap = (e.min - seed).max(seed - e.max).max(DVec3::ZERO);
-            near.push((gap.length_squared(), id));
-        });
-        // Nearest first, ties by brush id: one order, whatever the listing's.
-        near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    };
-    let centre = cell.centre();
-    near_of(centre, near);
-    if let Some(found) = algorithm_1(expanded, near, centre) {
-        return Some((centre, found));
+/// The brushes' bounds of a world in the configuration space of a shape whose bounds are
+/// `[mins, maxs]` around its origin (`B + [-maxs, -mins]`): what a free-space index grows its
+/// boxes among ([`ConfigBounds::grown_in_cell`]). Melax's free-space index grows its boxes so
+/// too.
+#[derive(Debug)]
+pub struct ConfigBounds<'a> {
+    world: &'a World,
+    expanded: Vec<Aabb>,
+    mins: DVec3,
+    maxs: DVec3,
+}
+
+impl<'a> ConfigBounds<'a> {
+    /// The bounds of `world`'s brushes for the shape bounds `[mins, maxs]`.
+    pub fn new(world: &'a World, mins: DVec3, maxs: DVec3) -> ConfigBounds<'a> {
+        let expanded = world
+            .brushes()
+            .iter()
+            .map(|b| {
+                let bounds = b.brush.bounds();
+                Aabb::new(bounds.min - maxs, bounds.max - mins)
+            })
+            .collect();
+        ConfigBounds {
+            world,
+            expanded,
+            mins,
+            maxs,
+        }
     }
-    // The centre, then the centres of the cell's eight octants, each pushed out in turn.
-    let size = cell.max - cell.min;
-    let seed = std::iter::once(centre)
-        .chain((0..8).map(|k: u32| {
-            let at = |bit: u32| if k & bit == 0 { 0.25 } else { 0.75 };
-            cell.min + size * DVec3::new(at(1), at(2), at(4))
-        }))
-        .find_map(|from| pushed_out(expanded, near, from, cell))?;
-    near_of(seed, near);
-    algorithm_1(expanded, near, seed).map(|found| (seed, found))
+
+    /// Algorithm 1 for the cell `cell`: around the cell's centre, or, when a brush's bounds hold
+    /// the centre, around the first of the centre and the centres of the cell's eight octants
+    /// that, pushed out of them along one axis (up first), stays in the cell. `near` is
+    /// scratch. Returns the seed and the box, or `None`.
+    pub fn grown_in_cell(
+        &self,
+        cell: &Aabb,
+        near: &mut Vec<(f64, u32)>,
+    ) -> Option<(DVec3, [DVec3; 2])> {
+        let centre = cell.centre();
+        self.near(centre, near);
+        if let Some(found) = algorithm_1(&self.expanded, near, centre) {
+            return Some((centre, found));
+        }
+        // The centre, then the centres of the cell's eight octants, each pushed out in turn.
+        let size = cell.max - cell.min;
+        let seed = std::iter::once(centre)
+            .chain((0..8).map(|k: u32| {
+                let at = |bit: u32| if k & bit == 0 { 0.25 } else { 0.75 };
+                cell.min + size * DVec3::new(at(1), at(2), at(4))
+            }))
+            .find_map(|from| pushed_out(&self.expanded, near, from, cell))?;
+        self.near(seed, near);
+        algorithm_1(&self.expanded, near, seed).map(|found| (seed, found))
+    }
+
+    /// Into `near`, the brushes whose bounds meet the cap's cube around `seed`, with their
+    /// squared distances from it, nearest first (ties by brush id: one order, whatever the
+    /// world index's).
+    fn near(&self, seed: DVec3, near: &mut Vec<(f64, u32)>) {
+        let cap = DVec3::splat(FREE_BOX_CAP);
+        near.clear();
+        self.world.for_each_overlapping(
+            &Aabb::new(seed - cap + self.mins, seed + cap + self.maxs),
+            |id| {
+                let e = &self.expanded[id.0 as usize];
+                let gap = (e.min - seed).max(seed - e.max).max(DVec3::ZERO);
+                near.push((gap.length_squared(), id.0));
+            },
+        );
+        near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
 }
 
 /// The order in which [`pushed_out`] tries the directions: up first (a cell whose centre lies
