@@ -648,12 +648,7 @@ impl Sim {
                 Act::TargetPush { push, velocity } => {
                     // An agent out of the world takes no part (a dead player: `pm_type !=
                     // PM_NORMAL` returns).
-                    let out = self
-                        .world
-                        .query_one_mut::<&Rest>(entity)
-                        .expect("agents have every component")
-                        .left_world;
-                    if !out {
+                    if !self.has_left_world(id).expect("a live agent") {
                         let velocity = self.push_agent(step, id, entity, velocity);
                         self.recorder
                             .record(step, id, EventKind::TargetPushed { push, velocity });
