@@ -459,6 +459,10 @@ pub struct QueryCounters {
     pub cache_skips: u64,
     /// Point queries a free-space cache answered as free without asking its backend.
     pub cache_points_answered: u64,
+    /// Traces a free-space cache handed to its backend with the only brushes they can meet
+    /// ([`Collider::trace_among`]), sparing the backend its own search (counted by the backend
+    /// in `traces` too).
+    pub narrowed: u64,
     /// Free-space regions (k-UDOPs) a cache built.
     pub cache_rebuilds: u64,
     /// Nanoseconds spent building them (wall clock; reported, never used in an answer).
@@ -476,6 +480,7 @@ impl std::ops::AddAssign for QueryCounters {
         self.fall_throughs += other.fall_throughs;
         self.cache_skips += other.cache_skips;
         self.cache_points_answered += other.cache_points_answered;
+        self.narrowed += other.narrowed;
         self.cache_rebuilds += other.cache_rebuilds;
         self.cache_build_nanos += other.cache_build_nanos;
     }
@@ -513,7 +518,9 @@ impl fmt::Display for QueryCounters {
             write!(f, ", {} merged from a solid start", self.merged)?;
         }
         if self.certified + self.fall_throughs > 0 {
-            let share = self.certified as f64 / (self.certified + self.fall_throughs) as f64;
+            // Of every trace asked of the index (a cache's narrowed traces were asked too).
+            let share = self.certified as f64
+                / (self.certified + self.fall_throughs + self.narrowed) as f64;
             write!(
                 f,
                 "; free-space index: {} certified misses ({:.1}%), {} fell through to the walk",
@@ -537,6 +544,13 @@ impl fmt::Display for QueryCounters {
                 self.cache_points_answered,
                 self.cache_rebuilds,
                 each + 0.0
+            )?;
+        }
+        if self.narrowed > 0 {
+            write!(
+                f,
+                ", {} traces narrowed to the brushes they can meet",
+                self.narrowed
             )?;
         }
         Ok(())
@@ -863,6 +877,24 @@ pub trait Collider: Send + Sync {
 
     /// True when `shape` placed at `position` overlaps solid (deeper than the contact tolerance).
     fn is_solid(&self, ctx: &mut QueryContext, shape: &Prepared, position: DVec3) -> bool;
+
+    /// [`Collider::trace`]'s answer, bit for bit, found among `brushes` only, for a caller that
+    /// has proved that the shape swept from `start` to `end` overlaps no other brush of the
+    /// world (a k-UDOP of the other brushes holding the swept shape: `cspace-udop`'s cells).
+    /// `brushes` are sorted by id. `None` when the backend does not answer from a list of
+    /// brushes (the default: the trees answer from their own structure) or not for this query;
+    /// the caller then asks [`Collider::trace`].
+    fn trace_among(
+        &self,
+        ctx: &mut QueryContext,
+        shape: &Prepared,
+        start: DVec3,
+        end: DVec3,
+        brushes: &[BrushId],
+    ) -> Option<Hit> {
+        let _ = (ctx, shape, start, end, brushes);
+        None
+    }
 }
 
 /// A shared or boxed collider is a collider.
@@ -883,6 +915,16 @@ macro_rules! forward_collider {
             }
             fn is_solid(&self, ctx: &mut QueryContext, shape: &Prepared, position: DVec3) -> bool {
                 (**self).is_solid(ctx, shape, position)
+            }
+            fn trace_among(
+                &self,
+                ctx: &mut QueryContext,
+                shape: &Prepared,
+                start: DVec3,
+                end: DVec3,
+                brushes: &[BrushId],
+            ) -> Option<Hit> {
+                (**self).trace_among(ctx, shape, start, end, brushes)
             }
         }
     )*};

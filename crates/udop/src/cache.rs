@@ -9,7 +9,7 @@ use cspace_geom::{
 };
 use glam::DVec3;
 
-use crate::cells::{CellError, CellUdops, GridConfig};
+use crate::cells::{CellError, CellUdops, Certificate, GridConfig};
 use crate::directions::Directions;
 use crate::world::{
     BuildOrder, BuildScratch, PatchBound, QUERY_SLACK, UdopBuilder, UdopBuilderError,
@@ -101,8 +101,11 @@ pub enum CacheError {
 /// asking the wrapped backend (Algorithm 3): the shape then never comes within the margin of any
 /// brush, so every backend fulfilling the [`Collider`] contract answers exactly that (fraction 1,
 /// the end unchanged, nothing hit, not in solid). So is a trace whose swept bounds, grown by the
-/// margin, stay outside the bounds of every brush (a mover fallen out of a sealed map). Any other
-/// trace is the wrapped backend's. A
+/// margin, stay outside the bounds of every brush (a mover fallen out of a sealed map). A trace
+/// whose swept k-DOP lies in the cell's second k-UDOP, of every brush but the cell's nearest few,
+/// is handed to the wrapped backend with those brushes ([`Collider::trace_among`]: the exact
+/// backend then answers from their spans alone, bit for bit its own answer; a backend that does
+/// not answer that way is asked `trace`). Any other trace is the wrapped backend's. A
 /// point query whose grown shape lies in its cell's k-UDOP is answered "not solid"; others pass
 /// through.
 ///
@@ -111,8 +114,9 @@ pub enum CacheError {
 /// the world, the configuration and the cell.
 ///
 /// Counted in the context's [`QueryCounters`](cspace_geom::QueryCounters): `certified` and
-/// `cache_skips` (the traces answered here), `fall_throughs` (those handed to the wrapped
-/// backend, which counts its own `traces`), `cache_points_answered`, and `cache_rebuilds` /
+/// `cache_skips` (the traces answered here), `narrowed` (those handed to the wrapped backend with
+/// the brushes they can meet), `fall_throughs` (those handed to it without; the backend counts
+/// its own `traces`), `cache_points_answered`, and `cache_rebuilds` /
 /// `cache_build_nanos` for the cells this context's queries built.
 ///
 /// Its [`Prepared`] shapes are the wrapped backend's (`prepare` forwards), which checks them.
@@ -213,18 +217,19 @@ impl UdopCache {
         }
     }
 
-    /// True when the k-UDOP of the cell of `start` holds the prepared shape swept from `start` to
-    /// `end`, grown by the margin (building the cell if no one has), or when the swept shape stays
-    /// outside the world's bounds.
-    fn certifies(
+    /// What the cell of `start` knows about the prepared shape swept from `start` to `end`,
+    /// grown by the margin (building the cell if no one has): free when its k-UDOP holds the
+    /// swept shape, or when the swept shape stays outside the world's bounds; among the cell's
+    /// left-out brushes when its second k-UDOP holds it ([`CellUdops::certificate`]).
+    fn certificate(
         &self,
         ctx: &mut QueryContext,
         prepared: &Prepared,
         start: DVec3,
         end: DVec3,
-    ) -> bool {
+    ) -> Certificate {
         if !(start.is_finite() && end.is_finite()) {
-            return false;
+            return Certificate::Unknown;
         }
         let margin = self.margin(prepared);
         let shape = prepared.shape();
@@ -246,11 +251,11 @@ impl UdopCache {
         if let Some((cell, centre)) = self.cells.cell_of(start + kept.offset) {
             self.cells
                 .ensure(&self.world, cell, &mut scratch.build, counters);
-            if self
+            let certificate = self
                 .cells
-                .holds(cell, centre, start, end, &scratch.supports)
-            {
-                return true;
+                .certificate(cell, centre, start, end, &scratch.supports);
+            if certificate != Certificate::Unknown {
+                return certificate;
             }
         }
         // Every brush lies inside the world's bounds: a shape that stays outside them meets none
@@ -259,7 +264,11 @@ impl UdopCache {
             .bounds
             .translated(start)
             .merged(kept.bounds.translated(end));
-        !swept.intersects(&self.solid_bounds)
+        if swept.intersects(&self.solid_bounds) {
+            Certificate::Unknown
+        } else {
+            Certificate::Free
+        }
     }
 }
 
@@ -277,17 +286,29 @@ impl Collider for UdopCache {
     }
 
     fn trace(&self, ctx: &mut QueryContext, prepared: &Prepared, start: DVec3, end: DVec3) -> Hit {
-        if self.certifies(ctx, prepared, start, end) {
-            ctx.counters.certified += 1;
-            ctx.counters.cache_skips += 1;
-            return Hit::miss(end);
+        match self.certificate(ctx, prepared, start, end) {
+            Certificate::Free => {
+                ctx.counters.certified += 1;
+                ctx.counters.cache_skips += 1;
+                return Hit::miss(end);
+            }
+            Certificate::Among { brushes, count } => {
+                if let Some(hit) =
+                    self.inner
+                        .trace_among(ctx, prepared, start, end, &brushes[..count])
+                {
+                    ctx.counters.narrowed += 1;
+                    return hit;
+                }
+            }
+            Certificate::Unknown => {}
         }
         ctx.counters.fall_throughs += 1;
         self.inner.trace(ctx, prepared, start, end)
     }
 
     fn is_solid(&self, ctx: &mut QueryContext, prepared: &Prepared, position: DVec3) -> bool {
-        if self.certifies(ctx, prepared, position, position) {
+        if self.certificate(ctx, prepared, position, position) == Certificate::Free {
             // The grown shape lies in the open region, which meets no brush: not in solid.
             ctx.counters.cache_points_answered += 1;
             return false;

@@ -35,12 +35,27 @@
 //! of two: the scaled test rounds exactly as the unscaled one), and its rounding, about 1e-13
 //! units at the cap's distances, is far inside the brushes' growth ([`crate::world::BRUSH_GUARD`],
 //! 1e-6).
+//!
+//! # Hits answered among a cell's nearest brushes
+//!
+//! A mover resting on a floor probes the ground every step, and a mover walking along a wall
+//! slides against it: those traces touch the floor or the wall, so no k-UDOP of every brush
+//! holds them. Each cell therefore keeps a second k-UDOP, built around the same centre by the
+//! same Algorithm 1 over every brush but its [`NEAR`] nearest plain brushes within a cell edge
+//! ([`UdopBuilder::build_pair`]), and those brushes' ids. The argument above, made for the
+//! brushes inserted, says a move whose swept k-DOP that region holds overlaps no brush but the
+//! ones left out; [`Certificate::Among`] hands them to the backend
+//! ([`cspace_geom::Collider::trace_among`]), which answers from their spans alone: the exact
+//! backend's answer bit for bit, without its spatial search and without the other brushes'
+//! spans ([`cspace_geom::ExactCollider::sweep_among`] gives the argument). It is the touching
+//! certificate issue 31's closing notes proposed, for the backend whose answer is a function of
+//! the brushes' spans.
 
-use std::sync::atomic::{AtomicI16, Ordering};
+use std::sync::atomic::{AtomicI16, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use cspace_geom::{Aabb, QueryCounters, Shape, World};
+use cspace_geom::{Aabb, BrushId, QueryCounters, Shape, World};
 use glam::DVec3;
 
 use crate::directions::Directions;
@@ -62,6 +77,32 @@ pub const EMPTY: i16 = i16::MIN;
 
 /// The most cells a grid has (the cell edge grows until the grid fits).
 pub const MAX_CELLS: usize = 1 << 20;
+
+/// How many brushes a cell's second k-UDOP leaves out ([`CellUdops::certificate`]): the nearest
+/// plain brushes within a cell edge of its centre. Four holds a floor and the walls of a corner
+/// (the crowds' ground probes and slides); a left-out brush the move does not come near costs a
+/// bounds test.
+pub const NEAR: usize = 4;
+
+/// A left-out slot without a brush.
+const NO_BRUSH: u32 = u32::MAX;
+
+/// What a cell knows about a move ([`CellUdops::certificate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Certificate {
+    /// The move stays in the cell's k-UDOP of every brush: it meets nothing.
+    Free,
+    /// The move stays in the cell's k-UDOP of every brush but the first `count` of `brushes`
+    /// (sorted by id): it can meet only those.
+    Among {
+        /// The brushes it can meet, the first `count` of them.
+        brushes: [BrushId; NEAR],
+        /// How many.
+        count: usize,
+    },
+    /// Neither: the cell is not built, the move leaves both regions, or an end is not finite.
+    Unknown,
+}
 
 /// How a grid is laid over a world: its cells' edge and how many there may be at most.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,6 +147,11 @@ pub struct CellUdops {
     /// `k` distances per cell, in [`STEPS`] from its centre, rounded down; read only once the
     /// cell's `ready` lock is set.
     distances: Vec<AtomicI16>,
+    /// The same for the k-UDOP of every brush but the cell's left-out ones.
+    near_distances: Vec<AtomicI16>,
+    /// [`NEAR`] brush ids per cell, sorted, [`NO_BRUSH`] after the last: the brushes left out of
+    /// `near_distances`' region.
+    left_out: Vec<AtomicU32>,
     ready: Vec<OnceLock<()>>,
 }
 
@@ -182,6 +228,10 @@ impl CellUdops {
             extent,
             k,
             distances: (0..cells * k).map(|_| AtomicI16::new(EMPTY)).collect(),
+            near_distances: (0..cells * k).map(|_| AtomicI16::new(EMPTY)).collect(),
+            left_out: (0..cells * NEAR)
+                .map(|_| AtomicU32::new(NO_BRUSH))
+                .collect(),
             ready: (0..cells).map(|_| OnceLock::new()).collect(),
             builder,
         })
@@ -216,17 +266,18 @@ impl CellUdops {
             return None;
         }
         // In range, so `i32` holds them (a conversion to `usize` costs several times the
-        // instructions: Melax's free index measured it).
-        let (x, y, z) = (
-            k.x as i32 as usize,
-            k.y as i32 as usize,
-            k.z as i32 as usize,
-        );
+        // instructions: Melax's free index measured it), truncation is the floor, and back to
+        // floats they are the values `centre_of` takes from `usize`, so the centre below is
+        // its own, bit for bit (converting an `i32` is one instruction, a `usize` a dozen, and
+        // `f64::floor` without SSE 4.1 more).
+        let (xi, yi, zi) = (k.x as i32, k.y as i32, k.z as i32);
+        let (x, y, z) = (xi as usize, yi as usize, zi as usize);
         if x >= self.dims[0] || y >= self.dims[1] || z >= self.dims[2] {
             return None;
         }
         let cell = (z * self.dims[1] + y) * self.dims[0] + x;
-        Some((cell, self.centre_of(x, y, z)))
+        let corner = DVec3::new(f64::from(xi), f64::from(yi), f64::from(zi));
+        Some((cell, self.origin + (corner + 0.5) * self.edge))
     }
 
     /// The centre of cell `(x, y, z)`: the one point its k-UDOP is built around and tested from.
@@ -264,24 +315,27 @@ impl CellUdops {
         });
     }
 
-    /// Algorithm 1 around the cell's centre, stored rounded down.
+    /// Algorithm 1 around the cell's centre, over every brush and over all but the nearest
+    /// ([`UdopBuilder::build_pair`], [`NEAR`] within a cell edge), stored rounded down with the
+    /// brushes left out.
     fn fill(&self, world: &World, cell: usize, scratch: &mut BuildScratch) {
-        let udop = self
-            .builder
-            .build_with(scratch, world, self.cell_centre(cell));
-        let stored = &self.distances[cell * self.k..(cell + 1) * self.k];
-        // Any side below the storage's floor leaves no region inside the cap's cube: the cell
-        // keeps EMPTY everywhere (as made).
-        if udop
-            .distances()
+        let mut left_out = Vec::with_capacity(NEAR);
+        let (all, rest) = self.builder.build_pair(
+            scratch,
+            world,
+            self.cell_centre(cell),
+            NEAR,
+            self.edge,
+            &mut left_out,
+        );
+        let range = cell * self.k..(cell + 1) * self.k;
+        store(&self.distances[range.clone()], all.distances());
+        store(&self.near_distances[range], rest.distances());
+        for (slot, id) in self.left_out[cell * NEAR..(cell + 1) * NEAR]
             .iter()
-            .any(|h| h.is_nan() || h * STEPS < f64::from(i16::MIN))
+            .zip(&left_out)
         {
-            return;
-        }
-        for (q, h) in stored.iter().zip(udop.distances()) {
-            let steps = (h * STEPS).floor().min(f64::from(i16::MAX));
-            q.store(steps as i16, Ordering::Relaxed);
+            slot.store(id.0, Ordering::Relaxed);
         }
     }
 
@@ -320,12 +374,61 @@ impl CellUdops {
             return false;
         }
         let (a, b) = ((start - centre) * STEPS, (end - centre) * STEPS);
-        let stored = &self.distances[cell * self.k..(cell + 1) * self.k];
+        self.held(
+            &self.distances[cell * self.k..(cell + 1) * self.k],
+            a,
+            b,
+            supports,
+        )
+    }
+
+    /// Algorithm 3 for the ends `a`, `b` (from the centre, in steps) against the distances
+    /// `stored`: the written-out test over the six axes, or the general one.
+    #[inline(always)]
+    fn held(&self, stored: &[AtomicI16], a: DVec3, b: DVec3, supports: &[f64]) -> bool {
         if self.axes {
             holds_on_axes(a, b, stored, supports)
         } else {
             holds_along(self.directions().vectors(), a, b, stored, supports)
         }
+    }
+
+    /// What built cell `cell` centred at `centre` knows about `shape` (supports as
+    /// [`CellUdops::holds`] takes them) moving from `start` to `end`, both finite: free when its
+    /// k-UDOP of every brush holds the swept k-DOP, else [`Certificate::Among`] the brushes its
+    /// second k-UDOP leaves out when that one holds it (Algorithm 3 on each). Unknown for a cell
+    /// not built.
+    #[inline]
+    pub fn certificate(
+        &self,
+        cell: usize,
+        centre: DVec3,
+        start: DVec3,
+        end: DVec3,
+        supports: &[f64],
+    ) -> Certificate {
+        if self.ready[cell].get().is_none() {
+            return Certificate::Unknown;
+        }
+        let (a, b) = ((start - centre) * STEPS, (end - centre) * STEPS);
+        let range = cell * self.k..(cell + 1) * self.k;
+        if self.held(&self.distances[range.clone()], a, b, supports) {
+            return Certificate::Free;
+        }
+        if !self.held(&self.near_distances[range], a, b, supports) {
+            return Certificate::Unknown;
+        }
+        let mut brushes = [BrushId(NO_BRUSH); NEAR];
+        let mut count = 0;
+        for slot in &self.left_out[cell * NEAR..(cell + 1) * NEAR] {
+            let id = slot.load(Ordering::Relaxed);
+            if id == NO_BRUSH {
+                break;
+            }
+            brushes[count] = BrushId(id);
+            count += 1;
+        }
+        Certificate::Among { brushes, count }
     }
 
     /// The supports of `shape` along the directions, plus `margin`, times [`STEPS`]: what
@@ -353,7 +456,9 @@ impl CellUdops {
 
     /// Bytes of the grid: the distances and the per-cell locks.
     pub fn memory_bytes(&self) -> usize {
-        self.distances.capacity() * std::mem::size_of::<AtomicI16>()
+        (self.distances.capacity() + self.near_distances.capacity())
+            * std::mem::size_of::<AtomicI16>()
+            + self.left_out.capacity() * std::mem::size_of::<AtomicU32>()
             + self.ready.capacity() * std::mem::size_of::<OnceLock<()>>()
     }
 
@@ -381,6 +486,21 @@ impl CellUdops {
     }
 }
 
+/// Stores a k-UDOP's distances in [`STEPS`], rounded down. Any side below the storage's floor
+/// leaves no region inside the cap's cube: the cell keeps [`EMPTY`] everywhere (as made).
+fn store(stored: &[AtomicI16], distances: &[f64]) {
+    if distances
+        .iter()
+        .any(|h| h.is_nan() || h * STEPS < f64::from(i16::MIN))
+    {
+        return;
+    }
+    for (q, h) in stored.iter().zip(distances) {
+        let steps = (h * STEPS).floor().min(f64::from(i16::MAX));
+        q.store(steps as i16, Ordering::Relaxed);
+    }
+}
+
 /// Algorithm 3 on the swept bounding k-DOP over `directions`: `max(a . v_i, b . v_i) + s_i < h_i`
 /// for every `i` (`a`, `b` the ends from the centre, `supports` the shape's `s_i` and `stored` the
 /// `h_i`, all in steps).
@@ -403,7 +523,7 @@ fn holds_along(
 /// of a shape is its swept bounding box, and `v . a` along an axis is `a`'s coordinate (or its
 /// negation) exactly, so this is the general test's answer bit for bit, in a tenth of its
 /// instructions (`a`, `b` the ends from the centre and `supports` the shape's, both in steps).
-#[inline]
+#[inline(always)]
 fn holds_on_axes(a: DVec3, b: DVec3, stored: &[AtomicI16], supports: &[f64]) -> bool {
     let h = |i: usize| f64::from(stored[i].load(Ordering::Relaxed));
     let (high, low) = (a.max(b), (-a).max(-b));

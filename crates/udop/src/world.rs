@@ -252,14 +252,55 @@ impl UdopBuilder {
         world: &World,
         centre: DVec3,
     ) -> Udop<DVec3> {
-        let mut udop = Udop::capped(self.directions.clone(), centre, self.radius);
+        self.gather(scratch, world, centre);
+        self.insert_gathered(scratch, world, centre, &[])
+    }
+
+    /// Algorithm 1 at `centre` twice over the same nearby brushes: over all of them, and over
+    /// all but the `near` nearest plain brushes whose bounds come within `reach` units of the
+    /// centre (patch facets stay in when the builder inserts their pieces: leaving one facet out
+    /// would not move the piece's side). Returns the two k-UDOPs and the brushes left out of the
+    /// second, sorted by id, into `left_out`.
+    ///
+    /// The second region meets no brush but those left out (the type's claim, for the brushes
+    /// inserted): a move whose swept shape it holds can meet only them, which is what
+    /// [`cspace_geom::Collider::trace_among`] asks of its caller.
+    pub fn build_pair(
+        &self,
+        scratch: &mut BuildScratch,
+        world: &World,
+        centre: DVec3,
+        near: usize,
+        reach: f64,
+        left_out: &mut Vec<BrushId>,
+    ) -> (Udop<DVec3>, Udop<DVec3>) {
+        self.gather(scratch, world, centre);
+        let all = self.insert_gathered(scratch, world, centre, &[]);
+        left_out.clear();
+        let reach_squared = reach * reach;
+        left_out.extend(
+            scratch
+                .brushes
+                .iter()
+                .filter(|&&(gap, id)| {
+                    gap <= reach_squared
+                        && (self.patches == PatchBound::Facets || world.facet_piece(id).is_none())
+                })
+                .take(near)
+                .map(|&(_, id)| id),
+        );
+        left_out.sort_unstable();
+        let rest = self.insert_gathered(scratch, world, centre, left_out);
+        (all, rest)
+    }
+
+    /// The brushes whose bounds meet the query box around `centre`, into `scratch.brushes`,
+    /// sorted as [`BuildOrder`] says, each with the square of its bounds' distance from the
+    /// centre (0 in the [`BuildOrder::Id`] order).
+    fn gather(&self, scratch: &mut BuildScratch, world: &World, centre: DVec3) {
         let query = self.query_box(centre);
-        let BuildScratch {
-            brushes: scratch,
-            pieces,
-        } = scratch;
-        scratch.clear();
-        pieces.clear();
+        let brushes = &mut scratch.brushes;
+        brushes.clear();
         let order = self.order;
         world.for_each_overlapping(&query, |id| {
             let key = match order {
@@ -272,10 +313,26 @@ impl UdopBuilder {
                 }
                 BuildOrder::Id => 0.0,
             };
-            scratch.push((key, id));
+            brushes.push((key, id));
         });
-        scratch.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for &(_, id) in scratch.iter() {
+        brushes.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+
+    /// Algorithm 1 at `centre` over the gathered brushes but those in `skip`.
+    fn insert_gathered(
+        &self,
+        scratch: &mut BuildScratch,
+        world: &World,
+        centre: DVec3,
+        skip: &[BrushId],
+    ) -> Udop<DVec3> {
+        let mut udop = Udop::capped(self.directions.clone(), centre, self.radius);
+        let BuildScratch { brushes, pieces } = scratch;
+        pieces.clear();
+        for &(_, id) in brushes.iter() {
+            if skip.contains(&id) {
+                continue;
+            }
             let piece = match self.patches {
                 PatchBound::Curves => world.facet_piece(id),
                 PatchBound::Facets => None,

@@ -479,3 +479,58 @@ fn a_box_hits_a_facet_edge_on_its_bevel() {
     assert_eq!(s.plane.normal(), DVec3::NEG_X);
     close(hit.end().x, -16.0 - SKIN, 1e-9);
 }
+
+/// A floor under z = 0 and a wall beyond x = 64, as brushes 0 and 1.
+fn floor_and_wall() -> WithContext<ExactCollider> {
+    world(vec![
+        boxed([-512.0, -512.0, -64.0], [512.0, 512.0, 0.0]),
+        boxed([64.0, -512.0, -64.0], [80.0, 512.0, 512.0]),
+    ])
+}
+
+#[test]
+fn trace_among_the_brushes_a_move_can_meet_is_the_trace() {
+    use crate::world::BrushId;
+    let mut c = floor_and_wall();
+    let p = c.prepare(&player()).unwrap();
+    let resting = DVec3::new(0.0, 0.0, 24.0 + SKIN);
+    let cases = [
+        // The ground probe of a box resting a skin above the floor: a hit.
+        (resting, resting - DVec3::new(0.0, 0.0, 0.25)),
+        // A walk along the floor into the wall: a hit on the wall.
+        (resting, resting + DVec3::new(100.0, 0.0, 0.0)),
+        // A walk along the floor away from it: a miss.
+        (resting, resting + DVec3::new(-100.0, 30.0, 0.0)),
+    ];
+    for (i, (start, end)) in cases.into_iter().enumerate() {
+        let expected = c.trace(&p, start, end);
+        assert_eq!(expected.is_hit(), i < 2, "{start} -> {end}");
+        let among = c
+            .collider
+            .trace_among(&mut c.ctx, &p, start, end, &[BrushId(0), BrushId(1)]);
+        assert_eq!(among, Some(expected), "{start} -> {end}");
+    }
+    // Only the listed brushes are asked: without the wall, the walk into it reaches its end.
+    let (start, end) = cases[1];
+    let floor_only = c
+        .collider
+        .trace_among(&mut c.ctx, &p, start, end, &[BrushId(0)])
+        .unwrap();
+    assert!(c.trace(&p, start, end).is_hit());
+    assert_eq!(floor_only, Hit::miss(end));
+}
+
+#[test]
+fn trace_among_declines_moves_that_stay_put_and_thin_boxes() {
+    use crate::world::BrushId;
+    let mut c = floor_and_wall();
+    let all = [BrushId(0), BrushId(1)];
+    let p = c.prepare(&player()).unwrap();
+    let at = DVec3::new(0.0, 0.0, 30.0);
+    assert_eq!(c.collider.trace_among(&mut c.ctx, &p, at, at, &all), None);
+    let flat = Shape::new_box(DVec3::new(-16.0, -16.0, 0.0), DVec3::new(16.0, 16.0, 0.0)).unwrap();
+    let q = c.prepare(&flat).unwrap();
+    let end = at + DVec3::new(100.0, 0.0, 0.0);
+    assert_eq!(c.collider.trace_among(&mut c.ctx, &q, at, end, &all), None);
+    assert!(c.trace(&q, at, end).is_hit());
+}
