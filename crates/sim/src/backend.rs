@@ -88,8 +88,9 @@ pub const BACKENDS: [BackendInfo; 5] = [
         kind: BackendKind::UdopExact,
         name: "udop+exact",
         about: "The exact reference behind the k-UDOP free-space cache (cspace-udop): moves that \
-                stay inside the k-UDOP of the grid cell they start or end in (built on first use, \
-                shared by every agent) skip the world trace. Answers are the exact backend's.",
+                stay inside the k-UDOP of the grid cell they start in (built on first use, shared \
+                by every agent) skip the world trace, and moves that can meet only the cell's \
+                nearest brushes are traced against those alone. Answers are the exact backend's.",
         shapes: Shapes::Every,
         build: |world, _| {
             Ok(Arc::new(udop_cache(
