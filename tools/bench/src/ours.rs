@@ -11,6 +11,7 @@ use cspace_geom::{
 };
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree};
 use cspace_onion::{CompileOptions, OnionCollider, Pose};
+use cspace_sim::BackendKind;
 
 use crate::query::Query;
 use crate::timing::Tracer;
@@ -89,6 +90,8 @@ pub const ONION: &str = "onion";
 pub const MELAX_EXACT: &str = "melax-exact (exact bevels)";
 /// The label of Melax's tree with the paper's bevels.
 pub const MELAX_PAPER: &str = "melax (paper bevels)";
+/// The label of the exact reference behind the k-UDOP cells, as the simulator builds it.
+pub const UDOP_EXACT: &str = "udop+exact (k-UDOP cells)";
 
 /// Bytes of one packed Melax node (plane normal and distance, two child references), as
 /// `cspace-melax` documents its layout.
@@ -127,7 +130,33 @@ pub fn backends() -> Vec<OurBackend> {
             build: |world, shape| build_melax(world, shape, BevelMode::PAPER),
             exact: false,
         },
+        OurBackend {
+            label: UDOP_EXACT,
+            queries: &Query::ALL,
+            build: build_udop_exact,
+            exact: true,
+        },
     ]
+}
+
+/// The simulator's `udop+exact` (`cspace_sim::BackendKind::UdopExact`): the exact reference
+/// behind the k-UDOP cells, which certify misses and narrow hits to a cell's nearest brushes.
+/// Its cells are built by the first traces that need them (the first passes), so the build
+/// column is the grid's allocation only, and its memory is left out (the cells' bytes are in
+/// docs/udop.md).
+fn build_udop_exact(world: &Arc<World>, shape: &Shape) -> Result<Built, Unavailable> {
+    let clock = Instant::now();
+    let collider = BackendKind::UdopExact
+        .build_for(world, std::slice::from_ref(shape))
+        .map_err(|e| Unavailable::Unsupported(e.to_string()))?
+        .ok_or_else(|| Unavailable::Unsupported(format!("no {}", shape.describe())))?;
+    let build = clock.elapsed();
+    Ok(Built {
+        factory: Box::new(move || collider.clone()),
+        build,
+        memory: None,
+        structure: "k-UDOP cells over the exact reference, built on first use".to_string(),
+    })
 }
 
 /// The exact reference: its structure is the world's AABB tree over the brush bounds (timed by

@@ -363,7 +363,15 @@ fn method(out: &mut String, report: &Report) {
          the cell gives the count, its share, the split, and the largest distance between the \
          two impacts. Our backends count touching as free (overlap must exceed \
          `tolerance::CONTACT`); parry counts a touch as a hit, so grazing segments show up as \
-         hit/miss differences with parry.\n"
+         hit/miss differences with parry."
+    );
+    let _ = writeln!(
+        out,
+        "- Certified: the share of the traces a free-space index answered as misses without a \
+         walk (`QueryCounters::certified`: the onion's and Melax's indexes, `udop+exact`'s \
+         k-UDOP cells); for `udop+exact`, narrowed is the share it handed to the exact backend \
+         with the only brushes they can meet (a cell's nearest, `Collider::trace_among`). \
+         `udop+exact` builds its cells in the first passes, which the medians leave out.\n"
     );
 }
 
@@ -415,9 +423,12 @@ fn trace_table(out: &mut String, world: &WorldTable) {
 
 fn cells(f: &TraceFigures) -> String {
     let (nodes, per_node) = node_cells(f);
-    let certified = f
+    let mut certified = f
         .certified
         .map_or("—".to_string(), |c| format!("{:.1} %", 100.0 * c + 0.0));
+    if let Some(n) = f.narrowed {
+        certified += &format!(" (+ {:.1} % narrowed)", 100.0 * n + 0.0);
+    }
     format!(
         "{} | ±{:.0} % | {} | {} | {} | {} | {nodes} | {per_node} | {certified}",
         ns(f.timing.median_ns),

@@ -153,6 +153,9 @@ pub struct TraceFigures {
     /// `[0, 1]`, when the backend has one (the onion's, Melax's for spheres and cylinders;
     /// `QueryCounters::certified`).
     pub certified: Option<f64>,
+    /// The share of the traces a cache handed to its backend with the only brushes they can
+    /// meet (`QueryCounters::narrowed`: `udop+exact`), when it did.
+    pub narrowed: Option<f64>,
 }
 
 impl TraceFigures {
@@ -571,9 +574,13 @@ fn trace_world(
             .iter()
             .map(|(_, t)| t.counters().nodes_visited)
             .collect();
-        let index_before: Vec<(u64, u64)> = tracers
+        // A cache's narrowed traces were asked of its index too.
+        let index_before: Vec<(u64, u64, u64)> = tracers
             .iter()
-            .map(|(_, t)| (t.counters().certified, t.counters().fall_throughs))
+            .map(|(_, t)| {
+                let c = t.counters();
+                (c.certified, c.fall_throughs, c.narrowed)
+            })
             .collect();
         let (answers, timings) = {
             let mut participants: Vec<&mut dyn Tracer> = tracers
@@ -602,8 +609,10 @@ fn trace_world(
             let counters = tracers[i].1.counters();
             let certified = counters.certified - index_before[i].0;
             let fell = counters.fall_throughs - index_before[i].1;
-            let certified =
-                (certified + fell > 0).then(|| certified as f64 / (certified + fell) as f64);
+            let narrowed = counters.narrowed - index_before[i].2;
+            let asked = (certified + fell + narrowed) as f64;
+            let certified = (asked > 0.0).then(|| certified as f64 / asked);
+            let narrowed = (narrowed > 0).then(|| narrowed as f64 / asked);
             table.rows.push(TraceRow {
                 query,
                 backend: label.to_string(),
@@ -617,6 +626,7 @@ fn trace_world(
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
                     certified,
+                    narrowed,
                 }),
             });
         }
@@ -633,6 +643,7 @@ fn trace_world(
                 vs_parry: None,
                 nodes_per_trace: None,
                 certified: None,
+                narrowed: None,
             }),
         });
         eprintln!(
