@@ -47,14 +47,38 @@ fn tiny_suite_writes_every_section() {
         "{onion_box:?}"
     );
     assert!(onion_box.certified.is_some(), "{onion_box:?}");
+    // The backends without a tree (the exact reference, and the k-UDOP cells over it) count no
+    // nodes; every other one does.
     assert!(world.rows.iter().all(|r| {
         r.is_peer
             || r.backend == "exact"
+            || r.backend == cspace_bench::ours::UDOP_EXACT
             || r.figures.as_ref().is_err()
             || r.figures
                 .as_ref()
                 .is_ok_and(|f| f.nodes_per_trace.is_some())
     }));
+    // The k-UDOP cells certify and narrow the box traces, and agree with the exact reference.
+    let udop_box = world
+        .rows
+        .iter()
+        .find(|r| {
+            r.backend == cspace_bench::ours::UDOP_EXACT
+                && r.query == cspace_bench::query::Query::Box
+        })
+        .and_then(|r| r.figures.as_ref().ok())
+        .expect("a udop+exact box row");
+    assert!(
+        udop_box.certified.is_some() && udop_box.narrowed.is_some(),
+        "{udop_box:?}"
+    );
+    assert!(
+        udop_box
+            .vs_exact
+            .as_ref()
+            .is_some_and(|a| a.hit_mismatches + a.distance_mismatches == 0 && a.max_delta == 0.0),
+        "{udop_box:?}"
+    );
     // The exact reference agrees with itself: its rows carry no vs-exact figure.
     assert!(world.rows.iter().any(|r| r.backend == "exact"
         && r.figures.as_ref().is_ok_and(|f| f.vs_exact.is_none())));
