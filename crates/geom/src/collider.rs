@@ -452,8 +452,12 @@ pub struct QueryCounters {
     /// certified misses; counted in `traces` too).
     pub certified: u64,
     /// Traces the free-space index could not certify, answered by the walk (counted in
-    /// `traces` too).
+    /// `traces` too). The onion's and Melax's indexes say why in `fall_through_reasons` (whose
+    /// counts sum to this); the k-UDOP cache counts its own without a reason.
     pub fall_throughs: u64,
+    /// Why the onion's and Melax's free-space indexes passed traces to the walk, one count per
+    /// [`FallThrough`] (issue 31's "count what the walk does").
+    pub fall_through_reasons: FallThroughs,
 
     /// Traces a free-space cache answered as misses without asking its backend.
     pub cache_skips: u64,
@@ -478,6 +482,7 @@ impl std::ops::AddAssign for QueryCounters {
         self.merged += other.merged;
         self.certified += other.certified;
         self.fall_throughs += other.fall_throughs;
+        self.fall_through_reasons += other.fall_through_reasons;
         self.cache_skips += other.cache_skips;
         self.cache_points_answered += other.cache_points_answered;
         self.narrowed += other.narrowed;
@@ -487,6 +492,17 @@ impl std::ops::AddAssign for QueryCounters {
 }
 
 impl QueryCounters {
+    /// Counts a trace a free-space index passed to the walk, and why: `fall_throughs` and the
+    /// reason's count together, so that the reasons always sum to the fall-throughs of the
+    /// indexes that give one. Cold and out of line, so that a certified trace's code stays what
+    /// it was without the reasons (callgrind over the onion's `trace_loop`).
+    #[cold]
+    #[inline(never)]
+    pub fn fell_through(&mut self, reason: FallThrough) {
+        self.fall_throughs += 1;
+        self.fall_through_reasons.count(reason);
+    }
+
     /// The share of the traces asked that a cache skipped, in `[0, 1]`.
     pub fn skip_rate(&self) -> f64 {
         let asked = self.traces + self.cache_skips;
@@ -528,6 +544,16 @@ impl fmt::Display for QueryCounters {
                 100.0 * share + 0.0,
                 self.fall_throughs
             )?;
+            let reasons = self.fall_through_reasons;
+            if reasons.total() > 0 {
+                write!(f, " ({reasons}")?;
+                // A wrapper's fall-throughs (the k-UDOP cache's) over an index that gives reasons.
+                let unclassified = self.fall_throughs.saturating_sub(reasons.total());
+                if unclassified > 0 {
+                    write!(f, ", without a reason {unclassified}")?;
+                }
+                f.write_str(")")?;
+            }
         }
         if self.cache_skips + self.cache_points_answered + self.cache_rebuilds > 0 {
             let each = if self.cache_rebuilds == 0 {
@@ -554,6 +580,95 @@ impl fmt::Display for QueryCounters {
             )?;
         }
         Ok(())
+    }
+}
+
+/// Why a free-space index could not certify a trace as a miss, so that the walk answered it:
+/// the first of the index's tests that failed, in the order it makes them (issue 31: "certified
+/// misses and fall-throughs per trace", with the reason; `cspace_onion`'s and `cspace_melax`'s
+/// `free_index.rs`). Melax's index, which tries the end's cell when the start's fails, gives the
+/// reason of the start's cell. Moves of no length the onion answers with its point query, and
+/// the traces of a shape an index does not serve (Melax's hulls and points, its shapes past the
+/// eighth), never ask the index: they are no fall-throughs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FallThrough {
+    /// The start lies outside the index's grid, and no slab beyond it that the index verified
+    /// holds both ends (the onion keeps up to six such slabs per space; Melax's index none).
+    OutsideGrid,
+    /// The start's cell has no box: wholly solid, none grown there, or the one grown refused by
+    /// the verification against the tree when the index was built.
+    NoBox,
+    /// The start lies outside the box of its cell.
+    StartOutside,
+    /// The start lies in the box of its cell, the end outside it.
+    EndOutside,
+}
+
+/// How many traces fell through for each [`FallThrough`] reason (`QueryCounters::
+/// fall_through_reasons`; their sum is the fall-throughs of the indexes that give reasons).
+///
+/// Printed with all four counts in the order the index tests them (outside the grid, no box,
+/// start outside, end outside), zeros included: a zero says the reason was looked for and did not
+/// happen, and the rows of a table (a backend per row, `sim bench`) then line up count by count.
+/// [`QueryCounters`]' `Display` prints them in parentheses after the fall-throughs when any is
+/// counted (so not for the k-UDOP cache alone, which gives no reasons), and the fall-throughs
+/// counted without a reason, if any, after them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FallThroughs {
+    /// [`FallThrough::OutsideGrid`]: the start outside the grid, no slab holding both ends.
+    pub outside_grid: u64,
+    /// [`FallThrough::NoBox`]: the start's cell has no box.
+    pub no_box: u64,
+    /// [`FallThrough::StartOutside`]: the start outside its cell's box.
+    pub start_outside: u64,
+    /// [`FallThrough::EndOutside`]: the start in its cell's box, the end outside.
+    pub end_outside: u64,
+}
+
+impl FallThroughs {
+    /// Counts one trace that fell through for `reason`.
+    #[inline]
+    pub fn count(&mut self, reason: FallThrough) {
+        *match reason {
+            FallThrough::OutsideGrid => &mut self.outside_grid,
+            FallThrough::NoBox => &mut self.no_box,
+            FallThrough::StartOutside => &mut self.start_outside,
+            FallThrough::EndOutside => &mut self.end_outside,
+        } += 1;
+    }
+
+    /// The count for `reason`.
+    pub fn of(&self, reason: FallThrough) -> u64 {
+        match reason {
+            FallThrough::OutsideGrid => self.outside_grid,
+            FallThrough::NoBox => self.no_box,
+            FallThrough::StartOutside => self.start_outside,
+            FallThrough::EndOutside => self.end_outside,
+        }
+    }
+
+    /// The traces counted for every reason.
+    pub fn total(&self) -> u64 {
+        self.outside_grid + self.no_box + self.start_outside + self.end_outside
+    }
+}
+
+impl std::ops::AddAssign for FallThroughs {
+    fn add_assign(&mut self, other: FallThroughs) {
+        self.outside_grid += other.outside_grid;
+        self.no_box += other.no_box;
+        self.start_outside += other.start_outside;
+        self.end_outside += other.end_outside;
+    }
+}
+
+impl fmt::Display for FallThroughs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "outside the grid {}, no box {}, start outside {}, end outside {}",
+            self.outside_grid, self.no_box, self.start_outside, self.end_outside
+        )
     }
 }
 
@@ -992,5 +1107,48 @@ mod tests {
         assert_eq!(skin_fraction(0.01, -5.0, 1.0 / 32.0), 0.0);
         // Parallel or moving away: no progress through this plane.
         assert_eq!(skin_fraction(1.0, 1.0, 1.0 / 32.0), 0.0);
+    }
+
+    /// The fall-throughs' reasons are counted with them, summed by `+=` and printed after them,
+    /// all four in the order an index tests them; fall-throughs a wrapper counted without a
+    /// reason are printed as such, and counters without reasons (the k-UDOP cache's alone) print
+    /// none.
+    #[test]
+    fn fall_through_reasons_are_summed_and_printed() {
+        let mut one = QueryCounters {
+            certified: 5,
+            ..QueryCounters::default()
+        };
+        one.fell_through(FallThrough::NoBox);
+        one.fell_through(FallThrough::EndOutside);
+        let mut sum = one;
+        sum += one;
+        let expected = FallThroughs {
+            no_box: 2,
+            end_outside: 2,
+            ..FallThroughs::default()
+        };
+        assert_eq!((sum.fall_throughs, sum.fall_through_reasons), (4, expected));
+        let index = "0 traces, 0 hits, 0 point queries; free-space index: 10 certified misses \
+                     (71.4%), 4 fell through to the walk";
+        let reasons = "outside the grid 0, no box 2, start outside 0, end outside 2";
+        assert_eq!(sum.to_string(), format!("{index} ({reasons})"));
+        sum.fall_throughs += 1;
+        assert!(
+            sum.to_string().ends_with(
+                "(66.7%), 5 fell through to the walk (outside the grid 0, no box 2, \
+                            start outside 0, end outside 2, without a reason 1)"
+            ),
+            "{sum}"
+        );
+        let cache = QueryCounters {
+            certified: 1,
+            fall_throughs: 3,
+            ..QueryCounters::default()
+        };
+        assert!(
+            cache.to_string().ends_with("3 fell through to the walk"),
+            "{cache}"
+        );
     }
 }

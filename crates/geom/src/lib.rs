@@ -52,8 +52,9 @@ pub mod world;
 pub use aabb::Aabb;
 pub use brush::{Brush, BrushError, BrushId};
 pub use collider::{
-    Collider, ColliderKey, ContextFor, Hit, HitSurface, MoverCache, Parts, Prepared, QueryContext,
-    QueryCounters, TraceOutcome, TypedCollider, TypedContext, UnsupportedShape, WithContext,
+    Collider, ColliderKey, ContextFor, FallThrough, FallThroughs, Hit, HitSurface, MoverCache,
+    Parts, Prepared, QueryContext, QueryCounters, TraceOutcome, TypedCollider, TypedContext,
+    UnsupportedShape, WithContext,
 };
 pub use exact::ExactCollider;
 pub use patch::{ControlGrid, PatchError, TessellationOptions};

@@ -414,8 +414,8 @@ impl TypedCollider for MelaxCollider {
 
 impl MelaxCollider {
     /// The certified miss of a move inside the free box of its start's cell (the shape's
-    /// free-space index, [`crate::free_index`]), counted; `None` (a fall-through, counted when
-    /// the shape has an index) when the walk must answer. The domain and the key are checked
+    /// free-space index, [`crate::free_index`]), counted; `None` (a fall-through, counted with
+    /// its reason when the shape has an index) when the walk must answer. The domain and the key are checked
     /// here (in debug builds), once per trace.
     #[inline(always)]
     fn certified(
@@ -429,14 +429,18 @@ impl MelaxCollider {
         self.key.check(prepared);
         let free = self.free_index(prepared)?;
         // The start's cell, then the end's: a move leaving its start's box may lie in the box of
-        // the cell it ends in.
-        if free.certifies(start, end) || free.certifies(end, start) {
-            counters.traces += 1;
-            counters.certified += 1;
-            return Some(Hit::miss(end));
+        // the cell it ends in. A fall-through is counted with the start's cell's reason.
+        match free.verdict(start, end) {
+            Some(reason) if !free.certifies(end, start) => {
+                counters.fell_through(reason);
+                None
+            }
+            _ => {
+                counters.traces += 1;
+                counters.certified += 1;
+                Some(Hit::miss(end))
+            }
         }
-        counters.fall_throughs += 1;
-        None
     }
 
     /// `HitCheckBSP` for the shape, with its offsets.

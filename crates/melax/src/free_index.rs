@@ -52,9 +52,9 @@ use std::time::Instant;
 
 use cspace_geom::exact::is_thin;
 use cspace_geom::tolerance::BOX_GROWTH;
-use cspace_geom::{Aabb, DVec3, Shape, World};
+use cspace_geom::{Aabb, DVec3, FallThrough, Shape, World};
 pub use cspace_onion::FREE_BOX_CAP;
-use cspace_onion::{ConfigBounds, quantized};
+use cspace_onion::{ConfigBounds, fall_through_in_box, quantized};
 use rayon::prelude::*;
 
 use crate::offsets::{BoxOffsets, CylinderOffsets, Offsets, SphereOffsets};
@@ -286,20 +286,36 @@ impl FreeIndex {
         Aabb::new(lo, lo + DVec3::splat(self.cell))
     }
 
-    /// True when the move `a -> b` lies in the free box of `a`'s cell: a certified miss.
-    #[inline]
-    pub fn certifies(&self, a: DVec3, b: DVec3) -> bool {
+    /// The box of `a`'s cell and the cell's lower corner; `None` outside the grid (and for NaN).
+    #[inline(always)]
+    fn cell_of(&self, a: DVec3) -> Option<(&[i16; 6], DVec3)> {
         let k = (a - self.origin) * self.inverse;
         // False for NaN too.
         if !(k.cmpge(DVec3::ZERO).all() && k.cmplt(self.extent).all()) {
-            return false;
+            return None;
         }
         // In range, so `i32` holds them (a conversion to `usize` costs far more instructions).
         let (x, y, z) = (k.x as i32, k.y as i32, k.z as i32);
         let corner = self.origin + DVec3::new(f64::from(x), f64::from(y), f64::from(z)) * self.cell;
         let at = (z as usize * self.dims[1] + y as usize) * self.dims[0] + x as usize;
-        let Some(q) = self.cells.get(at) else {
-            return false;
+        Some((self.cells.get(at)?, corner))
+    }
+
+    /// True when the move `a -> b` lies in the free box of `a`'s cell: a certified miss.
+    #[inline(always)]
+    pub fn certifies(&self, a: DVec3, b: DVec3) -> bool {
+        self.verdict(a, b).is_none()
+    }
+
+    /// `None` when the move `a -> b` lies in the free box of `a`'s cell (a certified miss); else
+    /// why not: the first of the tests that failed, in the order they are made (the grid, which
+    /// this index keeps no slabs beyond, then the cell's box, the start, the end). The reason is
+    /// read off the test that failed, so a certified move costs what it did when this answered a
+    /// `bool` (callgrind, `melax_free_index`).
+    #[inline(always)]
+    pub fn verdict(&self, a: DVec3, b: DVec3) -> Option<FallThrough> {
+        let Some((q, corner)) = self.cell_of(a) else {
+            return Some(FallThrough::OutsideGrid);
         };
         let (a, b) = ((a - corner) * STEPS, (b - corner) * STEPS);
         let inside = |p: DVec3| {
@@ -311,7 +327,12 @@ impl FreeIndex {
                 & (p.z <= f64::from(q[5]))
         };
         // False for a cell without a box (lo.x > hi.x), and for NaN.
-        inside(a) & inside(b)
+        if inside(a) & inside(b) {
+            return None;
+        }
+        let [lo, hi] = [[q[0], q[1], q[2]], [q[3], q[4], q[5]]]
+            .map(|c| DVec3::new(f64::from(c[0]), f64::from(c[1]), f64::from(c[2])));
+        Some(fall_through_in_box(lo, hi, a))
     }
 
     /// Bytes of the cells' boxes.
@@ -326,16 +347,19 @@ impl FreeIndex {
 
     /// The boxes (lower and upper corners), for the tests.
     pub fn boxes(&self) -> impl Iterator<Item = [DVec3; 2]> + '_ {
-        (0..self.cells.len())
-            .filter(|&i| self.cells[i] != NONE)
-            .map(|i| {
-                let corner = self.cell_box(i).min;
-                let q = self.cells[i].map(f64::from);
-                [
-                    corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
-                    corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
-                ]
-            })
+        (0..self.cells.len()).filter_map(|i| self.free_box(i))
+    }
+
+    /// Cell `i`'s box (lower and upper corners), if it has one.
+    fn free_box(&self, i: usize) -> Option<[DVec3; 2]> {
+        let corner = self.cell_box(i).min;
+        let q = self.cells[i].map(f64::from);
+        (self.cells[i] != NONE).then(|| {
+            [
+                corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
+                corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
+            ]
+        })
     }
 }
 
@@ -441,7 +465,7 @@ mod tests {
     use std::sync::Arc;
 
     use cspace_geom::generate::{RandomBoxes, Rng};
-    use cspace_geom::{Aabb, Brush, Collider, QueryContext, Shape, World};
+    use cspace_geom::{Aabb, Brush, Collider, FallThroughs, QueryContext, Shape, World};
 
     use super::*;
     use crate::offsets::PointOffsets;
@@ -530,5 +554,197 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A sphere of radius 16 on a floor 512 units thick (top at 0), with and without its index:
+    /// the colliders, the shape prepared for each, and the index's cells (each cell with its
+    /// box, if it has one).
+    struct OnAFloor {
+        indexed: MelaxCollider,
+        walked: MelaxCollider,
+        cells: Vec<(Aabb, Option<[DVec3; 2]>)>,
+        extent: Aabb,
+    }
+
+    fn on_a_floor() -> OnAFloor {
+        let floor = Brush::from_aabb(Aabb::new(
+            DVec3::new(-512.0, -512.0, -512.0),
+            DVec3::new(512.0, 512.0, 0.0),
+        ))
+        .unwrap();
+        let world = Arc::new(World::from_brushes([floor]));
+        let tree = Arc::new(crate::compile(&world, BevelMode::PAPER).unwrap());
+        let indexed = MelaxCollider::new(world.clone(), tree.clone()).unwrap();
+        let walked = indexed.clone().without_free_index();
+        let prepared = indexed.prepare(&sphere()).unwrap();
+        let index = indexed.free_index(&prepared).expect("an index");
+        let cells = (0..index.cells.len())
+            .map(|i| (index.cell_box(i), index.free_box(i)))
+            .collect();
+        let extent = Aabb::new(index.origin, index.origin + index.extent * index.cell);
+        OnAFloor {
+            indexed,
+            walked,
+            cells,
+            extent,
+        }
+    }
+
+    fn sphere() -> Shape {
+        Shape::new_sphere(16.0).unwrap()
+    }
+
+    impl OnAFloor {
+        /// Traces `from -> to` with the index and without it (the same answer), and returns
+        /// what the index counted: one fall-through, and why.
+        fn fell_through(&self, from: DVec3, to: DVec3) -> FallThroughs {
+            let (a, b) = (
+                self.indexed.prepare(&sphere()).unwrap(),
+                self.walked.prepare(&sphere()).unwrap(),
+            );
+            let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
+            assert_eq!(
+                self.indexed.trace(&mut a_ctx, &a, from, to),
+                self.walked.trace(&mut b_ctx, &b, from, to),
+                "{from} -> {to}"
+            );
+            let counters = a_ctx.counters;
+            assert_eq!(
+                (counters.certified, counters.fall_throughs),
+                (0, 1),
+                "{from} -> {to}: {counters}"
+            );
+            counters.fall_through_reasons
+        }
+    }
+
+    /// A move starting in a cell inside the floor, where no candidate box is free, falls
+    /// through for the reason that its cell has no box.
+    #[test]
+    fn a_move_from_a_cell_without_a_box_falls_through_for_no_box() {
+        let floor = on_a_floor();
+        let (cell, _) = floor
+            .cells
+            .iter()
+            .find(|(_, found)| found.is_none())
+            .expect("a cell without a box inside the floor");
+        let from = cell.centre();
+        let expected = FallThroughs {
+            no_box: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(floor.fell_through(from, from + DVec3::X), expected);
+    }
+
+    /// A move starting in a cell that has a box, but below the box (the cells across the
+    /// floor's top have their boxes above it), and staying in the cell, falls through for the
+    /// reason that its start is outside its cell's box.
+    #[test]
+    fn a_move_from_outside_its_cells_box_falls_through_for_start_outside() {
+        let floor = on_a_floor();
+        let (cell, [lo, _]) = floor
+            .cells
+            .iter()
+            .find_map(|&(cell, found)| {
+                found
+                    .filter(|[lo, _]| lo.z > cell.min.z + 1.0)
+                    .map(|b| (cell, b))
+            })
+            .expect("a cell whose box does not reach its bottom");
+        let from = DVec3::new(cell.centre().x, cell.centre().y, (cell.min.z + lo.z) * 0.5);
+        let expected = FallThroughs {
+            start_outside: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(floor.fell_through(from, from + DVec3::X), expected);
+    }
+
+    /// A move from the middle of a cell's part of its box to 300 units away (a box reaches at
+    /// most [`FREE_BOX_CAP`] from the point it grew from, so the box of the end's cell does not
+    /// hold the start either) falls through for the reason that its end is outside its start's
+    /// cell's box.
+    #[test]
+    fn a_move_leaving_its_starts_box_falls_through_for_end_outside() {
+        let floor = on_a_floor();
+        let (cell, [lo, hi]) = floor
+            .cells
+            .iter()
+            .find_map(|&(cell, found)| found.map(|b| (cell, b)))
+            .expect("a cell with a box");
+        let from = (lo.max(cell.min) + hi.min(cell.max)) * 0.5;
+        let to = from + DVec3::new(300.0, 0.0, 0.0);
+        // The box of the end's cell, if any, does not hold the start.
+        let end_box = floor
+            .cells
+            .iter()
+            .find(|(c, _)| c.contains_point(to))
+            .and_then(|&(_, b)| b);
+        assert!(end_box.is_none_or(|[lo, hi]| !Aabb::new(lo, hi).contains_point(from)));
+        let expected = FallThroughs {
+            end_outside: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(floor.fell_through(from, to), expected);
+    }
+
+    /// A move far beneath the floor, outside the grid (this index keeps no slabs beyond it),
+    /// falls through for that reason.
+    #[test]
+    fn a_move_outside_the_grid_falls_through_for_outside_grid() {
+        let floor = on_a_floor();
+        let from = DVec3::new(0.0, 0.0, floor.extent.min.z - 100.0);
+        assert!(!floor.extent.contains_point(from));
+        let expected = FallThroughs {
+            outside_grid: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(
+            floor.fell_through(from, from + DVec3::new(10.0, 0.0, -10.0)),
+            expected
+        );
+    }
+
+    /// Over thousands of random moves of a random world, from inside the grid and beyond it,
+    /// every trace the index does not certify falls through for exactly one reason: the reasons
+    /// sum to the fall-throughs, trace by trace, and each reason occurs.
+    #[test]
+    fn every_fall_through_has_one_reason() {
+        let world = Arc::new(
+            RandomBoxes {
+                count: 200,
+                extent: 500.0,
+                ..RandomBoxes::BENCHMARK
+            }
+            .world(),
+        );
+        let tree = Arc::new(crate::compile(&world, BevelMode::PAPER).unwrap());
+        let melax = MelaxCollider::new(world.clone(), tree).unwrap();
+        let prepared = melax.prepare(&sphere()).unwrap();
+        let mut ctx = QueryContext::new();
+        let mut rng = Rng::new(31);
+        let bounds = world.bounds().loosened(200.0);
+        for _ in 0..4000 {
+            let from = rng.point_in(&bounds);
+            let to = from + rng.unit_vector() * rng.range(1.0, 120.0);
+            let before = ctx.counters;
+            melax.trace(&mut ctx, &prepared, from, to);
+            let after = ctx.counters;
+            let certified = after.certified - before.certified;
+            let fell = after.fall_throughs - before.fall_throughs;
+            let reasons = after.fall_through_reasons.total() - before.fall_through_reasons.total();
+            assert_eq!((certified + fell, reasons), (1, fell), "{from} -> {to}");
+        }
+        let counters = ctx.counters;
+        let reasons = counters.fall_through_reasons;
+        assert_eq!(reasons.total(), counters.fall_throughs, "{counters}");
+        for reason in [
+            FallThrough::OutsideGrid,
+            FallThrough::NoBox,
+            FallThrough::StartOutside,
+            FallThrough::EndOutside,
+        ] {
+            assert!(reasons.of(reason) > 0, "no {reason:?}: {counters}");
+        }
+        assert!(counters.certified > 0, "{counters}");
     }
 }

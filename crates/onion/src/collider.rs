@@ -460,11 +460,13 @@ impl TypedCollider for OnionCollider {
             };
         }
         if let Some(free) = &self.free[space] {
-            if free.certifies(start, end) {
-                counters.certified += 1;
-                return Hit::miss(end);
+            match free.verdict(start, end) {
+                None => {
+                    counters.certified += 1;
+                    return Hit::miss(end);
+                }
+                Some(reason) => counters.fell_through(reason),
             }
-            counters.fall_throughs += 1;
         }
         let Shape::Box(shape) = prepared.shape() else {
             unreachable!("prepare accepts boxes only")

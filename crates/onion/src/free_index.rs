@@ -26,7 +26,7 @@
 //! two answers on every trace.
 
 use cspace_geom::tolerance::{BOX_GROWTH, FREE_BOX_INSET, WORLD_HALF_EXTENT};
-use cspace_geom::{Aabb, World};
+use cspace_geom::{Aabb, FallThrough, World};
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -182,27 +182,35 @@ impl FreeIndex {
         (index, stats)
     }
 
-    /// True when the move `a -> b` lies in the free box of `a`'s cell: a certified miss.
-    #[inline]
-    pub fn certifies(&self, a: DVec3, b: DVec3) -> bool {
+    /// `None` when the move `a -> b` lies in the free box of `a`'s cell (a certified miss), or
+    /// in one of the slabs beyond the grid when `a` is outside it; else why not: the first of the
+    /// tests that failed, in the order they are made (the grid, the cell's box, the start, the
+    /// end). The reason is read off the test that failed, so a certified move costs what it did
+    /// when this answered a `bool` (callgrind, `trace_loop`).
+    #[inline(always)]
+    pub fn verdict(&self, a: DVec3, b: DVec3) -> Option<FallThrough> {
         let Some((cell, corner)) = self.shape.cell_and_corner(a) else {
-            return self.certifies_outside(a, b);
+            return self.verdict_outside(a, b);
         };
         let q = &self.cells[cell];
         let lo = DVec3::new(f64::from(q[0]), f64::from(q[1]), f64::from(q[2]));
         let hi = DVec3::new(f64::from(q[3]), f64::from(q[4]), f64::from(q[5]));
         let (a, b) = ((a - corner) * STEPS, (b - corner) * STEPS);
         // False for NaN too, and for a cell without a box (lo.x > hi.x).
-        a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all()
+        if a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all() {
+            return None;
+        }
+        Some(fall_through_in_box(lo, hi, a))
     }
 
-    /// True when the move `a -> b`, starting outside the grid, lies in one of the free slabs
-    /// beyond it (false for NaN).
+    /// [`FreeIndex::verdict`] for a move starting outside the grid: `None` when one of the free
+    /// slabs beyond it holds both ends (not for NaN).
     #[cold]
-    fn certifies_outside(&self, a: DVec3, b: DVec3) -> bool {
-        self.outside.iter().any(|[lo, hi]| {
+    fn verdict_outside(&self, a: DVec3, b: DVec3) -> Option<FallThrough> {
+        let inside = self.outside.iter().any(|[lo, hi]| {
             a.cmpge(*lo).all() && a.cmple(*hi).all() && b.cmpge(*lo).all() && b.cmple(*hi).all()
-        })
+        });
+        (!inside).then_some(FallThrough::OutsideGrid)
     }
 
     /// Bytes of the cells' boxes.
@@ -214,16 +222,38 @@ impl FreeIndex {
     #[cfg(test)]
     pub fn boxes(&self) -> Vec<[DVec3; 2]> {
         (0..self.cells.len())
-            .filter(|&i| self.cells[i] != NONE)
-            .map(|i| {
-                let corner = self.shape.cell_box(i, 0.0).min;
-                let q = self.cells[i].map(f64::from);
-                [
-                    corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
-                    corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
-                ]
-            })
+            .filter_map(|i| self.free_box(i))
             .collect()
+    }
+
+    /// Cell `i`'s box, if it has one, for the tests.
+    #[cfg(test)]
+    fn free_box(&self, i: usize) -> Option<[DVec3; 2]> {
+        let corner = self.shape.cell_box(i, 0.0).min;
+        let q = self.cells[i].map(f64::from);
+        (self.cells[i] != NONE).then(|| {
+            [
+                corner + DVec3::new(q[0], q[1], q[2]) / STEPS,
+                corner + DVec3::new(q[3], q[4], q[5]) / STEPS,
+            ]
+        })
+    }
+}
+
+/// Why a move whose start `a` lies in a cell whose box is `[lo, hi]` (in any frame, `a` in the
+/// same; a lower corner above the upper one on x for none) is not in the box: no box, the start
+/// outside it, or else the end (the caller asks only about moves not in the box). Out of line,
+/// so that a certified move's code is what it was without the reasons. Melax's index keeps its
+/// boxes so too.
+#[cold]
+#[inline(never)]
+pub fn fall_through_in_box(lo: DVec3, hi: DVec3, a: DVec3) -> FallThrough {
+    if lo.x > hi.x {
+        FallThrough::NoBox
+    } else if !(a.cmpge(lo).all() && a.cmple(hi).all()) {
+        FallThrough::StartOutside
+    } else {
+        FallThrough::EndOutside
     }
 }
 
@@ -488,8 +518,12 @@ mod tests {
     use std::sync::Arc;
 
     use cspace_geom::generate::{RandomBoxes, Rng};
-    use cspace_geom::{Collider, ExactCollider, QueryContext, Shape};
+    use cspace_geom::{
+        Aabb, Collider, ExactCollider, FallThrough, FallThroughs, QueryContext, Shape,
+    };
+    use glam::DVec3;
 
+    use super::FreeIndex;
     use crate::{CompileOptions, OnionCollider, Pose, compile};
 
     /// The onion for `world` and the standing box compiled with `options`, with and without
@@ -602,6 +636,155 @@ mod tests {
             );
             assert_eq!(a_ctx.counters.certified > before, inside, "{from} -> {to}");
         }
+    }
+
+    /// Traces `from -> to` on the floor of [`on_a_floor`] with the index and without it (the
+    /// same answer), and returns what the index counted: one fall-through, and why.
+    fn fell_through(from: glam::DVec3, to: glam::DVec3) -> FallThroughs {
+        let (indexed, walked, a, b) = on_a_floor();
+        let (mut a_ctx, mut b_ctx) = (QueryContext::new(), QueryContext::new());
+        assert_eq!(
+            indexed.trace(&mut a_ctx, &a, from, to),
+            walked.trace(&mut b_ctx, &b, from, to),
+            "{from} -> {to}"
+        );
+        let counters = a_ctx.counters;
+        assert_eq!(
+            (counters.certified, counters.fall_throughs),
+            (0, 1),
+            "{from} -> {to}: {counters}"
+        );
+        counters.fall_through_reasons
+    }
+
+    /// The floor's index (the standing box's space), and its cells' boxes in the grid (its
+    /// cell, with the box if it has one), for the tests of the reasons.
+    fn floor_cells() -> (FreeIndex, Vec<(Aabb, Option<[DVec3; 2]>)>) {
+        let (indexed, ..) = on_a_floor();
+        let index = indexed.free_index(0).expect("a grid").clone();
+        let cells = (0..index.cells.len())
+            .map(|i| (index.shape.cell_box(i, 0.0), index.free_box(i)))
+            .collect();
+        (index, cells)
+    }
+
+    /// A move starting in a cell wholly inside the floor (solid for the standing box: no box
+    /// was looked for) falls through for the reason that its cell has no box.
+    #[test]
+    fn a_move_from_a_cell_without_a_box_falls_through_for_no_box() {
+        let (_, cells) = floor_cells();
+        let (cell, _) = cells
+            .iter()
+            .find(|(_, found)| found.is_none())
+            .expect("a cell without a box inside the floor");
+        let from = cell.centre();
+        let expected = FallThroughs {
+            no_box: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(fell_through(from, from + DVec3::X), expected);
+    }
+
+    /// A move starting in a cell that has a box, but below the box (the cells across the
+    /// floor's expanded top have their boxes above it), falls through for the reason that its
+    /// start is outside its cell's box.
+    #[test]
+    fn a_move_from_outside_its_cells_box_falls_through_for_start_outside() {
+        let (_, cells) = floor_cells();
+        let (cell, [lo, _]) = cells
+            .iter()
+            .find_map(|&(cell, found)| {
+                found
+                    .filter(|[lo, _]| lo.z > cell.min.z + 1.0)
+                    .map(|b| (cell, b))
+            })
+            .expect("a cell whose box does not reach its bottom");
+        let from = DVec3::new(cell.centre().x, cell.centre().y, (cell.min.z + lo.z) * 0.5);
+        let expected = FallThroughs {
+            start_outside: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(fell_through(from, from + DVec3::X), expected);
+    }
+
+    /// A move from the middle of a cell's part of its box to 200 units away (a box reaches at
+    /// most [`FREE_BOX_CAP`] from the point it grew from) falls through for the reason that its
+    /// end is outside its start's cell's box.
+    #[test]
+    fn a_move_leaving_its_starts_box_falls_through_for_end_outside() {
+        let (_, cells) = floor_cells();
+        let (cell, [lo, hi]) = cells
+            .iter()
+            .find_map(|&(cell, found)| found.map(|b| (cell, b)))
+            .expect("a cell with a box");
+        // A box may reach beyond its cell (above the grid, where the slab above would certify).
+        let from = (lo.max(cell.min) + hi.min(cell.max)) * 0.5;
+        let to = from + DVec3::new(200.0, 0.0, 0.0);
+        assert!(to.x > hi.x);
+        let expected = FallThroughs {
+            end_outside: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(fell_through(from, to), expected);
+    }
+
+    /// A move from beneath the grid up into it (out of the free slab below the floor) falls
+    /// through for the reason that it starts outside the grid and no slab holds both its ends.
+    #[test]
+    fn a_move_from_outside_the_grid_into_it_falls_through_for_outside_grid() {
+        let (index, _) = floor_cells();
+        let grid = index.shape.bounds();
+        let from = DVec3::new(0.0, 0.0, grid.min.z - 100.0);
+        let to = DVec3::new(0.0, 0.0, grid.max.z - 1.0);
+        assert!(index.shape.cell_and_corner(from).is_none());
+        assert!(index.shape.cell_and_corner(to).is_some());
+        let expected = FallThroughs {
+            outside_grid: 1,
+            ..FallThroughs::default()
+        };
+        assert_eq!(fell_through(from, to), expected);
+    }
+
+    /// Over thousands of random moves of a random world, from inside its grid and beyond it,
+    /// every trace the index does not certify falls through for exactly one reason: the reasons
+    /// sum to the fall-throughs, trace by trace, and each reason occurs.
+    #[test]
+    fn every_fall_through_has_one_reason() {
+        let world = Arc::new(
+            RandomBoxes {
+                count: 200,
+                extent: 500.0,
+                ..RandomBoxes::BENCHMARK
+            }
+            .world(),
+        );
+        let (indexed, _, a, _) = indexed_and_walked(world.clone(), &CompileOptions::default());
+        let mut ctx = QueryContext::new();
+        let mut rng = Rng::new(31);
+        let bounds = world.bounds().loosened(200.0);
+        for _ in 0..4000 {
+            let from = rng.point_in(&bounds);
+            let to = from + rng.unit_vector() * rng.range(1.0, 120.0);
+            let before = ctx.counters;
+            indexed.trace(&mut ctx, &a, from, to);
+            let (after, reasons) = (ctx.counters, ctx.counters.fall_through_reasons);
+            let certified = after.certified - before.certified;
+            let fell = after.fall_throughs - before.fall_throughs;
+            let reasons = reasons.total() - before.fall_through_reasons.total();
+            assert_eq!((certified + fell, reasons), (1, fell), "{from} -> {to}");
+        }
+        let counters = ctx.counters;
+        let reasons = counters.fall_through_reasons;
+        assert_eq!(reasons.total(), counters.fall_throughs, "{counters}");
+        for reason in [
+            FallThrough::OutsideGrid,
+            FallThrough::NoBox,
+            FallThrough::StartOutside,
+            FallThrough::EndOutside,
+        ] {
+            assert!(reasons.of(reason) > 0, "no {reason:?}: {counters}");
+        }
+        assert!(counters.certified > 0, "{counters}");
     }
 
     /// Around a sealed room compiled with its outside filled, the void is solid for the tree:

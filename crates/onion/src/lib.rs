@@ -63,7 +63,9 @@ pub use collider::{OnionCollider, OnionScratch};
 pub use compile::stats::{FillOutcome, LeafPattern, StageSeconds, TreeStats};
 pub use compile::{Cell, CompileError, CompileOptions, Compiled, compile};
 pub use cspace_geom::WorldMismatch;
-pub use free_index::{ConfigBounds, FREE_BOX_CAP, FreeIndexStats, algorithm_1, quantized};
+pub use free_index::{
+    ConfigBounds, FREE_BOX_CAP, FreeIndexStats, algorithm_1, fall_through_in_box, quantized,
+};
 pub use io::{FORMAT_VERSION, LoadError, MAGIC, fnv1a64};
 pub use pose::{Pose, PoseParseError};
 pub use trace::{Crossing, MAX_DEPTH, SolidEntry, Stretch, Transition, WalkScratch};
