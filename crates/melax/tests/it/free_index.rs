@@ -9,10 +9,11 @@
 
 use std::sync::Arc;
 
-use cspace_geom::generate::{Rng, free_moves};
+use cspace_geom::generate::{RandomBoxes, Rng, free_moves};
 use cspace_geom::touching::{LatticeWorld, touching_segments};
-use cspace_geom::{Collider, DVec3, QueryContext, Shape, World};
+use cspace_geom::{Collider, DVec3, FallThrough, QueryContext, Shape, World};
 use cspace_melax::{BevelMode, MelaxCollider, MelaxTree, compile};
+use cspace_onion::{CompileOptions, OnionCollider, Pose};
 
 use crate::common::{self, NamedWorld};
 
@@ -309,4 +310,80 @@ fn only_spheres_cylinders_and_full_boxes_get_an_index_and_at_most_eight() {
         melax.free_indexes().count(),
         cspace_melax::free_index::MAX_INDEXED_SHAPES
     );
+}
+
+/// Over thousands of random moves of a random world, from inside the indexes' grids and beyond
+/// them, every trace that Melax's index (sphere, player box) or the onion's (player box) does not
+/// certify falls through for exactly one reason: trace by trace, a trace is certified or counted
+/// once with one reason, the reasons sum to the fall-throughs, and each reason occurs. (The
+/// onion's index is checked here too, beside Melax's, with the same loop: this crate depends on
+/// the onion's.)
+#[test]
+fn every_fall_through_has_one_reason_in_melax_and_the_onion() {
+    let world = Arc::new(
+        RandomBoxes {
+            count: 200,
+            extent: 500.0,
+            ..RandomBoxes::BENCHMARK
+        }
+        .world(),
+    );
+    let melax = MelaxCollider::new(
+        world.clone(),
+        Arc::new(compile(&world, BevelMode::PAPER).unwrap()),
+    )
+    .unwrap();
+    let standing = Pose::quake_standing();
+    let compiled = cspace_onion::compile(
+        &world,
+        std::slice::from_ref(&standing),
+        &CompileOptions::default(),
+    )
+    .unwrap();
+    let onion = OnionCollider::from_compiled(world.clone(), compiled).unwrap();
+    let runs: [(&dyn Collider, Shape); 3] = [
+        (&melax, Shape::new_sphere(16.0).unwrap()),
+        (&melax, common::player()),
+        (&onion, Shape::from(&standing)),
+    ];
+    // Some starts beyond the grids, which cover the brushes' bounds grown by the shape's.
+    let bounds = world.bounds().loosened(64.0);
+    for (collider, shape) in runs {
+        let name = format!("{}, {}", collider.name(), shape.describe());
+        let prepared = collider.prepare(&shape).unwrap();
+        let mut ctx = QueryContext::new();
+        let mut rng = Rng::new(31);
+        for _ in 0..4000 {
+            let from = rng.point_in(&bounds);
+            let to = from + rng.unit_vector() * rng.range(1.0, 120.0);
+            let before = ctx.counters;
+            collider.trace(&mut ctx, &prepared, from, to);
+            let after = ctx.counters;
+            let certified = after.certified - before.certified;
+            let fell = after.fall_throughs - before.fall_throughs;
+            let reasons = after.fall_through_reasons.total() - before.fall_through_reasons.total();
+            assert_eq!(
+                (certified + fell, reasons),
+                (1, fell),
+                "{name}: {from} -> {to}"
+            );
+        }
+        let counters = ctx.counters;
+        let reasons = counters.fall_through_reasons;
+        assert_eq!(
+            reasons.total(),
+            counters.fall_throughs,
+            "{name}: {counters}"
+        );
+        for reason in [
+            FallThrough::OutsideGrid,
+            FallThrough::NoBox,
+            FallThrough::StartOutside,
+            FallThrough::EndOutside,
+        ] {
+            assert!(reasons.of(reason) > 0, "{name}: no {reason:?}: {counters}");
+        }
+        assert!(counters.certified > 0, "{name}: {counters}");
+        eprintln!("{name}: {counters}");
+    }
 }
