@@ -415,8 +415,8 @@ impl TypedCollider for MelaxCollider {
 impl MelaxCollider {
     /// The certified miss of a move inside the free box of its start's cell (the shape's
     /// free-space index, [`crate::free_index`]), counted; `None` (a fall-through, counted with
-    /// its reason when the shape has an index) when the walk must answer. The domain and the key are checked
-    /// here (in debug builds), once per trace.
+    /// its reason when the shape has an index) when the walk must answer. The domain and the key
+    /// are checked here (in debug builds), once per trace.
     #[inline(always)]
     fn certified(
         &self,
