@@ -359,9 +359,8 @@ impl CellUdops {
 
     /// True when `shape`, whose supports along the directions (plus any margin) times [`STEPS`]
     /// are `supports`, moving from `start` to `end` stays in the k-UDOP of built cell `cell`
-    /// centred at `centre` (Algorithm 3 on the swept bounding k-DOP). False for a cell not built
-    /// and for non-finite ends.
-    #[inline]
+    /// centred at `centre` (Algorithm 3 on the swept bounding k-DOP): [`CellUdops::certificate`]
+    /// says free. False for a cell not built and for non-finite ends.
     pub fn holds(
         &self,
         cell: usize,
@@ -370,16 +369,9 @@ impl CellUdops {
         end: DVec3,
         supports: &[f64],
     ) -> bool {
-        if self.ready[cell].get().is_none() || !(start.is_finite() && end.is_finite()) {
-            return false;
-        }
-        let (a, b) = ((start - centre) * STEPS, (end - centre) * STEPS);
-        self.held(
-            &self.distances[cell * self.k..(cell + 1) * self.k],
-            a,
-            b,
-            supports,
-        )
+        start.is_finite()
+            && end.is_finite()
+            && self.certificate(cell, centre, start, end, supports) == Certificate::Free
     }
 
     /// Algorithm 3 for the ends `a`, `b` (from the centre, in steps) against the distances
