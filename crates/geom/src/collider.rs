@@ -503,6 +503,25 @@ impl QueryCounters {
         self.fall_through_reasons.count(reason);
     }
 
+    /// The traces asked of a free-space index or cache: those it certified, narrowed
+    /// ([`Collider::trace_among`]) or let fall through.
+    pub fn index_asked(&self) -> u64 {
+        self.certified + self.narrowed + self.fall_throughs
+    }
+
+    /// The share of [`QueryCounters::index_asked`] certified as misses, in `[0, 1]`; `None` when
+    /// no trace was asked.
+    pub fn certified_share(&self) -> Option<f64> {
+        let asked = self.index_asked();
+        (asked > 0).then(|| self.certified as f64 / asked as f64)
+    }
+
+    /// The share of [`QueryCounters::index_asked`] narrowed to the brushes they can meet, in
+    /// `[0, 1]`; `None` when none was.
+    pub fn narrowed_share(&self) -> Option<f64> {
+        (self.narrowed > 0).then(|| self.narrowed as f64 / self.index_asked() as f64)
+    }
+
     /// The share of the traces asked that a cache skipped, in `[0, 1]`.
     pub fn skip_rate(&self) -> f64 {
         let asked = self.traces + self.cache_skips;
@@ -534,9 +553,7 @@ impl fmt::Display for QueryCounters {
             write!(f, ", {} merged from a solid start", self.merged)?;
         }
         if self.certified + self.fall_throughs > 0 {
-            // Of every trace asked of the index (a cache's narrowed traces were asked too).
-            let share = self.certified as f64
-                / (self.certified + self.fall_throughs + self.narrowed) as f64;
+            let share = self.certified_share().unwrap_or(0.0);
             write!(
                 f,
                 "; free-space index: {} certified misses ({:.1}%), {} fell through to the walk",

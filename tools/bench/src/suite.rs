@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cspace_geom::generate::{RandomBoxes, free_segments};
-use cspace_geom::{Aabb, DVec3, World};
+use cspace_geom::{Aabb, DVec3, QueryCounters, World};
 use cspace_scenario::bench::{self as crowds, Crowd, CrowdTiming};
 use cspace_sim::backend::BackendKind;
 
@@ -574,14 +574,7 @@ fn trace_world(
             .iter()
             .map(|(_, t)| t.counters().nodes_visited)
             .collect();
-        // A cache's narrowed traces were asked of its index too.
-        let index_before: Vec<(u64, u64, u64)> = tracers
-            .iter()
-            .map(|(_, t)| {
-                let c = t.counters();
-                (c.certified, c.fall_throughs, c.narrowed)
-            })
-            .collect();
+        let index_before: Vec<QueryCounters> = tracers.iter().map(|(_, t)| t.counters()).collect();
         let (answers, timings) = {
             let mut participants: Vec<&mut dyn Tracer> = tracers
                 .iter_mut()
@@ -606,13 +599,14 @@ fn trace_world(
             let traces = (segments.len() * (1 + config.passes.max(1))) as f64;
             let visited = nodes_after[i] - nodes_before[i];
             let nodes_per_trace = (visited > 0).then(|| visited as f64 / traces);
-            let counters = tracers[i].1.counters();
-            let certified = counters.certified - index_before[i].0;
-            let fell = counters.fall_throughs - index_before[i].1;
-            let narrowed = counters.narrowed - index_before[i].2;
-            let asked = (certified + fell + narrowed) as f64;
-            let certified = (asked > 0.0).then(|| certified as f64 / asked);
-            let narrowed = (narrowed > 0).then(|| narrowed as f64 / asked);
+            // What the index did in the recorded and timed passes.
+            let (after, before) = (tracers[i].1.counters(), index_before[i]);
+            let index = QueryCounters {
+                certified: after.certified - before.certified,
+                fall_throughs: after.fall_throughs - before.fall_throughs,
+                narrowed: after.narrowed - before.narrowed,
+                ..QueryCounters::default()
+            };
             table.rows.push(TraceRow {
                 query,
                 backend: label.to_string(),
@@ -625,8 +619,8 @@ fn trace_world(
                         .then(|| Agreement::between(&answers[i], exact_answers, &segments)),
                     vs_parry: Some(Agreement::between(&answers[i], &answers[peer], &segments)),
                     nodes_per_trace,
-                    certified,
-                    narrowed,
+                    certified: index.certified_share(),
+                    narrowed: index.narrowed_share(),
                 }),
             });
         }
