@@ -120,6 +120,11 @@ fn ns(x: f64) -> String {
     }
 }
 
+/// A share in `[0, 1]` as a percentage, or a dash.
+fn percent(share: Option<f64>) -> String {
+    share.map_or("—".to_string(), |c| format!("{:.1} %", 100.0 * c + 0.0))
+}
+
 fn ratio(x: f64) -> String {
     format!("{x:.2}×")
 }
@@ -256,9 +261,7 @@ fn targets(out: &mut String, report: &Report) {
             let met = f.speedup() >= t.needed && (!t.exact || exact_ok);
             measured += 1;
             met_count += usize::from(met);
-            let certified = f
-                .certified
-                .map_or("—".to_string(), |c| format!("{:.1} %", 100.0 * c + 0.0));
+            let certified = percent(f.certified);
             let _ = writeln!(
                 out,
                 "| {} | {name} | {} | {} | {} | {} | {certified} | {} | {} | {exact} |",
@@ -477,11 +480,9 @@ fn trace_table(out: &mut String, world: &WorldTable) {
 
 fn cells(f: &TraceFigures) -> String {
     let (nodes, per_node) = node_cells(f);
-    let mut certified = f
-        .certified
-        .map_or("—".to_string(), |c| format!("{:.1} %", 100.0 * c + 0.0));
-    if let Some(n) = f.narrowed {
-        certified += &format!(" (+ {:.1} % narrowed)", 100.0 * n + 0.0);
+    let mut certified = percent(f.certified);
+    if f.narrowed.is_some() {
+        certified += &format!(" (+ {} narrowed)", percent(f.narrowed));
     }
     format!(
         "{} | ±{:.0} % | {} | {} | {} | {} | {nodes} | {per_node} | {certified}",
